@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs.c - the /sys/kernel/debug/stopwatch/ interface.
+ *
+ *   stats            one row per probe, first line names the columns
+ *   hist/<probe>     log2 histogram of the probe's wall time
+ *   probes           read: probed functions; write: "+f -g h" (all or nothing)
+ *   reset            write 1: zero every statistic
+ *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
+ *   breakdown_stats  the statistics broken down by that key
+ *   last_error       the message of the last failed control write
+ *
+ * Every file is root-only.  All callbacks run in process context.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "stopwatch.h"
+
+#define SW_CTL_MAX (64 * 1024)
+
+static struct dentry *sw_dbg_root;
+static struct dentry *sw_dbg_hist;
+
+/**
+ * sw_seq_emit() - sw_emit_fn that prints into a seq_file.
+ * @ctx: the seq_file
+ * @fmt: printf format
+ *
+ * Context: process context.
+ */
+void sw_seq_emit(void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	seq_vprintf(ctx, fmt, ap);
+	va_end(ap);
+}
+
+/* Copies a control write into a NUL-terminated kernel buffer. */
+static char *sw_ctl_copy(const char __user *ubuf, size_t len)
+{
+	char *buf;
+
+	if (len > SW_CTL_MAX) {
+		sw_error("control write of %zu bytes is longer than %d", len,
+			 SW_CTL_MAX);
+		return ERR_PTR(-E2BIG);
+	}
+	buf = kvmalloc(len + 1, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(buf, ubuf, len)) {
+		kvfree(buf);
+		return ERR_PTR(-EFAULT);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static int sw_stats_show(struct seq_file *m, void *v)
+{
+	struct sw_stats st;
+	struct sw_probe *p;
+	u64 *hist, migrated;
+	unsigned long miss_max, miss_re;
+	int ret = 0;
+
+	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s\n",
+		   "probe", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
+		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
+		   "migrated");
+	mutex_lock(&sw_lock);
+	list_for_each_entry(p, &sw_probes, list) {
+		ret = sw_probe_read(p, &st, hist, &migrated);
+		if (ret)
+			break;
+		sw_probe_missed(p, &miss_max, &miss_re);
+		seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu\n",
+			   p->name, st.count, st.count ? st.min : 0,
+			   sw_stats_avg(&st), st.max, sw_stats_stddev(&st),
+			   st.sum, miss_max + miss_re, miss_max, miss_re,
+			   migrated);
+	}
+	mutex_unlock(&sw_lock);
+	kfree(hist);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_stats);
+
+/*
+ * hist/<probe>: the debugfs proxy keeps the probe alive while this runs;
+ * removal waits for it, so no sw_lock here (removal holds it).
+ */
+static int sw_hist_show(struct seq_file *m, void *v)
+{
+	struct sw_probe *p = m->private;
+	struct sw_stats st;
+	u64 *hist, migrated;
+	int ret;
+
+	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	ret = sw_probe_read(p, &st, hist, &migrated);
+	if (!ret) {
+		seq_printf(m, "%s: ns, %llu calls\n", p->name, st.count);
+		sw_hist_print(hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+	}
+	kfree(hist);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_hist);
+
+static int sw_probes_show(struct seq_file *m, void *v)
+{
+	struct sw_probe *p;
+
+	mutex_lock(&sw_lock);
+	list_for_each_entry(p, &sw_probes, list)
+		seq_printf(m, "%s\n", p->name);
+	mutex_unlock(&sw_lock);
+	return 0;
+}
+
+static int sw_probes_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_probes_show, NULL);
+}
+
+static ssize_t sw_probes_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char *buf = sw_ctl_copy(ubuf, len);
+	int ret;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sw_error_clear();
+	ret = sw_probes_apply(buf);
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_probes_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_probes_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sw_probes_write,
+};
+
+static ssize_t sw_reset_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char *buf = sw_ctl_copy(ubuf, len);
+	int ret = 0;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sw_error_clear();
+	if (strcmp(strim(buf), "1")) {
+		sw_error("reset: write 1 to reset, not '%.32s'", strim(buf));
+		ret = -EINVAL;
+	} else {
+		ret = sw_reset_all();
+	}
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sw_reset_write,
+	.llseek = noop_llseek,
+};
+
+static int sw_breakdown_mode_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", sw_breakdown_name(READ_ONCE(sw_bd_mode)));
+	return 0;
+}
+
+static int sw_breakdown_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_breakdown_mode_show, NULL);
+}
+
+static ssize_t sw_breakdown_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char *buf = sw_ctl_copy(ubuf, len);
+	int mode, ret;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sw_error_clear();
+	mode = sw_parse_breakdown(strim(buf));
+	if (mode < 0) {
+		sw_error("breakdown: '%.32s' is not one of none pid tgid comm cpu",
+			 strim(buf));
+		ret = mode;
+	} else {
+		ret = sw_breakdown_set(mode);
+	}
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_breakdown_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_breakdown_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sw_breakdown_write,
+};
+
+static int sw_bdstats_show(struct seq_file *m, void *v)
+{
+	return sw_breakdown_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_bdstats);
+
+static int sw_last_error_show(struct seq_file *m, void *v)
+{
+	sw_error_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_last_error);
+
+/**
+ * sw_debugfs_add_hist() - create hist/<probe>.
+ * @p: probe, not yet visible to the handlers
+ *
+ * Context: process context, sw_lock held.
+ * Return: 0 or a negative errno.
+ */
+int sw_debugfs_add_hist(struct sw_probe *p)
+{
+	struct dentry *d;
+
+	d = debugfs_create_file(p->name, 0400, sw_dbg_hist, p, &sw_hist_fops);
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	p->hist = d;
+	return 0;
+}
+
+/**
+ * sw_debugfs_remove_hist() - remove hist/<probe>, waiting for its readers.
+ * @p: probe; a probe without a hist file is accepted
+ *
+ * Does nothing once sw_debugfs_exit() has removed the whole tree.
+ *
+ * Context: process context.
+ */
+void sw_debugfs_remove_hist(struct sw_probe *p)
+{
+	if (sw_dbg_root && p->hist)
+		debugfs_remove(p->hist);
+	p->hist = NULL;
+}
+
+/**
+ * sw_debugfs_init() - create /sys/kernel/debug/stopwatch/.
+ *
+ * Context: process context (module init).
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int sw_debugfs_init(void)
+{
+	struct dentry *root;
+
+	root = debugfs_create_dir(SW_NAME, NULL);
+	if (IS_ERR(root)) {
+		pr_err(SW_NAME ": cannot create debugfs directory (%ld); is debugfs enabled?\n",
+		       PTR_ERR(root));
+		return PTR_ERR(root);
+	}
+	sw_dbg_hist = debugfs_create_dir("hist", root);
+	debugfs_create_file("stats", 0400, root, NULL, &sw_stats_fops);
+	debugfs_create_file("probes", 0600, root, NULL, &sw_probes_fops);
+	debugfs_create_file("reset", 0200, root, NULL, &sw_reset_fops);
+	debugfs_create_file("breakdown", 0600, root, NULL, &sw_breakdown_fops);
+	debugfs_create_file("breakdown_stats", 0400, root, NULL,
+			    &sw_bdstats_fops);
+	debugfs_create_file("last_error", 0400, root, NULL,
+			    &sw_last_error_fops);
+	if (IS_ERR(sw_dbg_hist)) {
+		debugfs_remove(root);
+		return PTR_ERR(sw_dbg_hist);
+	}
+	sw_dbg_root = root;
+	return 0;
+}
+
+/**
+ * sw_debugfs_exit() - remove the whole tree, waiting for open readers.
+ *
+ * Called before the probes are removed, so no control write can race with
+ * unload.
+ *
+ * Context: process context (module exit or failed init).
+ */
+void sw_debugfs_exit(void)
+{
+	debugfs_remove(sw_dbg_root);
+	sw_dbg_root = NULL;
+	sw_dbg_hist = NULL;
+}

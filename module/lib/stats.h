@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - running statistics (count, min, max, mean, variance) and log2
+ * histograms.  Pure logic: compiled into stopwatch.ko and into host tests.
+ */
+#ifndef _STOPWATCH_STATS_H
+#define _STOPWATCH_STATS_H
+
+#include "sw_types.h"
+
+/*
+ * Fractional bits kept for the running mean and for the sum of squared
+ * deviations.  Values are clamped to SW_VALUE_MAX so that value << SHIFT
+ * stays inside s64 (2^55 ns is more than a year).
+ */
+#define SW_FRAC_SHIFT 8
+#define SW_VALUE_MAX ((1ULL << (63 - SW_FRAC_SHIFT)) - 1)
+
+/* Bucket 0 holds 0; bucket b >= 1 holds [2^(b-1), 2^b). */
+#define SW_HIST_BUCKETS 65
+
+/**
+ * struct sw_stats - Welford running statistics of one stream of values.
+ * @count: number of values
+ * @sum:   exact sum of values (saturating); the mean is derived from it so
+ *         that rounding never accumulates
+ * @min:   smallest value (U64_MAX while @count is 0)
+ * @max:   largest value
+ * @mean:  sum / count in fixed point (SW_FRAC_SHIFT fractional bits)
+ * @m2:    sum of squared deviations from the mean, fixed point
+ *         (SW_FRAC_SHIFT fractional bits), 128-bit
+ */
+struct sw_stats {
+	u64 count;
+	u64 sum;
+	u64 min;
+	u64 max;
+	s64 mean;
+	u64 pad;
+	sw_u128 m2;
+};
+
+void sw_stats_init(struct sw_stats *s);
+void sw_stats_add(struct sw_stats *s, u64 value);
+void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from);
+u64 sw_stats_avg(const struct sw_stats *s);
+u64 sw_stats_stddev(const struct sw_stats *s);
+u64 sw_stats_variance(const struct sw_stats *s);
+
+/**
+ * sw_hist_bucket() - log2 histogram bucket of a value.
+ * @value: the value
+ *
+ * Context: any, including NMI.
+ * Return: 0 for 0, else fls64(@value), in [0, SW_HIST_BUCKETS).
+ */
+static inline unsigned int sw_hist_bucket(u64 value)
+{
+	return fls64(value);
+}
+
+/**
+ * sw_hist_bucket_low() - smallest value that falls in a bucket.
+ * @bucket: bucket index
+ *
+ * Return: 0 for bucket 0, else 2^(bucket-1).
+ */
+static inline u64 sw_hist_bucket_low(unsigned int bucket)
+{
+	return bucket ? 1ULL << (bucket - 1) : 0;
+}
+
+/* Output sink: printf-like, so the kernel can pass seq_file, tests a buffer. */
+typedef void (*sw_emit_fn)(void *ctx, const char *fmt, ...) __printf(2, 3);
+
+void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
+		   void *ctx);
+
+sw_u128 sw_u128_div_u64(sw_u128 n, u64 d);
+u64 sw_u128_sqrt(sw_u128 x);
+
+#endif /* _STOPWATCH_STATS_H */

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stats.c - Welford statistics, parallel merge, 128-bit helpers and the
+ * @hist_log printer, built from the same module/lib/stats.c as the module.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+static u64 lcg_state = 12345;
+
+static u64 lcg(void)
+{
+	lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lcg_state >> 17;
+}
+
+/* Two-pass reference in long double: mean, then squared deviations. */
+static long double ref_stddev(const u64 *v, size_t n)
+{
+	long double mean = 0, m2 = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= n;
+	for (i = 0; i < n; i++)
+		m2 += (v[i] - mean) * (v[i] - mean);
+	return sqrtl(m2 / (n - 1));
+}
+
+static void test_empty(void **state)
+{
+	struct sw_stats s;
+
+	(void)state;
+	sw_stats_init(&s);
+	assert_int_equal(s.count, 0);
+	assert_int_equal(sw_stats_avg(&s), 0);
+	assert_int_equal(sw_stats_stddev(&s), 0);
+	assert_true(s.min == U64_MAX);
+}
+
+static void test_known_values(void **state)
+{
+	static const u64 v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct sw_stats s;
+	size_t i;
+
+	(void)state;
+	sw_stats_init(&s);
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		sw_stats_add(&s, v[i]);
+	assert_int_equal(s.count, 8);
+	assert_int_equal(s.sum, 40);
+	assert_int_equal(s.min, 2);
+	assert_int_equal(s.max, 9);
+	assert_int_equal(sw_stats_avg(&s), 5);
+	/* Sample variance 32 / 7 = 4.57 -> 4; stddev 2.138 -> 2. */
+	assert_int_equal(sw_stats_variance(&s), 4);
+	assert_int_equal(sw_stats_stddev(&s), 2);
+}
+
+static void test_arithmetic_sequence(void **state)
+{
+	struct sw_stats s;
+	u64 i;
+
+	(void)state;
+	sw_stats_init(&s);
+	for (i = 0; i < 1000; i++)
+		sw_stats_add(&s, 1000000 + i);
+	/* Sample variance of 0..999: 999 * 1001 / 12 = 83333.25 * 1000/999. */
+	assert_int_equal(sw_stats_variance(&s), 83416);
+	assert_int_equal(sw_stats_stddev(&s), 288);
+	assert_int_equal(sw_stats_avg(&s), 1000500); /* 1000499.5 rounds up */
+}
+
+/* Large offset, tiny spread: a raw sum of squares would cancel. */
+static void test_large_offset(void **state)
+{
+	const u64 base = 1000000000000ULL; /* 1000 s in ns */
+	struct sw_stats s;
+	int i;
+
+	(void)state;
+	sw_stats_init(&s);
+	for (i = 0; i < 100000; i++)
+		sw_stats_add(&s, base + (i & 1 ? 10 : 0));
+	/* Half 0, half 10: sample stddev = 5 * sqrt(n / (n - 1)) = 5.00002. */
+	assert_int_equal(sw_stats_stddev(&s), 5);
+	assert_int_equal(sw_stats_avg(&s), base + 5);
+}
+
+static void test_random_vs_reference(void **state)
+{
+	enum { N = 20000 };
+	static u64 v[N];
+	struct sw_stats s;
+	long double ref;
+	int i;
+
+	(void)state;
+	sw_stats_init(&s);
+	for (i = 0; i < N; i++) {
+		/* Wide spread: 1 ns .. ~1 s, log-uniformish. */
+		v[i] = (lcg() % 1000) << (lcg() % 20);
+		sw_stats_add(&s, v[i]);
+	}
+	ref = ref_stddev(v, N);
+	assert_true(fabsl((long double)sw_stats_stddev(&s) - ref) <= 1.0L);
+}
+
+static void test_merge_matches_sequential(void **state)
+{
+	enum { N = 30000, PARTS = 7 };
+	static u64 v[N];
+	struct sw_stats all, part[PARTS], merged;
+	int i;
+
+	(void)state;
+	sw_stats_init(&all);
+	sw_stats_init(&merged);
+	for (i = 0; i < PARTS; i++)
+		sw_stats_init(&part[i]);
+	for (i = 0; i < N; i++) {
+		v[i] = 5000 + (lcg() % 100000) * (i % 3 + 1);
+		sw_stats_add(&all, v[i]);
+		/* Uneven parts, different distributions per part. */
+		sw_stats_add(&part[(i * i) % PARTS], v[i]);
+	}
+	for (i = 0; i < PARTS; i++)
+		sw_stats_merge(&merged, &part[i]);
+	assert_int_equal(merged.count, all.count);
+	assert_int_equal(merged.sum, all.sum);
+	assert_int_equal(merged.min, all.min);
+	assert_int_equal(merged.max, all.max);
+	assert_int_equal(sw_stats_avg(&merged), sw_stats_avg(&all));
+	assert_true(llabs((long long)sw_stats_stddev(&merged) -
+			  (long long)sw_stats_stddev(&all)) <= 1);
+	assert_true(fabsl((long double)sw_stats_stddev(&merged) -
+			  ref_stddev(v, N)) <= 1.0L);
+}
+
+static void test_merge_empty_sides(void **state)
+{
+	struct sw_stats a, b;
+
+	(void)state;
+	sw_stats_init(&a);
+	sw_stats_init(&b);
+	sw_stats_add(&b, 7);
+	sw_stats_add(&b, 9);
+	sw_stats_merge(&a, &b); /* into empty */
+	assert_int_equal(a.count, 2);
+	assert_int_equal(a.min, 7);
+	sw_stats_init(&b);
+	sw_stats_merge(&a, &b); /* from empty */
+	assert_int_equal(a.count, 2);
+	assert_int_equal(sw_stats_avg(&a), 8);
+	assert_int_equal(sw_stats_stddev(&a), 1); /* sqrt(2) */
+}
+
+static void test_clamp(void **state)
+{
+	struct sw_stats s;
+
+	(void)state;
+	sw_stats_init(&s);
+	sw_stats_add(&s, U64_MAX);
+	assert_true(s.max == SW_VALUE_MAX);
+	assert_int_equal(s.count, 1);
+}
+
+static void test_u128_div(void **state)
+{
+	sw_u128 n = ((sw_u128)0x123456789abcdefULL << 64) | 0xfedcba9876543210ULL;
+	u64 d[] = { 1, 3, 1000000007ULL, 0xffffffffffffffffULL, 1ULL << 40 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(d); i++)
+		assert_true(sw_u128_div_u64(n, d[i]) == n / d[i]);
+	assert_true(sw_u128_div_u64(100, 7) == 14);
+}
+
+static void test_u128_sqrt(void **state)
+{
+	sw_u128 big = (sw_u128)1 << 126;
+	int i;
+
+	(void)state;
+	assert_int_equal(sw_u128_sqrt(0), 0);
+	assert_int_equal(sw_u128_sqrt(1), 1);
+	assert_int_equal(sw_u128_sqrt(15), 3);
+	assert_int_equal(sw_u128_sqrt(16), 4);
+	assert_true(sw_u128_sqrt(big) == 1ULL << 63);
+	for (i = 0; i < 1000; i++) {
+		sw_u128 x = ((sw_u128)lcg() << 40) ^ lcg();
+		sw_u128 r = sw_u128_sqrt(x);
+
+		assert_true(r * r <= x && (r + 1) * (r + 1) > x);
+	}
+}
+
+static void test_hist_bucket(void **state)
+{
+	(void)state;
+	assert_int_equal(sw_hist_bucket(0), 0);
+	assert_int_equal(sw_hist_bucket(1), 1);
+	assert_int_equal(sw_hist_bucket(2), 2);
+	assert_int_equal(sw_hist_bucket(3), 2);
+	assert_int_equal(sw_hist_bucket(4), 3);
+	assert_int_equal(sw_hist_bucket(1023), 10);
+	assert_int_equal(sw_hist_bucket(1024), 11);
+	assert_int_equal(sw_hist_bucket(U64_MAX), 64);
+	assert_true(sw_hist_bucket_low(11) == 1024);
+	assert_true(sw_hist_bucket_low(0) == 0);
+	assert_true(sw_hist_bucket_low(64) == 1ULL << 63);
+}
+
+struct buf {
+	char text[8192];
+	size_t len;
+};
+
+static void buf_emit(void *ctx, const char *fmt, ...)
+{
+	struct buf *b = ctx;
+	va_list ap;
+
+	va_start(ap, fmt);
+	b->len += vsnprintf(b->text + b->len, sizeof(b->text) - b->len, fmt, ap);
+	va_end(ap);
+}
+
+static void test_hist_print_layout(void **state)
+{
+	u64 h[SW_HIST_BUCKETS] = { 0 };
+	struct buf b = { .len = 0 };
+	const char *want =
+		"value |-------------------------------------------------- count\n"
+		"    1 |                                                   0\n"
+		"    2 |                                                   0\n"
+		"    4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 100\n"
+		"    8 |@@@@@@@@@@@@@@@@@@@@@@@@@                          50\n"
+		"   16 |                                                   0\n"
+		"   32 |                                                   0\n"
+		"      ~\n"
+		" 1024 |                                                   0\n"
+		" 2048 |                                                   0\n"
+		" 4096 |@                                                  1\n"
+		" 8192 |                                                   0\n"
+		"16384 |                                                   0\n";
+
+	(void)state;
+	h[3] = 100; /* [4, 8) */
+	h[4] = 50;  /* [8, 16) */
+	h[13] = 1;  /* [4096, 8192): tiny count still gets one @ */
+	sw_hist_print(h, SW_HIST_BUCKETS, buf_emit, &b);
+	assert_string_equal(b.text, want);
+}
+
+static void test_hist_print_empty_and_zero(void **state)
+{
+	u64 h[SW_HIST_BUCKETS] = { 0 };
+	struct buf b = { .len = 0 };
+
+	(void)state;
+	sw_hist_print(h, SW_HIST_BUCKETS, buf_emit, &b);
+	assert_string_equal(
+		b.text,
+		"value |-------------------------------------------------- count\n");
+	b.len = 0;
+	h[0] = 3; /* zero-length values */
+	sw_hist_print(h, SW_HIST_BUCKETS, buf_emit, &b);
+	assert_string_equal(
+		b.text,
+		"value |-------------------------------------------------- count\n"
+		"    0 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 3\n"
+		"    1 |                                                   0\n"
+		"    2 |                                                   0\n");
+}
+
+static void test_hist_print_wide_labels(void **state)
+{
+	u64 h[SW_HIST_BUCKETS] = { 0 };
+	struct buf b = { .len = 0 };
+
+	(void)state;
+	h[64] = 2; /* [2^63, 2^64) */
+	sw_hist_print(h, SW_HIST_BUCKETS, buf_emit, &b);
+	/* 2^63 = 9223372036854775808 has 19 digits: the column widens. */
+	assert_non_null(strstr(b.text, "9223372036854775808 |@@@@"));
+	assert_non_null(strstr(b.text, "              value |---"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_known_values),
+		cmocka_unit_test(test_arithmetic_sequence),
+		cmocka_unit_test(test_large_offset),
+		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_merge_matches_sequential),
+		cmocka_unit_test(test_merge_empty_sides),
+		cmocka_unit_test(test_clamp),
+		cmocka_unit_test(test_u128_div),
+		cmocka_unit_test(test_u128_sqrt),
+		cmocka_unit_test(test_hist_bucket),
+		cmocka_unit_test(test_hist_print_layout),
+		cmocka_unit_test(test_hist_print_empty_and_zero),
+		cmocka_unit_test(test_hist_print_wide_labels),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
