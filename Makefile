@@ -22,7 +22,7 @@ V ?= 0
 BUILD ?= $(CURDIR)/build
 
 ifeq ($(ARCH),arm64)
-  HOSTARCH := aarch64
+  HOSTARCH := arm64
 else
   HOSTARCH := x86_64
 endif

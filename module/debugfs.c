@@ -238,6 +238,19 @@ static int sw_last_error_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(sw_last_error);
 
 /**
+ * sw_debugfs_root() - the /sys/kernel/debug/stopwatch/ directory.
+ *
+ * For the other parts of the module (sampler, counters) to add files.
+ *
+ * Context: process context, between sw_debugfs_init() and sw_debugfs_exit().
+ * Return: the directory dentry.
+ */
+struct dentry *sw_debugfs_root(void)
+{
+	return sw_dbg_root;
+}
+
+/**
  * sw_debugfs_add_hist() - create hist/<probe>.
  * @p: probe, not yet visible to the handlers
  *

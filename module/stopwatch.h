@@ -132,6 +132,7 @@ int sw_breakdown_show(struct seq_file *m);
 /* module/debugfs.c */
 int sw_debugfs_init(void);
 void sw_debugfs_exit(void);
+struct dentry *sw_debugfs_root(void);
 int sw_debugfs_add_hist(struct sw_probe *p);
 void sw_debugfs_remove_hist(struct sw_probe *p);
 void sw_seq_emit(void *ctx, const char *fmt, ...);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - perf event names as perf spells them, parsed into perf_event
+ * (type, config) pairs.  Shared by the stopwatch PMU counters and the
+ * sampler; pure logic, compiled into stopwatch.ko and into host tests.
+ */
+#ifndef _STOPWATCH_EVENTS_H
+#define _STOPWATCH_EVENTS_H
+
+#include "sw_types.h"
+#ifdef __KERNEL__
+#include <uapi/linux/perf_event.h>
+#else
+#include <linux/perf_event.h>
+#endif
+
+#define SW_MAX_EVENTS 8
+#define SW_EVENT_NAME_LEN 32
+
+/**
+ * struct sw_event_spec - one event.
+ * @type:   perf_event_attr.type (PERF_TYPE_*, or a dynamic PMU type)
+ * @config: perf_event_attr.config
+ * @name:   name used in column headers: the perf spelling, the raw code
+ *          ("r1c2"), the alias of "alias=type:config", or "type:config"
+ */
+struct sw_event_spec {
+	u32 type;
+	u32 pad;
+	u64 config;
+	char name[SW_EVENT_NAME_LEN];
+};
+
+int sw_event_parse(const char *s, struct sw_event_spec *ev);
+int sw_events_parse(char *list, struct sw_event_spec *evs, int max,
+		    const char **bad);
+bool sw_event_is_hw(const struct sw_event_spec *ev);
+
+#endif /* _STOPWATCH_EVENTS_H */
