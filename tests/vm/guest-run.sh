@@ -1,0 +1,98 @@
+#!/bin/sh
+# tests/vm/guest-run.sh - runs inside the test VM (POSIX sh).
+#
+# Started by init.sh (normally as PID 1) with these variables set:
+#   SW_ARCH     x86_64 | arm64
+#   SW_REPO     repository top directory as seen in the guest
+#   SW_RESULTS  writable directory shared with the host (9p)
+#   SW_KVER     running kernel release
+#   SW_SUITES   comma-separated suite names (tests/vm/suites/NAME.sh)
+#   SW_SHELL    1: start an interactive shell on the console afterwards
+#   SW_CONSOLE  console tty name (ttyS0, ttyAMA0)
+#
+# Writes to $SW_RESULTS: booted (guest uptime when userspace was ready),
+# tap.txt (TAP of all suites), NAME.log (each suite's output), dmesg.txt,
+# done (written last: the host takes its absence as a failed run).
+# Then powers the guest off when it is PID 1.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export SW_ARCH SW_REPO SW_RESULTS SW_KVER
+: "${SW_KVER:=$(uname -r)}"
+: "${SW_RESULTS:=/run/sw-results}"
+export HOME=/tmp/home
+export TMPDIR=/tmp
+mkdir -p "$HOME"
+
+SW_VM=$SW_REPO/tests/vm
+
+say() {
+    echo "sw-guest: $*"
+}
+
+sw_poweroff() {
+    if [ "$$" -ne 1 ]; then
+        return 0
+    fi
+    say "powering off"
+    sync
+    umount "$SW_RESULTS" 2> /dev/null
+    echo o > /proc/sysrq-trigger
+    sleep 10
+    poweroff -f 2> /dev/null
+    while :; do sleep 60; done
+}
+
+cut -d' ' -f1 /proc/uptime > "$SW_RESULTS/booted"
+say "userspace ready after $(cat "$SW_RESULTS/booted")s; suites: ${SW_SUITES:-none}"
+
+export SW_TAP_FILE="$SW_RESULTS/tap.txt"
+export SW_TAP_STATE=/tmp/sw-tap-state
+: > "$SW_TAP_FILE"
+. "$SW_VM/tap.sh"
+# TAP only to the results file: the console is scanned for kernel errors.
+_tap_emit() {
+    printf '%s\n' "$1" >> "$SW_TAP_FILE"
+}
+tap_init
+diag "guest: arch=$SW_ARCH kernel=$SW_KVER cpus=$(grep -c '^processor' /proc/cpuinfo) repo=$SW_REPO"
+
+for suite in $(echo "${SW_SUITES:-}" | tr ',' ' '); do
+    file=$SW_VM/suites/$suite.sh
+    say "suite $suite: start"
+    diag "suite $suite"
+    if [ ! -f "$file" ]; then
+        not_ok "suite $suite exists ($file)"
+        continue
+    fi
+    start=$(cut -d' ' -f1 /proc/uptime)
+    (
+        cd "$SW_REPO" || exit 125
+        export SW_SUITE="$suite"
+        exec sh -c '. "$1"; . "$2"' "sw-suite-$suite" "$SW_VM/tap.sh" "$file"
+    ) > "$SW_RESULTS/$suite.log" 2>&1 < /dev/null
+    rc=$?
+    end=$(cut -d' ' -f1 /proc/uptime)
+    if [ "$rc" -ne 0 ]; then
+        not_ok "suite $suite finished with exit status $rc (see $suite.log)"
+    fi
+    diag "suite $suite took $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')s"
+    say "suite $suite: end (status $rc)"
+done
+
+tap_summary
+dmesg > "$SW_RESULTS/dmesg.txt" 2>&1
+cut -d' ' -f1 /proc/uptime > "$SW_RESULTS/done"
+sync
+
+if [ "${SW_SHELL:-0}" = 1 ]; then
+    tty=/dev/${SW_CONSOLE:-console}
+    [ -c "$tty" ] || tty=/dev/console
+    sh=/bin/sh
+    [ -x /bin/bash ] && sh=/bin/bash
+    say "interactive shell on $tty; leave it (exit / Ctrl-D) to power off"
+    cd "$SW_REPO" 2> /dev/null || cd /
+    setsid -c "$sh" -i < "$tty" > "$tty" 2>&1 ||
+        "$sh" -i < "$tty" > "$tty" 2>&1
+fi
+
+sw_poweroff

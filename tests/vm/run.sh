@@ -1,0 +1,912 @@
+#!/usr/bin/env bash
+# tests/vm/run.sh - boot a QEMU (TCG) guest once and run test suites in it.
+# See tests/vm/README.md and --help.
+set -euo pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$VM_DIR/../.." && pwd)
+CACHE=${SW_VM_CACHE:-$REPO/.cache/vm}
+
+usage() {
+    cat <<EOF
+Usage: tests/vm/run.sh [OPTIONS]
+
+Boots a QEMU TCG guest of the host's Debian kernel (x86_64) or of the
+matching Debian arm64 kernel, runs the requested suites (tests/vm/suites/
+NAME.sh) in that one boot, prints TAP and a final "N passed, N failed,
+N skipped" line. Exits nonzero if a test failed, the guest timed out,
+crashed or did not report, or the kernel console shows BUG:/WARNING:/Oops/
+Call Trace/soft lockup/general protection/Kernel panic.
+
+Options:
+  --arch x86_64|arm64   guest architecture (default x86_64)
+  --suite NAME          suite to run; repeatable or comma-separated
+                        (default: every tests/vm/suites/*.sh, smoke first)
+  --icount              -icount shift=0: exact, deterministic instruction
+                        counts (implies single-threaded TCG)
+  --smp N               virtual CPUs (default 2)
+  --mem M               guest memory, QEMU syntax (default 2G)
+  --single-thread       one host thread for all vCPUs (default; safe with
+                        kprobes being armed while another vCPU runs)
+  --multi-thread        multi-threaded TCG (faster, see README caveats)
+  --timeout SEC         host-side limit for the whole boot (default 600)
+  --append ARGS         extra kernel command line arguments
+  --9p-cache MODE       cache mode of the read-only host root in the guest:
+                        loose (default; the host's files must not change
+                        during the boot) or none (slower, always current)
+  --keep                keep older result directories (default: only the
+                        newest run of each architecture is kept)
+  --shell               console on this terminal; after the suites (none
+                        unless --suite is given) an interactive guest shell;
+                        leave it to power off (Ctrl-A X kills QEMU)
+  -v, --verbose         copy the guest console to stderr while it runs
+  --list                list the suites
+  --prepare-only        install/download/build everything, do not boot
+  --print-kver          prepare and print the guest kernel release
+  --print-kdir          prepare and print the kernel headers directory for
+                        module builds for --arch (KDIR=...)
+  --print-env           prepare and print SW_KVER, SW_KDIR, SW_KARCH,
+                        SW_CROSS_COMPILE, SW_MAKE_ARGS as shell assignments
+  --selftest            check the console scanner, the result evaluation
+                        and tap.sh on the host (no VM); alias
+                        --selftest-scan
+  -h, --help            this text
+
+Examples:
+  tests/vm/run.sh                                  # all suites, x86_64
+  tests/vm/run.sh --suite smoke                    # harness self-check
+  tests/vm/run.sh --arch arm64 --suite smoke --icount
+  tests/vm/run.sh --suite stopwatch --multi-thread --timeout 1200
+  tests/vm/run.sh --shell                          # poke around in the guest
+  make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \\
+       KDIR="\$(tests/vm/run.sh --arch arm64 --print-kdir)"
+  tests/vm/run.sh --selftest
+
+Results of the last run: .cache/vm/runs/<arch>-latest/ (console.log,
+tap.txt, report.txt, <suite>.log, dmesg.txt, qemu-cmd.txt).
+EOF
+}
+
+log() { printf '[vm] %s\n' "$*" >&2; }
+die() {
+    printf '[vm] error: %s\n' "$*" >&2
+    exit 2
+}
+
+# ---------------------------------------------------------------------------
+# Architecture table. One function per guest architecture, setting only
+# variables; @KVER@ is replaced by the kernel release, @SYSROOT@ by the
+# directory the kernel packages live in ("" = this host's /).
+#
+#   QEMU_PKG QEMU_BIN     Debian package / binary of the emulator
+#   QEMU_MACHINE QEMU_CPU machine and CPU arguments
+#   CONSOLE               kernel console device
+#   DEB_ARCH              Debian architecture of the guest kernel
+#   KERNEL_FROM           host: the kernel installed on this host
+#                         debs: Debian packages downloaded and unpacked into
+#                         .cache/vm/<arch>/root (= @SYSROOT@)
+#   KERNEL_IMAGE MODULE_DIR KDIR BUSYBOX   paths below @SYSROOT@
+#   SWITCH_ROOT           1: the guest switch_roots into the host root and
+#                         runs host binaries; 0: stays in the initramfs with
+#                         the host root at /host
+#   KARCH CROSS_COMPILE   for building modules (make ARCH=... CROSS_COMPILE=)
+#   BOOT_MODULES          modules the initramfs loads (those built into the
+#                         kernel are skipped), dependencies first
+#   HOST_PKGS             further host packages the harness needs
+# ---------------------------------------------------------------------------
+arch_x86_64() {
+    QEMU_PKG=qemu-system-x86
+    QEMU_BIN=qemu-system-x86_64
+    QEMU_MACHINE="-M pc"
+    QEMU_CPU="-cpu max"
+    CONSOLE=ttyS0
+    DEB_ARCH=amd64
+    KERNEL_FROM=host
+    KERNEL_IMAGE=@SYSROOT@/boot/vmlinuz-@KVER@
+    MODULE_DIR=@SYSROOT@/lib/modules/@KVER@
+    KDIR=@SYSROOT@/usr/src/linux-headers-@KVER@
+    BUSYBOX=@SYSROOT@/bin/busybox
+    SWITCH_ROOT=1
+    KARCH=x86
+    CROSS_COMPILE=
+    BOOT_MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
+        virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+    HOST_PKGS="busybox-static cpio"
+}
+
+arch_arm64() {
+    QEMU_PKG=qemu-system-arm
+    QEMU_BIN=qemu-system-aarch64
+    QEMU_MACHINE="-M virt,gic-version=3"
+    QEMU_CPU="-cpu max,pauth-impdef=on"
+    CONSOLE=ttyAMA0
+    DEB_ARCH=arm64
+    KERNEL_FROM=debs
+    KERNEL_IMAGE=@SYSROOT@/boot/vmlinuz-@KVER@
+    MODULE_DIR=@SYSROOT@/lib/modules/@KVER@
+    KDIR=@SYSROOT@/usr/src/linux-headers-@KVER@
+    BUSYBOX=@SYSROOT@/bin/busybox
+    SWITCH_ROOT=0
+    KARCH=arm64
+    CROSS_COMPILE=aarch64-linux-gnu-
+    BOOT_MODULES="virtio_ring virtio virtio_mmio virtio_pci_modern_dev
+        virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+    HOST_PKGS="cpio kmod"
+}
+
+# Console lines that fail a run (fixed strings, case-sensitive).
+SCAN_PATTERNS=('BUG:' 'WARNING:' 'Oops' 'Call Trace' 'soft lockup'
+    'general protection' 'Kernel panic')
+
+# ---------------------------------------------------------------------------
+# Host packages
+# ---------------------------------------------------------------------------
+APT_UPDATED=0
+APT_OPTS=(-o DPkg::Lock::Timeout=600 -o APT::Sandbox::User=root -q)
+
+pkg_installed() {
+    dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2> /dev/null | grep -q '^ii'
+}
+
+apt_update_once() {
+    [ "$APT_UPDATED" = 1 ] && return 0
+    log "apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" update >&2 ||
+        die "apt-get update failed"
+    APT_UPDATED=1
+}
+
+# ensure_pkgs PKG...: install the packages that are not installed yet.
+ensure_pkgs() {
+    local p missing=()
+    for p in "$@"; do
+        pkg_installed "$p" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+    apt_update_once
+    log "installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y \
+        --no-install-recommends "${missing[@]}" >&2 ||
+        die "apt-get install ${missing[*]} failed"
+}
+
+# ---------------------------------------------------------------------------
+# Kernel
+# ---------------------------------------------------------------------------
+subst() {
+    local s=${1//@KVER@/$KVER}
+    printf '%s' "${s//@SYSROOT@/$SYSROOT}"
+}
+
+# newest /lib/modules/*-SUFFIX that has /boot/vmlinuz-* and its headers
+discover_host_kver() {
+    local d v
+    for d in /lib/modules/*-"$1"; do
+        v=${d##*/}
+        [ -f "/boot/vmlinuz-$v" ] && [ -d "/usr/src/linux-headers-$v" ] &&
+            printf '%s\n' "$v"
+    done | sort -V | tail -n 1
+}
+
+prepare_kernel_host() {
+    SYSROOT=
+    KVER=${SW_VM_KVER:-$(discover_host_kver "$DEB_ARCH")}
+    if [ -z "$KVER" ]; then
+        log "no complete $DEB_ARCH kernel (image, modules, headers) installed"
+        [ "$(id -u)" = 0 ] || die "need root to install linux-image-$DEB_ARCH"
+        apt_update_once
+        DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y \
+            --no-install-recommends "linux-image-$DEB_ARCH" \
+            "linux-headers-$DEB_ARCH" >&2 || die "kernel install failed"
+        KVER=$(discover_host_kver "$DEB_ARCH")
+    fi
+    [ -n "$KVER" ] || die "no kernel found for $DEB_ARCH"
+}
+
+apt_field() { # PKG FIELD
+    apt-cache show "$1" 2> /dev/null | awk -v f="$2:" '$1 == f { print $2; exit }'
+}
+
+apt_dep() { # PKG REGEX: first dependency whose name matches
+    apt-cache depends "$1" 2> /dev/null | awk -v re="$2" '
+        $1 == "Depends:" { n = $2; sub(/:.*/, "", n); if (n ~ re) { print n; exit } }'
+}
+
+# Download and unpack the guest kernel, headers, kbuild and busybox.
+prepare_kernel_debs() {
+    local dir=$CACHE/$ARCH want= cached host_kver hostarch v hv kb common
+    SYSROOT=$dir/root
+    host_kver=$(discover_host_kver "$(dpkg --print-architecture)")
+    [ -n "$host_kver" ] && want=${host_kver%-*}-$DEB_ARCH
+    [ -n "${SW_VM_KVER:-}" ] && want=$SW_VM_KVER
+    cached=$(cat "$dir/kver" 2> /dev/null || true)
+    if [ -n "$cached" ] && [ -f "$SYSROOT/boot/vmlinuz-$cached" ] &&
+        { [ -z "$want" ] || [ "$want" = "$cached" ]; }; then
+        KVER=$cached
+        return 0
+    fi
+    [ "$(id -u)" = 0 ] || die "need root to download the $DEB_ARCH kernel"
+    if ! dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH"; then
+        log "dpkg --add-architecture $DEB_ARCH"
+        dpkg --add-architecture "$DEB_ARCH"
+        APT_UPDATED=0
+    fi
+    apt_update_once
+    if [ -n "$want" ] && [ -n "$(apt_field "linux-image-$want:$DEB_ARCH" Version)" ]; then
+        v=$want
+    else
+        v=$(apt_dep "linux-image-$DEB_ARCH:$DEB_ARCH" '^linux-image-')
+        v=${v#linux-image-}
+        [ -n "$v" ] || die "cannot resolve linux-image-$DEB_ARCH:$DEB_ARCH"
+        [ -n "$want" ] && log "linux-image-$want:$DEB_ARCH is not available; using $v"
+    fi
+    hv=$(apt_field "linux-headers-$v:$DEB_ARCH" Version)
+    kb=$(apt_dep "linux-headers-$v:$DEB_ARCH" '^linux-kbuild-')
+    common=linux-headers-${v%-*}-common
+    [ -n "$hv" ] && [ -n "$kb" ] || die "cannot resolve linux-headers-$v:$DEB_ARCH"
+    hostarch=$(dpkg --print-architecture)
+    log "downloading the $DEB_ARCH kernel $v ($hv)"
+    rm -rf "$dir/debs" "$dir/root.new"
+    mkdir -p "$dir/debs" "$dir/root.new"
+    (cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download \
+        "linux-image-$v:$DEB_ARCH" "linux-headers-$v:$DEB_ARCH" "$common" \
+        "$kb:$hostarch=$hv" "busybox-static:$DEB_ARCH") >&2 ||
+        die "downloading the $DEB_ARCH kernel packages failed"
+    local deb
+    for deb in "$dir"/debs/*.deb; do
+        dpkg-deb -x "$deb" "$dir/root.new" || die "cannot unpack $deb"
+    done
+    depmod -b "$dir/root.new" "$v" || die "depmod for $v failed"
+    # The headers' Makefile includes the common part by absolute path.
+    sed -i "s|^include /usr/src/|include $SYSROOT/usr/src/|" \
+        "$dir/root.new/usr/src/linux-headers-$v/Makefile"
+    rm -rf "$SYSROOT" "$dir/debs"
+    mv "$dir/root.new" "$SYSROOT"
+    printf '%s\n' "$v" > "$dir/kver"
+    KVER=$v
+}
+
+prepare_kernel() {
+    case $KERNEL_FROM in
+    host) prepare_kernel_host ;;
+    debs) prepare_kernel_debs ;;
+    *) die "bad KERNEL_FROM=$KERNEL_FROM" ;;
+    esac
+    KERNEL_IMAGE=$(subst "$KERNEL_IMAGE")
+    MODULE_DIR=$(subst "$MODULE_DIR")
+    KDIR=$(subst "$KDIR")
+    BUSYBOX=$(subst "$BUSYBOX")
+    [ -r "$KERNEL_IMAGE" ] || die "kernel image $KERNEL_IMAGE missing"
+    [ -f "$MODULE_DIR/modules.dep" ] || die "$MODULE_DIR/modules.dep missing"
+    [ -x "$BUSYBOX" ] || die "busybox $BUSYBOX missing"
+}
+
+# ---------------------------------------------------------------------------
+# Initramfs
+# ---------------------------------------------------------------------------
+# mod_key PATH|NAME: sets MK to the module name, '-' spelled '_'.
+mod_key() {
+    MK=${1##*/}
+    MK=${MK%%.ko*}
+    MK=${MK//-/_}
+}
+
+# Sets MOD_ORDER: paths (relative to MODULE_DIR) of BOOT_MODULES and their
+# dependencies, each after what it depends on; built-in ones left out.
+resolve_modules() {
+    local line path name
+    declare -gA MOD_PATH=() MOD_DEPS=() MOD_BUILTIN=() MOD_SEEN=()
+    MOD_ORDER=()
+    while IFS= read -r line; do
+        path=${line%%:*}
+        mod_key "$path"
+        MOD_PATH[$MK]=$path
+        MOD_DEPS[$MK]=${line#*:}
+    done < "$MODULE_DIR/modules.dep"
+    if [ -f "$MODULE_DIR/modules.builtin" ]; then
+        while IFS= read -r line; do
+            mod_key "$line"
+            MOD_BUILTIN[$MK]=1
+        done < "$MODULE_DIR/modules.builtin"
+    fi
+    for name in $BOOT_MODULES; do
+        mod_key "$name"
+        visit_module "$MK"
+    done
+}
+
+visit_module() {
+    local name=$1 dep
+    [ -n "${MOD_SEEN[$name]:-}" ] && return 0
+    MOD_SEEN[$name]=1
+    [ -n "${MOD_BUILTIN[$name]:-}" ] && return 0
+    [ -n "${MOD_PATH[$name]:-}" ] || die "module $name neither in modules.dep nor built in"
+    for dep in ${MOD_DEPS[$name]}; do
+        mod_key "$dep"
+        visit_module "$MK"
+    done
+    MOD_ORDER+=("${MOD_PATH[$name]}")
+}
+
+uncompress_module() { # SRC DEST
+    case $1 in
+    *.ko) cp "$1" "$2" ;;
+    *.ko.xz) ensure_pkgs xz-utils && xz -dc "$1" > "$2" ;;
+    *.ko.zst) ensure_pkgs zstd && zstd -qdc "$1" > "$2" ;;
+    *.ko.gz) gzip -dc "$1" > "$2" ;;
+    *) die "unknown module format: $1" ;;
+    esac
+}
+
+build_initramfs() {
+    local dir=$CACHE/$ARCH st m key
+    INITRD=$dir/initramfs.cpio
+    resolve_modules
+    key=$({
+        printf '%s %s\n' "$ARCH" "$KVER"
+        sha256sum "$VM_DIR/init.sh" "$BUSYBOX"
+        for m in "${MOD_ORDER[@]}"; do
+            stat -c '%n %s %Y' "$MODULE_DIR/$m"
+        done
+    } | sha256sum | cut -d' ' -f1)
+    if [ -f "$INITRD" ] && [ "$(cat "$INITRD.key" 2> /dev/null)" = "$key" ]; then
+        return 0
+    fi
+    log "building the $ARCH initramfs (${#MOD_ORDER[@]} modules)"
+    st=$dir/initramfs.d
+    rm -rf "$st"
+    mkdir -p "$st"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,newroot,host,lib/modules/sw}
+    install -m 755 "$BUSYBOX" "$st/bin/busybox"
+    install -m 755 "$VM_DIR/init.sh" "$st/init"
+    for m in "${MOD_ORDER[@]}"; do
+        local base
+        base=$(basename "$m")
+        base=${base%%.ko*}.ko
+        uncompress_module "$MODULE_DIR/$m" "$st/lib/modules/sw/$base" ||
+            die "cannot copy module $m"
+        printf '%s\n' "$base" >> "$st/lib/modules/sw/load.list"
+    done
+    mknod -m 600 "$st/dev/console" c 5 1 2> /dev/null || true
+    mknod -m 666 "$st/dev/null" c 1 3 2> /dev/null || true
+    (cd "$st" && find . -print0 | LC_ALL=C sort -z |
+        cpio --null -o -H newc -R 0:0 --quiet) > "$INITRD.tmp" ||
+        die "cpio failed"
+    mv "$INITRD.tmp" "$INITRD"
+    printf '%s\n' "$key" > "$INITRD.key"
+}
+
+# ---------------------------------------------------------------------------
+# Suites: tests/vm/suites/NAME.sh (guest), optional NAME.deps (Debian
+# packages for the host, "ARCH: pkg" lines for one architecture only) and
+# NAME.prepare (bash, run on the host before the boot, e.g. to build).
+# ---------------------------------------------------------------------------
+all_suites() {
+    local f n
+    [ -f "$VM_DIR/suites/smoke.sh" ] && echo smoke
+    for f in "$VM_DIR"/suites/*.sh; do
+        [ -f "$f" ] || continue
+        n=$(basename "$f" .sh)
+        [ "$n" = smoke ] || echo "$n"
+    done
+}
+
+suite_deps() {
+    local f=$VM_DIR/suites/$1.deps line
+    [ -f "$f" ] || return 0
+    while IFS= read -r line || [ -n "$line" ]; do
+        line=${line%%#*}
+        case $line in
+        *:*)
+            [ "${line%%:*}" = "$ARCH" ] || continue
+            line=${line#*:}
+            ;;
+        esac
+        for line in $line; do
+            printf '%s\n' "$line"
+        done
+    done < "$f"
+}
+
+make_env() {
+    SW_MAKE_ARGS="KDIR=$KDIR"
+    [ "$ARCH" = "$(host_arch_name)" ] ||
+        SW_MAKE_ARGS="ARCH=$KARCH CROSS_COMPILE=$CROSS_COMPILE KDIR=$KDIR"
+}
+
+host_arch_name() {
+    case $(uname -m) in
+    aarch64) echo arm64 ;;
+    *) uname -m ;;
+    esac
+}
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+# scan_log FILE: print "LINE: text" for each line matching SCAN_PATTERNS.
+scan_log() {
+    local args=() p
+    for p in "${SCAN_PATTERNS[@]}"; do
+        args+=(-e "$p")
+    done
+    [ -f "$1" ] || return 1
+    tr -d '\r' < "$1" | grep -a -n -F "${args[@]}"
+}
+
+out() { # a line of the host's TAP: stdout and report.txt
+    printf '%s\n' "$1"
+    [ -n "${REPORT:-}" ] && printf '%s\n' "$1" >> "$REPORT"
+    return 0
+}
+
+# Print guest TAP lines from $RUN/tap.txt not printed yet (complete lines).
+TAP_PRINTED=0
+stream_tap() {
+    local f=$RUN/tap.txt line n=0
+    [ -f "$f" ] || return 0
+    while IFS= read -r line; do
+        n=$((n + 1))
+        [ "$n" -le "$TAP_PRINTED" ] && continue
+        case $line in
+        1..[0-9]*) ;;
+        *) out "$line" ;;
+        esac
+        TAP_PRINTED=$n
+    done < "$f"
+}
+
+# report: rest of the guest TAP, the host's own checks, plan and summary.
+# Uses RUN, TIMED_OUT, QEMU_RC, HOST_FAILS (descriptions), BOOT_INFO.
+# Returns 0 if everything passed.
+report() {
+    local pass fail skip n matches src desc
+    stream_tap
+    read -r pass fail skip < <(awk '
+        /^ok / { if ($0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/) s++; else p++ }
+        /^not ok / { f++ }
+        END { print p + 0, f + 0, s + 0 }' "$RUN/tap.txt" 2> /dev/null || echo 0 0 0)
+    n=$((pass + fail + skip))
+    host_result() { # pass|fail DESC
+        n=$((n + 1))
+        if [ "$1" = pass ]; then
+            pass=$((pass + 1))
+            out "ok $n - host: $2"
+        else
+            fail=$((fail + 1))
+            out "not ok $n - host: $2"
+        fi
+    }
+    for desc in "${HOST_FAILS[@]}"; do
+        host_result fail "$desc"
+    done
+    if [ "${TIMED_OUT:-0}" = 1 ]; then
+        host_result fail "guest finished within ${TIMEOUT}s (timed out; killed QEMU)"
+    elif [ ! -f "$RUN/done" ]; then
+        host_result fail "guest finished and reported (no done marker; QEMU exit ${QEMU_RC:-?}: crash or early power off)"
+    else
+        host_result pass "guest finished and reported"
+    fi
+    if [ ! -f "$RUN/done" ] && [ -f "$RUN/console.log" ]; then
+        out "# last console lines:"
+        tr -d '\r' < "$RUN/console.log" | tail -n 25 | sed 's/^/#   /' |
+            while IFS= read -r line; do out "$line"; done
+    fi
+    matches= src=
+    for src in console.log dmesg.txt; do
+        matches=$(scan_log "$RUN/$src" || true)
+        [ -n "$matches" ] && break
+    done
+    if [ -n "$matches" ]; then
+        host_result fail "kernel log free of BUG/WARNING/Oops/Call Trace/lockup/GPF/panic ($src)"
+        printf '%s\n' "$matches" | head -n 40 | while IFS= read -r line; do
+            out "#   $src:$line"
+        done
+    else
+        host_result pass "kernel log free of BUG/WARNING/Oops/Call Trace/lockup/GPF/panic"
+    fi
+    [ -n "${BOOT_INFO:-}" ] && out "# $BOOT_INFO"
+    out "1..$n"
+    out "$pass passed, $fail failed, $skip skipped"
+    [ "$fail" -eq 0 ]
+}
+
+# ---------------------------------------------------------------------------
+# Boot
+# ---------------------------------------------------------------------------
+now_ms() { date +%s%3N; }
+secs() { awk -v ms="$1" 'BEGIN { printf "%.1f", ms / 1000 }'; }
+
+QPID= TAILPID=
+cleanup() {
+    [ -n "$TAILPID" ] && kill "$TAILPID" 2> /dev/null
+    if [ -n "$QPID" ] && kill -0 "$QPID" 2> /dev/null; then
+        kill -TERM "$QPID" 2> /dev/null
+        sleep 1
+        kill -KILL "$QPID" 2> /dev/null
+    fi
+    return 0
+}
+
+boot() {
+    local cmdline console_tmp t0 t_boot='' elapsed i
+    local -a q
+    mkdir -p "$CACHE/runs"
+    RUN=$CACHE/runs/$ARCH-$(date +%Y%m%d-%H%M%S)-$$
+    mkdir -p "$RUN"
+    REPORT=$RUN/report.txt
+    : > "$REPORT"
+    ln -sfn "$(basename "$RUN")" "$CACHE/runs/$ARCH-latest"
+    if [ "$KEEP" != 1 ]; then
+        # older runs of this arch, unless their run.sh (-PID suffix) still runs
+        for i in "$CACHE/runs/$ARCH"-*; do
+            [ -d "$i" ] && [ ! -L "$i" ] && [ "$i" != "$RUN" ] || continue
+            kill -0 "${i##*-}" 2> /dev/null && continue
+            rm -rf "$i" "$CACHE/runs/.${i##*/}.console"
+        done
+    fi
+    console_tmp=$CACHE/runs/.$(basename "$RUN").console
+
+    cmdline="console=$CONSOLE panic=-1 sw_repo=$REPO sw_arch=$ARCH"
+    cmdline+=" sw_suites=$(IFS=,; echo "${SUITES[*]}") sw_switch=$SWITCH_ROOT"
+    cmdline+=" sw_shell=$SHELL_MODE sw_9pcache=$NINEP_CACHE"
+    [ "$SWITCH_ROOT" = 1 ] || cmdline+=" sw_moddir=$SYSROOT/lib/modules"
+    [ -n "$APPEND" ] && cmdline+=" $APPEND"
+
+    # shellcheck disable=SC2206
+    q=("$QEMU_BIN" $QEMU_MACHINE $QEMU_CPU -accel "tcg,thread=$THREAD"
+        -smp "$SMP" -m "$MEM" -nodefaults -no-user-config -display none
+        -no-reboot -kernel "$KERNEL_IMAGE" -initrd "$INITRD" -append "$cmdline"
+        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+        -virtfs "local,path=$RUN,mount_tag=results,security_model=none")
+    [ "$ICOUNT" = 1 ] && q+=(-icount shift=0)
+    if [ "$SHELL_MODE" = 1 ]; then
+        q+=(-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_tmp"
+            -serial chardev:con0 -mon chardev=con0,mode=readline)
+    else
+        q+=(-serial "file:$console_tmp")
+    fi
+    printf '%q ' "${q[@]}" > "$RUN/qemu-cmd.txt"
+    echo >> "$RUN/qemu-cmd.txt"
+
+    log "booting $ARCH $KVER (tcg thread=$THREAD, smp $SMP, mem $MEM$([ "$ICOUNT" = 1 ] && echo ", icount")), suites: ${SUITES[*]}"
+    log "results: $RUN"
+    t0=$(now_ms)
+    TIMED_OUT=0
+    if [ "$SHELL_MODE" = 1 ]; then
+        log "console on this terminal; Ctrl-A X quits QEMU"
+        set +e
+        if [ "$TIMEOUT_SET" = 1 ]; then
+            timeout -k 5 "$TIMEOUT" "${q[@]}" 2> "$RUN/qemu.log"
+        else
+            "${q[@]}" 2> "$RUN/qemu.log"
+        fi
+        QEMU_RC=$?
+        set -e
+        [ "$QEMU_RC" = 124 ] && TIMED_OUT=1
+    else
+        : > "$console_tmp"
+        "${q[@]}" < /dev/null > "$RUN/qemu.log" 2>&1 &
+        QPID=$!
+        if [ "$VERBOSE" = 1 ]; then
+            tail -n +1 -f "$console_tmp" >&2 &
+            TAILPID=$!
+        fi
+        while kill -0 "$QPID" 2> /dev/null; do
+            elapsed=$(($(now_ms) - t0))
+            if [ -z "$t_boot" ] && [ -s "$RUN/booted" ]; then
+                t_boot=$elapsed
+                log "guest userspace up after $(secs "$t_boot")s"
+            fi
+            stream_tap
+            if [ "$elapsed" -ge $((TIMEOUT * 1000)) ]; then
+                log "timeout after ${TIMEOUT}s: killing QEMU"
+                TIMED_OUT=1
+                kill -TERM "$QPID" 2> /dev/null || true
+                for i in 1 2 3 4 5 6 7 8 9 10; do
+                    kill -0 "$QPID" 2> /dev/null || break
+                    sleep 0.5
+                done
+                kill -KILL "$QPID" 2> /dev/null || true
+                break
+            fi
+            sleep 0.25
+        done
+        set +e
+        wait "$QPID"
+        QEMU_RC=$?
+        set -e
+        QPID=
+        if [ -n "$TAILPID" ]; then
+            sleep 0.3
+            kill "$TAILPID" 2> /dev/null || true
+            wait "$TAILPID" 2> /dev/null || true
+            TAILPID=
+        fi
+    fi
+    elapsed=$(($(now_ms) - t0))
+    mv "$console_tmp" "$RUN/console.log" 2> /dev/null || true
+    if [ -n "$t_boot" ]; then
+        BOOT_INFO="timing: userspace up after $(secs "$t_boot")s (guest uptime $(cat "$RUN/booted")s), total $(secs "$elapsed")s, $ARCH tcg thread=$THREAD"
+    else
+        BOOT_INFO="timing: total $(secs "$elapsed")s, $ARCH tcg thread=$THREAD"
+    fi
+    [ "$ICOUNT" = 1 ] && BOOT_INFO+=" icount"
+    log "qemu exited with status $QEMU_RC after $(secs "$elapsed")s"
+    if [ -s "$RUN/qemu.log" ]; then
+        sed 's/^/[vm] qemu: /' "$RUN/qemu.log" | head -n 20 >&2
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# Self-test (no VM)
+# ---------------------------------------------------------------------------
+selftest() {
+    local tmp n=0 pass=0 fail=0 o rc sh_name sh_cmd
+    tmp=$(mktemp -d)
+    # shellcheck disable=SC2064
+    trap "rm -rf '$tmp'" EXIT
+    t() { # DESC CMD...
+        local d=$1
+        shift
+        n=$((n + 1))
+        if "$@"; then
+            pass=$((pass + 1))
+            echo "ok $n - $d"
+        else
+            fail=$((fail + 1))
+            echo "not ok $n - $d"
+        fi
+    }
+    # fake console logs
+    {
+        printf '[    0.000000] Linux version 6.1.0 (debian-kernel@lists.debian.org)\r\n'
+        printf '[    0.5] Warning: unable to open an initial console.\r\n'
+        printf '[    1.0] rcu: Hierarchical SRCU implementation.\r\n'
+        printf 'sw-guest: suite smoke: end (status 0)\r\n'
+    } > "$tmp/clean.log"
+    cp "$tmp/clean.log" "$tmp/warn.log"
+    printf '[   12.345678] WARNING: CPU: 1 PID: 42 at kernel/kprobes.c:1 f+0x1/0x2\r\n' \
+        >> "$tmp/warn.log"
+    printf '[   12.4] more\r\n' >> "$tmp/warn.log"
+    t "scanner: clean console has no match" eval '! scan_log "$tmp/clean.log" > /dev/null'
+    o=$(scan_log "$tmp/warn.log" || true)
+    t "scanner: WARNING: line caught with its line number" \
+        eval '[ "$o" = "5:[   12.345678] WARNING: CPU: 1 PID: 42 at kernel/kprobes.c:1 f+0x1/0x2" ]'
+    local p
+    for p in "${SCAN_PATTERNS[@]}"; do
+        { cat "$tmp/clean.log"; printf '[ 3.0] xx %s yy\n' "$p"; } > "$tmp/p.log"
+        t "scanner: '$p' caught" eval 'scan_log "$tmp/p.log" > /dev/null'
+    done
+
+    # report(): fake runs
+    fake_run() { # NAME CONSOLE DONE(0/1)
+        mkdir -p "$tmp/$1"
+        printf 'ok 1 - smoke: a\n# diag\nok 2 - smoke: b # SKIP no\nok 3 - smoke: c\n' \
+            > "$tmp/$1/tap.txt"
+        cp "$2" "$tmp/$1/console.log"
+        [ "$3" = 1 ] && echo 1.0 > "$tmp/$1/done"
+        return 0
+    }
+    run_report() { # NAME -> prints report, sets rc
+        (RUN=$tmp/$1 REPORT= TIMED_OUT=0 QEMU_RC=0 HOST_FAILS=() TAP_PRINTED=0 \
+            BOOT_INFO= TIMEOUT=1
+        report)
+    }
+    fake_run clean "$tmp/clean.log" 1
+    o=$(run_report clean) && rc=0 || rc=$?
+    t "report: clean run exits 0" [ "$rc" = 0 ]
+    t "report: clean run summary" [ "$(tail -n 1 <<< "$o")" = "4 passed, 0 failed, 1 skipped" ]
+    fake_run warn "$tmp/warn.log" 1
+    o=$(run_report warn) && rc=0 || rc=$?
+    t "report: WARNING in console fails the run" [ "$rc" != 0 ]
+    t "report: WARNING run summary counts it" \
+        [ "$(tail -n 1 <<< "$o")" = "3 passed, 1 failed, 1 skipped" ]
+    t "report: names the console line" grep -q '^#   console.log:5:.*WARNING: CPU: 1' <<< "$o"
+    fake_run nodone "$tmp/clean.log" 0
+    o=$(run_report nodone) && rc=0 || rc=$?
+    t "report: missing done marker fails the run" [ "$rc" != 0 ]
+    t "report: missing done marker summary" \
+        [ "$(tail -n 1 <<< "$o")" = "3 passed, 1 failed, 1 skipped" ]
+
+    # tap.sh under the shells at hand
+    cat > "$tmp/s1.sh" <<'EOF'
+ok "first"
+not_ok "second # hash"
+skip "no reason"
+check "true passes" true
+check "false fails" sh -c 'echo some output; exit 3'
+is "strings equal" abc abc
+is "strings differ" abc abd
+cmp_ge "3 >= 2" 3 2
+cmp_le "3 <= 2" 3 2
+cmp_ge "1.5 >= 1.25" 1.5 1.25
+cmp_lt "big ints" 123456789012 123456789013
+cmp_eq "not a number" x 1
+EOF
+    printf 'ok "from the second process"\nskip_all "rest skipped"\nnot_ok "never"\n' \
+        > "$tmp/s2.sh"
+    cat > "$tmp/expected" <<'EOF'
+ok 1 - s1: first
+not ok 2 - s1: second \# hash
+ok 3 - s1: skipped # SKIP no reason
+ok 4 - s1: true passes
+not ok 5 - s1: false fails
+#   command: sh -c echo some output; exit 3
+#   exit status: 3
+#   output (last 20 lines):
+#     some output
+ok 6 - s1: strings equal
+not ok 7 - s1: strings differ
+#        got: 'abc'
+#   expected: 'abd'
+ok 8 - s1: 3 >= 2
+not ok 9 - s1: 3 <= 2
+#   expected 3 <= 2
+ok 10 - s1: 1.5 >= 1.25
+ok 11 - s1: big ints
+not ok 12 - s1: not a number
+#   not numbers: 'x' eq '1'
+ok 13 - s2: from the second process
+ok 14 - s2: all tests # SKIP rest skipped
+# guest totals: 14 tests, pass=7 fail=5 skip=2
+EOF
+    for sh_name in dash bash busybox; do
+        case $sh_name in
+        busybox) sh_cmd="busybox sh" ;;
+        *) sh_cmd=$sh_name ;;
+        esac
+        command -v "$sh_name" > /dev/null || continue
+        rm -f "$tmp/tap.txt" "$tmp/state"
+        (
+            export SW_TAP_FILE=$tmp/tap.txt SW_TAP_STATE=$tmp/state
+            $sh_cmd -c '. "$1"; tap_init' x "$VM_DIR/tap.sh"
+            for s in s1 s2; do
+                SW_SUITE=$s $sh_cmd -c '. "$1"; . "$2"' x "$VM_DIR/tap.sh" \
+                    "$tmp/$s.sh" > /dev/null 2>&1 || true
+            done
+            $sh_cmd -c '. "$1"; tap_summary' x "$VM_DIR/tap.sh" > /dev/null
+        )
+        t "tap.sh under $sh_name gives the expected TAP" \
+            diff -u "$tmp/expected" "$tmp/tap.txt"
+    done
+    echo "1..$n"
+    echo "$pass passed, $fail failed, 0 skipped"
+    [ "$fail" -eq 0 ]
+}
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+ARCH=x86_64 SUITES=() ICOUNT=0 SMP=2 MEM=2G THREAD=single TIMEOUT=600
+TIMEOUT_SET=0 KEEP=0 SHELL_MODE=0 VERBOSE=0 APPEND='' ACTION=run
+NINEP_CACHE=loose
+HOST_FAILS=()
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    --arch) ARCH=${2:?--arch needs a value}; shift ;;
+    --arch=*) ARCH=${1#*=} ;;
+    --suite) SUITES+=(${2//,/ }); shift ;;
+    --suite=*) v=${1#*=}; SUITES+=(${v//,/ }) ;;
+    --icount) ICOUNT=1 ;;
+    --smp) SMP=${2:?}; shift ;;
+    --mem) MEM=${2:?}; shift ;;
+    --single-thread) THREAD=single ;;
+    --multi-thread) THREAD=multi ;;
+    --timeout) TIMEOUT=${2:?}; TIMEOUT_SET=1; shift ;;
+    --append) APPEND=${2?}; shift ;;
+    --9p-cache) NINEP_CACHE=${2:?}; shift ;;
+    --keep) KEEP=1 ;;
+    --shell) SHELL_MODE=1 ;;
+    -v | --verbose) VERBOSE=1 ;;
+    --list) ACTION=list ;;
+    --prepare-only) ACTION=prepare ;;
+    --print-kver) ACTION=kver ;;
+    --print-kdir) ACTION=kdir ;;
+    --print-env) ACTION=env ;;
+    --selftest | --selftest-scan) ACTION=selftest ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument: $1" ;;
+    esac
+    shift
+done
+
+case $ARCH in
+x86_64 | amd64 | x86) ARCH=x86_64 ;;
+arm64 | aarch64) ARCH=arm64 ;;
+*) die "unsupported --arch $ARCH (x86_64, arm64)" ;;
+esac
+"arch_$ARCH"
+
+case $ACTION in
+selftest) selftest; exit ;;
+list) all_suites; exit 0 ;;
+esac
+
+[[ $SMP =~ ^[0-9]+$ ]] && [ "$SMP" -ge 1 ] || die "bad --smp $SMP"
+[[ $TIMEOUT =~ ^[0-9]+$ ]] && [ "$TIMEOUT" -ge 1 ] || die "bad --timeout $TIMEOUT"
+[[ $NINEP_CACHE =~ ^(loose|none|mmap)$ ]] || die "bad --9p-cache $NINEP_CACHE"
+[ "$ICOUNT" = 1 ] && [ "$THREAD" = multi ] && die "--icount needs single-threaded TCG"
+[[ $REPO =~ ^[A-Za-z0-9/._+-]+$ ]] ||
+    die "repository path '$REPO' has characters the kernel command line cannot carry"
+[ "$(uname -m)" = x86_64 ] || die "the harness runs on x86_64 Debian hosts"
+command -v dpkg-query > /dev/null || die "the harness needs a Debian host (dpkg/apt)"
+
+if [ ${#SUITES[@]} -eq 0 ] && [ "$SHELL_MODE" = 0 ]; then
+    mapfile -t SUITES < <(all_suites)
+fi
+for s in "${SUITES[@]}"; do
+    [[ $s =~ ^[A-Za-z0-9_.-]+$ ]] || die "bad suite name '$s'"
+    [ -f "$VM_DIR/suites/$s.sh" ] || die "no suite $s (tests/vm/suites/$s.sh); see --list"
+done
+
+mkdir -p "$CACHE/$ARCH"
+exec 9> "$CACHE/$ARCH/lock"
+flock 9
+
+# shellcheck disable=SC2086
+ensure_pkgs "$QEMU_PKG" $HOST_PKGS
+prepare_kernel
+make_env
+case $ACTION in
+kver) echo "$KVER"; exit 0 ;;
+kdir | env)
+    [ -n "$CROSS_COMPILE" ] && ensure_pkgs "gcc-${CROSS_COMPILE%-}" make
+    [ -f "$KDIR/Makefile" ] || die "no headers at $KDIR"
+    if [ "$ACTION" = kdir ]; then
+        echo "$KDIR"
+    else
+        printf 'SW_KVER=%q\nSW_KDIR=%q\nSW_KARCH=%q\nSW_CROSS_COMPILE=%q\nSW_MAKE_ARGS=%q\n' \
+            "$KVER" "$KDIR" "$KARCH" "$CROSS_COMPILE" "$SW_MAKE_ARGS"
+    fi
+    exit 0
+    ;;
+esac
+
+deps=()
+for s in "${SUITES[@]}"; do
+    mapfile -t -O ${#deps[@]} deps < <(suite_deps "$s")
+done
+[ -n "$CROSS_COMPILE" ] && deps+=("gcc-${CROSS_COMPILE%-}" make)
+[ ${#deps[@]} -gt 0 ] && ensure_pkgs "${deps[@]}"
+build_initramfs
+flock -u 9
+
+[ "$ACTION" = prepare ] && {
+    log "prepared: kernel $KVER, initramfs $INITRD, KDIR $KDIR"
+    exit 0
+}
+
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Host-side preparation hooks; a failing one drops its suite.
+RUN_SUITES=()
+prep_logs=()
+for s in "${SUITES[@]}"; do
+    f=$VM_DIR/suites/$s.prepare
+    if [ -f "$f" ]; then
+        log "prepare $s"
+        if ! (cd "$REPO" && SW_ARCH=$ARCH SW_REPO=$REPO SW_KVER=$KVER SW_KDIR=$KDIR \
+            SW_KARCH=$KARCH SW_CROSS_COMPILE=$CROSS_COMPILE SW_MAKE_ARGS=$SW_MAKE_ARGS \
+            SW_CACHE=$CACHE bash "$f") > "$CACHE/$ARCH/prepare-$s.log" 2>&1; then
+            HOST_FAILS+=("prepare $s (suite not run; see prepare-$s.log)")
+            tail -n 20 "$CACHE/$ARCH/prepare-$s.log" | sed 's/^/[vm] prepare: /' >&2
+            prep_logs+=("prepare-$s.log")
+            continue
+        fi
+        prep_logs+=("prepare-$s.log")
+    fi
+    RUN_SUITES+=("$s")
+done
+SUITES=("${RUN_SUITES[@]}")
+
+boot
+for l in "${prep_logs[@]}"; do
+    cp "$CACHE/$ARCH/$l" "$RUN/" 2> /dev/null || true
+done
+if report; then
+    exit 0
+fi
+exit 1

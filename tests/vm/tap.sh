@@ -1,0 +1,209 @@
+# tests/vm/tap.sh - TAP helpers for the VM test suites (POSIX sh; sourced).
+#
+# Works under dash, bash and busybox ash.  Suites started by guest-run.sh
+# get this library sourced automatically; sourcing it again is harmless.
+#
+#   ok DESC                 record a pass                        (returns 0)
+#   not_ok DESC             record a failure                     (returns 1)
+#   skip WHY                record a skipped test                (returns 0)
+#   skip_all WHY            record one skip and end the suite (exit 0)
+#   check DESC CMD [ARG..]  pass if CMD exits 0; on failure its output is
+#                           shown as diagnostics            (returns 0/1)
+#   is DESC GOT EXPECTED    pass if the two strings are equal (returns 0/1)
+#   cmp_ge DESC A B         pass if number A >= B (also cmp_le, cmp_gt,
+#                           cmp_lt, cmp_eq; integers or decimals)
+#   diag MSG...             write "# MSG" (arguments joined by spaces;
+#                           embedded newlines give several "#" lines)
+#   tap_init                reset the counters (guest-run.sh does this once)
+#   tap_summary             write a "# ..." summary line of the counts
+#
+# Test numbers are kept in the file $SW_TAP_STATE, so they run on
+# consecutively across suites, each of which runs in its own process.
+# Every TAP line goes to stdout and, when SW_TAP_FILE is set, is appended
+# to that file too (the TAP stream the host collects).
+# Descriptions are prefixed with "$SW_SUITE: " when SW_SUITE is set.
+
+if [ -z "${_SW_TAP_LOADED:-}" ]; then
+_SW_TAP_LOADED=1
+
+: "${SW_TAP_STATE:=${TMPDIR:-/tmp}/sw-tap-state.$$}"
+
+_tap_load() {
+    _tap_n=0 _tap_pass=0 _tap_fail=0 _tap_skip=0
+    if [ -r "$SW_TAP_STATE" ]; then
+        read -r _tap_n _tap_pass _tap_fail _tap_skip < "$SW_TAP_STATE" || :
+    fi
+}
+
+_tap_save() {
+    printf '%s %s %s %s\n' "$_tap_n" "$_tap_pass" "$_tap_fail" "$_tap_skip" \
+        > "$SW_TAP_STATE"
+}
+
+_tap_emit() {
+    printf '%s\n' "$1"
+    if [ -n "${SW_TAP_FILE:-}" ]; then
+        printf '%s\n' "$1" >> "$SW_TAP_FILE"
+    fi
+}
+
+# One-line description, '#' escaped so it is not taken for a directive.
+_tap_desc() {
+    _tap_d=$(printf '%s' "$*" | tr '\n\t' '  ' | sed 's/#/\\#/g')
+    if [ -n "${SW_SUITE:-}" ]; then
+        _tap_d="$SW_SUITE: $_tap_d"
+    fi
+}
+
+# _tap_result pass|fail|skip DESC [REASON]
+_tap_result() {
+    _tap_load
+    _tap_n=$((_tap_n + 1))
+    _tap_desc "$2"
+    case $1 in
+    pass)
+        _tap_pass=$((_tap_pass + 1))
+        _tap_line="ok $_tap_n - $_tap_d" ;;
+    fail)
+        _tap_fail=$((_tap_fail + 1))
+        _tap_line="not ok $_tap_n - $_tap_d" ;;
+    skip)
+        _tap_skip=$((_tap_skip + 1))
+        _tap_r=$(printf '%s' "${3:-}" | tr '\n\t' '  ')
+        _tap_line="ok $_tap_n - $_tap_d # SKIP $_tap_r" ;;
+    esac
+    _tap_save
+    _tap_emit "$_tap_line"
+}
+
+tap_init() {
+    _tap_n=0 _tap_pass=0 _tap_fail=0 _tap_skip=0
+    _tap_save
+}
+
+diag() {
+    printf '%s\n' "$*" | while IFS= read -r _tap_l; do
+        _tap_emit "# $_tap_l"
+    done
+}
+
+ok() {
+    _tap_result pass "$*"
+    return 0
+}
+
+not_ok() {
+    _tap_result fail "$*"
+    return 1
+}
+
+skip() {
+    _tap_result skip "skipped" "$*"
+    return 0
+}
+
+skip_all() {
+    _tap_result skip "all tests" "$*"
+    exit 0
+}
+
+check() {
+    _tap_cd=$1
+    shift
+    _tap_out=$(mktemp "${TMPDIR:-/tmp}/sw-check.XXXXXX") || _tap_out=/dev/null
+    if "$@" > "$_tap_out" 2>&1; then
+        cat "$_tap_out"
+        [ "$_tap_out" = /dev/null ] || rm -f "$_tap_out"
+        ok "$_tap_cd"
+        return 0
+    else
+        _tap_rc=$?
+        cat "$_tap_out"
+        not_ok "$_tap_cd"
+        diag "  command: $*"
+        diag "  exit status: $_tap_rc"
+        if [ -s "$_tap_out" ]; then
+            diag "  output (last 20 lines):"
+            tail -n 20 "$_tap_out" | while IFS= read -r _tap_l; do
+                diag "    $_tap_l"
+            done
+        fi
+        [ "$_tap_out" = /dev/null ] || rm -f "$_tap_out"
+        return 1
+    fi
+}
+
+is() {
+    if [ "$2" = "$3" ]; then
+        ok "$1"
+        return 0
+    fi
+    not_ok "$1"
+    diag "       got: '$2'"
+    diag "  expected: '$3'"
+    return 1
+}
+
+# Plain integer (optional leading '-') short enough for shell arithmetic.
+_tap_isint() {
+    set -- "${1#-}"
+    case $1 in
+    '' | *[!0-9]*) return 1 ;;
+    esac
+    [ ${#1} -le 18 ]
+}
+
+_tap_isnum() {
+    awk -v x="$1" 'BEGIN {
+        exit !(x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) }'
+}
+
+# _tap_cmp OP DESC A B   with OP one of ge le gt lt eq
+_tap_cmp() {
+    _tap_op=$1 _tap_cd=$2 _tap_a=$3 _tap_b=$4
+    if ! _tap_isnum "$_tap_a" || ! _tap_isnum "$_tap_b"; then
+        not_ok "$_tap_cd"
+        diag "  not numbers: '$_tap_a' $_tap_op '$_tap_b'"
+        return 1
+    fi
+    if _tap_isint "$_tap_a" && _tap_isint "$_tap_b"; then
+        case $_tap_op in
+        ge) [ "$_tap_a" -ge "$_tap_b" ] ;;
+        le) [ "$_tap_a" -le "$_tap_b" ] ;;
+        gt) [ "$_tap_a" -gt "$_tap_b" ] ;;
+        lt) [ "$_tap_a" -lt "$_tap_b" ] ;;
+        *) [ "$_tap_a" -eq "$_tap_b" ] ;;
+        esac
+    else
+        awk -v a="$_tap_a" -v b="$_tap_b" -v op="$_tap_op" 'BEGIN {
+            a += 0; b += 0
+            if (op == "ge") r = (a >= b); else if (op == "le") r = (a <= b)
+            else if (op == "gt") r = (a > b); else if (op == "lt") r = (a < b)
+            else r = (a == b)
+            exit !r }'
+    fi
+    if [ $? -eq 0 ]; then
+        ok "$_tap_cd"
+        return 0
+    fi
+    not_ok "$_tap_cd"
+    case $_tap_op in
+    ge) _tap_w='>=' ;; le) _tap_w='<=' ;; gt) _tap_w='>' ;;
+    lt) _tap_w='<' ;; *) _tap_w='==' ;;
+    esac
+    diag "  expected $_tap_a $_tap_w $_tap_b"
+    return 1
+}
+
+cmp_ge() { _tap_cmp ge "$@"; }
+cmp_le() { _tap_cmp le "$@"; }
+cmp_gt() { _tap_cmp gt "$@"; }
+cmp_lt() { _tap_cmp lt "$@"; }
+cmp_eq() { _tap_cmp eq "$@"; }
+
+tap_summary() {
+    _tap_load
+    _tap_emit "# guest totals: $_tap_n tests, pass=$_tap_pass fail=$_tap_fail skip=$_tap_skip"
+}
+
+fi
