@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/deps.sh - install the Debian packages stopwatch needs to build and
+# test, skipping those already installed.  Needs root (or sudo) and apt.
+#
+# usage: scripts/deps.sh [build|test|all]   (default: all)
+#   build  compiler, kernel headers, host test framework
+#   test   build + what the VM suites and peers need (QEMU, busybox, kernel
+#          image, cross compiler, perf, bpftrace, bcc, python3)
+set -eu
+
+want=${1:-all}
+pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config"
+pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev"
+case $want in
+build) ;;
+test|all)
+	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
+	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools"
+	;;
+*) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/run.sh - the main job: build stopwatch, load stopwatch.ko with a
+# default probe set, run a short workload and print the statistics.  If this
+# machine cannot load modules (no headers for the running kernel, module
+# loading disabled, or insmod refused), it does the same inside the bundled
+# QEMU VM (tests/vm/run.sh) and prints the result from there.
+#
+# usage: scripts/run.sh [--vm] [--probes f,g,...]
+#   --vm           go straight to the VM
+#   --probes LIST  functions to time (default: vfs_read,vfs_write,
+#                  do_sys_openat2,hrtimer_nanosleep)
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+force_vm=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--vm) force_vm=1; shift ;;
+	--probes) export SW_DEMO_PROBES=$2; shift 2 ;;
+	-h|--help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+. scripts/demo-workload.sh
+
+local_ok() {
+	[ "$force_vm" -eq 0 ] && [ "$(id -u)" -eq 0 ] &&
+		[ -d "/lib/modules/$(uname -r)/build" ] &&
+		[ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null || echo 1)" = 0 ]
+}
+
+scripts/deps.sh build
+if local_ok; then
+	make KDIR="/lib/modules/$(uname -r)/build" module userspace
+	rmmod stopwatch 2>/dev/null || true
+	if insmod ./stopwatch.ko "probes=$SW_DEMO_PROBES"; then
+		sw_demo_workload
+		build/userspace/stopwatch stat || cat /sys/kernel/debug/stopwatch/stats
+		rmmod stopwatch
+		exit 0
+	fi
+	echo "run.sh: insmod failed here; using the VM instead" >&2
+else
+	echo "run.sh: this machine cannot load stopwatch.ko (running kernel $(uname -r)); using the VM" >&2
+fi
+
+scripts/deps.sh test
+scripts/kbuild.sh >/dev/null
+make userspace progs >/dev/null
+tests/vm/run.sh --suite demo
+cat .cache/vm/runs/x86_64-latest/demo.txt

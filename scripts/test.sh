@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/test.sh - run every stopwatch test on a fresh Debian 12 machine:
+# install what is missing, build the module, the program and the test
+# workloads, run the host unit tests, then the VM suites (QEMU TCG: this
+# machine need not load modules).  Ends with one "N passed, N failed,
+# N skipped" line over everything; exits nonzero if anything failed.
+#
+# usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...] [--arch A,...]
+# examples:
+#   scripts/test.sh                      # everything
+#   scripts/test.sh --host-only          # unit tests only, no VM
+#   scripts/test.sh --suite stopwatch    # one VM suite
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+host=1 vm=1 suites= arches=x86_64
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host-only) vm=0; shift ;;
+	--vm-only) host=0; shift ;;
+	--suite) suites=$2; shift 2 ;;
+	--arch) arches=$2; shift 2 ;;
+	-h|--help) sed -n '4,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+
+pass=0 fail=0 skip=0 stage_fail=
+log=$top/build/test-logs
+mkdir -p "$log"
+
+stage() { printf '\n=== %s ===\n' "$*"; }
+broken() { fail=$((fail + 1)); stage_fail="$stage_fail $1"; echo "test.sh: $1 FAILED"; }
+
+stage "dependencies"
+scripts/deps.sh all || { echo "test.sh: cannot install dependencies" >&2; exit 1; }
+
+stage "build"
+if ! scripts/kbuild.sh >"$log/kbuild.log" 2>&1; then
+	cat "$log/kbuild.log"; broken "module build"
+elif grep -E 'warning:|error:' "$log/kbuild.log"; then
+	broken "module build (warnings)"
+fi
+make progs >"$log/progs.log" 2>&1 || { cat "$log/progs.log"; broken "test programs build"; }
+make userspace >"$log/userspace.log" 2>&1 || { cat "$log/userspace.log"; broken "userspace build"; }
+
+# Counts cmocka's "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)" lines.
+count_cmocka() {
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	pass=$((pass + p)); fail=$((fail + f))
+	echo "test.sh: $2: $p passed, $f failed"
+}
+
+if [ $host -eq 1 ]; then
+	stage "host unit tests"
+	make check >"$log/unit.log" 2>&1
+	rc=$?
+	grep -E '^\[  (FAILED|ERROR)' "$log/unit.log"
+	count_cmocka "$log/unit.log" "host unit tests"
+	[ $rc -eq 0 ] || { tail -20 "$log/unit.log"; [ "$(grep -c 'FAILED' "$log/unit.log")" -gt 0 ] || broken "host unit tests (exit $rc)"; }
+fi
+
+if [ $vm -eq 1 ]; then
+	for arch in $(echo "$arches" | tr ',' ' '); do
+		stage "VM suites ($arch)"
+		if [ "$arch" != x86_64 ]; then
+			kdir=$(tests/vm/run.sh --arch "$arch" --print-kdir) &&
+				scripts/kbuild.sh --arch "$arch" --kdir "$kdir" >"$log/kbuild-$arch.log" 2>&1 &&
+				make progs ARCH="$arch" CROSS_COMPILE=aarch64-linux-gnu- >"$log/progs-$arch.log" 2>&1 ||
+				{ cat "$log/kbuild-$arch.log" 2>/dev/null | tail -20; broken "$arch build"; continue; }
+		fi
+		tests/vm/run.sh --arch "$arch" ${suites:+--suite "$suites"} 2>&1 | tee "$log/vm-$arch.log"
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/vm-$arch.log" | tail -n 1)
+		if [ -z "$line" ]; then
+			broken "VM run ($arch) reported no summary"
+			continue
+		fi
+		p=$(echo "$line" | sed 's/^\([0-9]*\) passed.*/\1/')
+		f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
+		s=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+		pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0}))
+	done
+fi
+
+stage "summary"
+[ -n "$stage_fail" ] && echo "test.sh: failed stages:$stage_fail"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
