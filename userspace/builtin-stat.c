@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-stat.c - "stopwatch stat": print what stopwatch.ko measured.
+ *
+ * Reads <debugfs>/stopwatch/{stats,hist/<probe>,breakdown,breakdown_stats}
+ * and prints them as a table with histograms, as JSON or in the Prometheus
+ * text format, once or every --interval seconds.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/debugfs.h"
+#include "util/snapshot.h"
+#include "util/stat-display.h"
+#include "util/table.h"
+
+enum sw_format {
+	SW_FMT_TABLE,
+	SW_FMT_JSON,
+	SW_FMT_PROM,
+};
+
+struct sw_stat_args {
+	const char *debugfs;
+	const char *output;
+	char **probes;
+	size_t nprobes;
+	bool no_hist;
+	bool breakdown;
+	bool human;
+	enum sw_format format;
+	double interval;
+	uint64_t count;
+};
+
+enum {
+	OPT_NO_HIST = 256,
+	OPT_PROMETHEUS,
+	OPT_DEBUGFS,
+};
+
+static const struct option sw_stat_options[] = {
+	{ "probe", required_argument, NULL, 'p' },
+	{ "no-hist", no_argument, NULL, OPT_NO_HIST },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
+	{ "breakdown", no_argument, NULL, 'b' },
+	{ "human", no_argument, NULL, 'H' },
+	{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void sw_stat_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stopwatch stat [OPTIONS]\n"
+		"\n"
+		"Print the call statistics and log2 duration histograms that stopwatch.ko\n"
+		"collected for the probed kernel functions.\n"
+		"\n"
+		"Options:\n"
+		"  -p, --probe NAME[,NAME..]  only these probes (repeatable)\n"
+		"      --no-hist              no histograms\n"
+		"  -b, --breakdown            also the breakdown by pid, tgid, comm or cpu\n"
+		"  -H, --human                durations as 2.30 us, 1.05 ms (table only)\n"
+		"  -j, --json                 one JSON document (one per line with -i)\n"
+		"      --prometheus           Prometheus text format, e.g. for node_exporter's\n"
+		"                             textfile collector\n"
+		"  -i, --interval SEC         print again every SEC seconds (e.g. 1 or 0.5)\n"
+		"                             until interrupted; cumulative values each time\n"
+		"  -n, --count N              stop after N prints (with --interval)\n"
+		"  -o, --output FILE          write to FILE (atomically replaced) instead of\n"
+		"                             standard output\n"
+		"      --debugfs DIR          read DIR instead of %s\n"
+		"                             ($%s too); DIR may also be a debugfs mount\n"
+		"  -h, --help                 this help\n"
+		"\n"
+		"Examples:\n"
+		"  stopwatch stat                           all probes: table, histograms\n"
+		"  stopwatch stat -p vfs_read,vfs_write     two probes\n"
+		"  stopwatch stat --no-hist -H              table only, readable durations\n"
+		"  stopwatch stat -i 1 -n 10                every second, ten times\n"
+		"  stopwatch stat -b                        with the breakdown table\n"
+		"  stopwatch stat --json | python3 -m json.tool\n"
+		"  stopwatch stat --prometheus -i 15 \\\n"
+		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n",
+		SW_DEBUGFS_DIR, SW_DEBUGFS_ENV);
+}
+
+static bool sw_probe_name_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+/* Adds the comma-separated names of @arg to @a->probes. */
+static int sw_add_probes(struct sw_stat_args *a, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok, **np;
+	const char *p;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (p = arg; ; p++) {
+		/* strtok_r would hide empty names: look for them first. */
+		if ((p == arg || p[-1] == ',') && (*p == ',' || !*p)) {
+			fprintf(stderr,
+				"stopwatch stat: empty probe name in '--probe %s'\n",
+				arg);
+			ret = -EINVAL;
+			goto cleanup;
+		}
+		if (!*p)
+			break;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!sw_probe_name_ok(tok)) {
+			fprintf(stderr,
+				"stopwatch stat: invalid probe name '%s': expected a function name ([A-Za-z0-9_.])\n",
+				tok);
+			ret = -EINVAL;
+			goto cleanup;
+		}
+		np = realloc(a->probes, (a->nprobes + 1) * sizeof(*np));
+		if (!np) {
+			ret = -ENOMEM;
+			goto cleanup;
+		}
+		a->probes = np;
+		a->probes[a->nprobes] = strdup(tok);
+		if (!a->probes[a->nprobes]) {
+			ret = -ENOMEM;
+			goto cleanup;
+		}
+		a->nprobes++;
+	}
+cleanup:
+	free(copy);
+	return ret;
+}
+
+static void sw_stat_args_free(struct sw_stat_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nprobes; i++)
+		free(a->probes[i]);
+	free(a->probes);
+}
+
+static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
+{
+	bool have_count = false, json = false, prom = false;
+	char *end;
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:i:n:jbHo:h", sw_stat_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			ret = sw_add_probes(a, optarg);
+			if (ret)
+				return ret;
+			break;
+		case OPT_NO_HIST:
+			a->no_hist = true;
+			break;
+		case 'i':
+			errno = 0;
+			a->interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !isfinite(a->interval) || a->interval < 0.001 ||
+			    a->interval > 86400 * 365) {
+				fprintf(stderr,
+					"stopwatch stat: invalid --interval '%s': expected seconds, at least 0.001 (e.g. 1 or 0.5)\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'n':
+			if (sw_parse_u64(optarg, &a->count) || !a->count) {
+				fprintf(stderr,
+					"stopwatch stat: invalid --count '%s': expected a whole number of prints, at least 1\n",
+					optarg);
+				return -EINVAL;
+			}
+			have_count = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case OPT_PROMETHEUS:
+			prom = true;
+			break;
+		case 'b':
+			a->breakdown = true;
+			break;
+		case 'H':
+			a->human = true;
+			break;
+		case OPT_DEBUGFS:
+			a->debugfs = optarg;
+			break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr,
+					"stopwatch stat: empty --output file name\n");
+				return -EINVAL;
+			}
+			a->output = optarg;
+			break;
+		case 'h':
+			sw_stat_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"stopwatch stat: option '%s' needs a value\n\n",
+				argv[optind - 1]);
+			sw_stat_usage(stderr);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "stopwatch stat: unknown option '%s'\n\n",
+				argv[optind - 1]);
+			sw_stat_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr,
+			"stopwatch stat: unexpected argument '%s' (probes go with -p NAME)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (json && prom) {
+		fprintf(stderr,
+			"stopwatch stat: --json and --prometheus exclude each other\n");
+		return -EINVAL;
+	}
+	a->format = json ? SW_FMT_JSON : prom ? SW_FMT_PROM : SW_FMT_TABLE;
+	if (a->human && a->format != SW_FMT_TABLE) {
+		fprintf(stderr,
+			"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values\n");
+		return -EINVAL;
+	}
+	if (have_count && !a->interval) {
+		fprintf(stderr,
+			"stopwatch stat: --count %llu needs --interval\n",
+			(unsigned long long)a->count);
+		return -EINVAL;
+	}
+	if (!a->interval)
+		a->count = 1;
+	return 0;
+}
+
+static volatile sig_atomic_t sw_stop;
+
+static void sw_on_signal(int sig)
+{
+	(void)sig;
+	sw_stop = 1;
+}
+
+static void sw_print_time_header(FILE *f, uint64_t time_ns)
+{
+	time_t t = (time_t)(time_ns / 1000000000ULL);
+	char buf[64];
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, sizeof(buf), "%lld", (long long)t);
+	fprintf(f, "# %s.%03llu\n", buf,
+		(unsigned long long)(time_ns % 1000000000ULL / 1000000ULL));
+}
+
+/* Opens where one snapshot goes: stdout, or a temporary file beside -o. */
+static FILE *sw_out_open(const struct sw_stat_args *a, char **tmp)
+{
+	FILE *f;
+
+	*tmp = NULL;
+	if (!a->output || !strcmp(a->output, "-"))
+		return stdout;
+	if (asprintf(tmp, "%s.tmp", a->output) < 0) {
+		*tmp = NULL;
+		fprintf(stderr, "stopwatch stat: out of memory\n");
+		return NULL;
+	}
+	f = fopen(*tmp, "w");
+	if (!f) {
+		fprintf(stderr, "stopwatch stat: cannot create %s: %s\n", *tmp,
+			strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+/* Finishes one snapshot: flushes stdout, or closes and renames the file. */
+static int sw_out_close(const struct sw_stat_args *a, FILE *f, char *tmp,
+			int ret)
+{
+	int bad;
+
+	if (f == stdout) {
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr,
+				"stopwatch stat: write error on standard output: %s\n",
+				strerror(errno ? errno : EIO));
+			return ret ? ret : -EIO;
+		}
+		return ret;
+	}
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		fprintf(stderr, "stopwatch stat: write error on %s: %s\n", tmp,
+			strerror(errno ? errno : EIO));
+		if (!ret)
+			ret = -EIO;
+	}
+	if (!ret && rename(tmp, a->output)) {
+		ret = -errno;
+		fprintf(stderr, "stopwatch stat: cannot rename %s to %s: %s\n",
+			tmp, a->output, strerror(errno));
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
+			const struct sw_snapshot_opts *so,
+			const struct sw_display_opts *dop, uint64_t round,
+			struct sw_snapshot **prev)
+{
+	static bool warned_bd, warned_empty;
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int ret;
+
+	ret = sw_snapshot_load(dir, so, &s, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch: %s\n", err.msg);
+		goto cleanup;
+	}
+	sw_print_missed(stderr, s, *prev);
+	if (!s->nprobes && !a->nprobes && !warned_empty) {
+		fprintf(stderr,
+			"stopwatch: no function is being measured: add one with 'echo vfs_read > %s/probes'\n",
+			dir);
+		warned_empty = true;
+	}
+	if (a->breakdown && s->bd && !strcmp(s->bd->mode, "none") &&
+	    !warned_bd) {
+		fprintf(stderr,
+			"stopwatch: the breakdown is off: turn it on with 'echo pid > %s/breakdown' (or tgid, comm, cpu)\n",
+			dir);
+		warned_bd = true;
+	}
+
+	f = sw_out_open(a, &tmp);
+	if (!f) {
+		ret = -EIO;
+		goto cleanup;
+	}
+	switch (a->format) {
+	case SW_FMT_TABLE:
+		if (a->interval) {
+			if (round && f == stdout)
+				fputc('\n', f);
+			sw_print_time_header(f, s->time_ns);
+		}
+		ret = sw_print_table(f, s, dop);
+		break;
+	case SW_FMT_JSON:
+		ret = sw_print_json(f, s, dop);
+		break;
+	case SW_FMT_PROM:
+		ret = sw_print_prom(f, s, dop);
+		break;
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "stopwatch stat: out of memory\n");
+	ret = sw_out_close(a, f, tmp, ret);
+cleanup:
+	sw_snapshot_free(*prev);
+	*prev = s;
+	return ret;
+}
+
+static void sw_timespec_add(struct timespec *t, double sec)
+{
+	long long ns = llround(sec * 1e9);
+
+	t->tv_sec += (time_t)(ns / 1000000000LL);
+	t->tv_nsec += (long)(ns % 1000000000LL);
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct sw_stat_args a = { 0 };
+	struct sw_snapshot_opts so = { 0 };
+	struct sw_display_opts dop = { 0 };
+	struct sw_snapshot *prev = NULL;
+	struct sw_err err = { "" };
+	struct sigaction sa = { 0 };
+	struct timespec next;
+	char *dir = NULL;
+	uint64_t round;
+	int ret;
+
+	ret = sw_stat_parse_args(argc, argv, &a);
+	if (ret) {
+		if (ret == -ENOMEM)
+			fprintf(stderr, "stopwatch stat: out of memory\n");
+		ret = ret > 0 ? 0 : ret;
+		goto cleanup;
+	}
+	ret = sw_debugfs_find(a.debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch: %s\n", err.msg);
+		goto cleanup;
+	}
+
+	so.filter = (const char *const *)a.probes;
+	so.nfilter = a.nprobes;
+	so.hist = !a.no_hist;
+	so.breakdown = a.breakdown;
+	dop.hist = !a.no_hist;
+	dop.breakdown = a.breakdown;
+	dop.human = a.human;
+
+	if (a.interval) {
+		sa.sa_handler = sw_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (round = 0; !sw_stop && (!a.count || round < a.count); round++) {
+		if (round) {
+			struct timespec now;
+
+			sw_timespec_add(&next, a.interval);
+			/* Fell behind (slow reads, stopped process): no burst. */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > next.tv_sec ||
+			    (now.tv_sec == next.tv_sec &&
+			     now.tv_nsec > next.tv_nsec))
+				next = now;
+			while (!sw_stop &&
+			       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					       &next, NULL) == EINTR)
+				;
+			if (sw_stop)
+				break;
+		}
+		ret = sw_stat_once(&a, dir, &so, &dop, round, &prev);
+		if (ret)
+			break;
+	}
+cleanup:
+	sw_snapshot_free(prev);
+	sw_stat_args_free(&a);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,270 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cli.sh - end-to-end tests of the stopwatch binary against the fake
+# debugfs trees in fixtures/ (no module needed).
+#
+#   tests/cli.sh path/to/stopwatch
+#
+# JSON is checked with "python3 -m json.tool" and the Prometheus output
+# with "promtool check metrics" when those are installed ($PROMTOOL may
+# name promtool); the checks are skipped, and said so, when they are not.
+set -u
+
+SW=$(realpath "${1:?usage: cli.sh path/to/stopwatch}")
+cd "$(dirname "$0")" || exit 1
+PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}
+tmp=$(mktemp -d /tmp/sw-cli.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+unset STOPWATCH_DEBUGFS
+
+pass=0 fail=0 skip=0
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok - $1"
+	shift
+	printf '#   %s\n' "$@"
+	printf '#   stdout: %s\n' "$(head -c 600 "$tmp/out")"
+	printf '#   stderr: %s\n' "$(head -c 600 "$tmp/err")"
+}
+skipped() { skip=$((skip + 1)); echo "ok - $1 # SKIP $2"; }
+
+# run CMD...: runs it, keeping stdout, stderr and the exit code.
+run() {
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+}
+
+# expect NAME RC [STDOUT-SUBSTRING] [EXACT-STDERR]
+expect() {
+	local name=$1 want=$2 has=${3-} errmsg=${4-__any__}
+	if [ "$rc" != "$want" ]; then
+		not_ok "$name" "exit code $rc, want $want"
+	elif [ -n "$has" ] && ! grep -qF -- "$has" "$tmp/out"; then
+		not_ok "$name" "stdout lacks: $has"
+	elif [ "$errmsg" != __any__ ] && [ "$(cat "$tmp/err")" != "$errmsg" ]; then
+		not_ok "$name" "stderr is not: $errmsg"
+	else
+		ok "$name"
+	fi
+}
+
+# fails NAME EXACT-STDERR CMD...: must exit 1 with exactly that message.
+fails() {
+	local name=$1 msg=$2
+	shift 2
+	run "$@"
+	expect "$name" 1 "" "$msg"
+}
+
+B=fixtures/basic
+MISSED='stopwatch: vfs_write: 12 calls missed (maxactive 12, reentry 0)'
+
+# --- the command ---
+run "$SW" --version
+expect "--version" 0 "stopwatch version "
+run "$SW" version
+expect "version command" 0 "stopwatch version "
+run "$SW"
+expect "no command: usage, exit 1" 1
+grep -q "usage: stopwatch" "$tmp/err" && ok "no command prints usage" ||
+	not_ok "no command prints usage"
+run "$SW" help
+expect "help lists stat" 0 "   stat "
+run "$SW" --help
+expect "--help" 0 "Examples:"
+run "$SW" help stat
+expect "help stat" 0 "usage: stopwatch stat"
+run "$SW" stat --help
+expect "stat --help shows examples" 0 "stopwatch stat -p vfs_read,vfs_write"
+fails "unknown command" \
+	"stopwatch: 'bogus' is not a stopwatch command. See 'stopwatch help'." \
+	"$SW" bogus
+fails "help for an unknown command" \
+	"stopwatch: 'bogus' is not a stopwatch command. See 'stopwatch help'." \
+	"$SW" help bogus
+
+# --- stat, default table ---
+run "$SW" stat --debugfs "$B"
+expect "table" 0 "vfs_read          123     812    2301   90211       4410    283023       0               0             0         1" "$MISSED"
+grep -qF "vfs_read: ns, 123 calls" "$tmp/out" && ok "table has histograms" ||
+	not_ok "table has histograms"
+run "$SW" stat --debugfs "$B" -b
+cmp -s "$tmp/out" golden/basic.txt && ok "table -b output as golden" ||
+	not_ok "table -b output as golden"
+run env STOPWATCH_DEBUGFS="$B" "$SW" stat --no-hist
+expect "STOPWATCH_DEBUGFS" 0 "do_sys_openat2"
+grep -q "value |" "$tmp/out" && not_ok "--no-hist prints no histogram" ||
+	ok "--no-hist prints no histogram"
+run env STOPWATCH_DEBUGFS=/nonexistent "$SW" stat --debugfs "$B" --no-hist
+expect "--debugfs beats the environment" 0 "vfs_write"
+run "$SW" stat --debugfs "$B" -p vfs_read
+expect "-p one probe" 0 "vfs_read: ns, 123 calls" ""
+grep -q vfs_write "$tmp/out" && not_ok "-p leaves out the others" ||
+	ok "-p leaves out the others"
+run "$SW" stat --debugfs "$B" -p vfs_write,do_sys_openat2 --no-hist
+expect "-p comma list" 0 "do_sys_openat2" "$MISSED"
+[ "$(wc -l < "$tmp/out")" = 3 ] && ok "-p comma list: two rows" ||
+	not_ok "-p comma list: two rows"
+run "$SW" stat --debugfs "$B" -p vfs_write -p vfs_read --no-hist
+expect "-p repeated" 0 "vfs_read"
+[ "$(wc -l < "$tmp/out")" = 3 ] && ok "-p repeated: two rows" ||
+	not_ok "-p repeated: two rows"
+run "$SW" stat --debugfs "$B" --no-hist -H
+expect "--human" 0 "vfs_write        4567  300 ns  1.50 us  30.0 us    2.10 us   6.85 ms"
+run "$SW" stat --debugfs "$B" -b --no-hist
+expect "--breakdown" 0 "vfs_read   other      3   70000    7674   90211        100     23023"
+run "$SW" stat --debugfs fixtures/pmu -b --no-hist
+expect "comm breakdown keeps escapes" 0 'ext4_file_read_iter  my\040task         4'
+
+# --- a debugfs mount point, and errors finding the directory ---
+mkdir -p "$tmp/mnt/stopwatch" && cp -r "$B/." "$tmp/mnt/stopwatch/"
+run "$SW" stat --debugfs "$tmp/mnt" --no-hist
+expect "--debugfs at the mount point" 0 "vfs_read"
+fails "missing directory" \
+	"stopwatch: $tmp/none: No such file or directory" \
+	"$SW" stat --debugfs "$tmp/none"
+fails "not a stopwatch directory" \
+	"stopwatch: $tmp: not a stopwatch debugfs directory (no 'stats' file in it or in $tmp/stopwatch)" \
+	"$SW" stat --debugfs "$tmp"
+if [ ! -d /sys/kernel/debug/stopwatch ]; then
+	run "$SW" stat
+	if [ "$rc" = 1 ] && grep -Eq "is stopwatch.ko loaded\? \(insmod stopwatch.ko\)|debugfs is not mounted on /sys/kernel/debug: mount it with 'mount -t debugfs none /sys/kernel/debug'|permission denied" "$tmp/err"; then
+		ok "default directory without the module: $(cat "$tmp/err")"
+	else
+		not_ok "default directory without the module"
+	fi
+fi
+
+# --- option errors ---
+fails "bad --interval" \
+	"stopwatch stat: invalid --interval 'abc': expected seconds, at least 0.001 (e.g. 1 or 0.5)" \
+	"$SW" stat --debugfs "$B" --interval abc
+fails "zero --interval" \
+	"stopwatch stat: invalid --interval '0': expected seconds, at least 0.001 (e.g. 1 or 0.5)" \
+	"$SW" stat --debugfs "$B" -i 0
+fails "bad --count" \
+	"stopwatch stat: invalid --count '0': expected a whole number of prints, at least 1" \
+	"$SW" stat --debugfs "$B" -i 1 --count 0
+fails "--count needs --interval" \
+	"stopwatch stat: --count 3 needs --interval" \
+	"$SW" stat --debugfs "$B" --count 3
+fails "empty probe name" \
+	"stopwatch stat: empty probe name in '--probe vfs_read,,x'" \
+	"$SW" stat --debugfs "$B" -p vfs_read,,x
+fails "invalid probe name" \
+	"stopwatch stat: invalid probe name '../x': expected a function name ([A-Za-z0-9_.])" \
+	"$SW" stat --debugfs "$B" -p ../x
+fails "unknown probe" \
+	"stopwatch: probe 'nope' is not being measured (3 probes in $B/stats)" \
+	"$SW" stat --debugfs "$B" -p vfs_read,nope
+fails "--json with --prometheus" \
+	"stopwatch stat: --json and --prometheus exclude each other" \
+	"$SW" stat --debugfs "$B" --json --prometheus
+fails "--human with --json" \
+	"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values" \
+	"$SW" stat --debugfs "$B" --json -H
+fails "stray argument" \
+	"stopwatch stat: unexpected argument 'vfs_read' (probes go with -p NAME)" \
+	"$SW" stat --debugfs "$B" vfs_read
+run "$SW" stat --bogus
+expect "unknown option" 1
+head -1 "$tmp/err" | grep -qxF "stopwatch stat: unknown option '--bogus'" &&
+	ok "unknown option named" || not_ok "unknown option named"
+run "$SW" stat --debugfs
+expect "option without its value" 1
+head -1 "$tmp/err" | grep -qxF "stopwatch stat: option '--debugfs' needs a value" &&
+	ok "missing value named" || not_ok "missing value named"
+
+# --- malformed files ---
+mkdir -p "$tmp/bad" && cp -r "$B/." "$tmp/bad/"
+: > "$tmp/bad/stats"
+fails "empty stats" \
+	"stopwatch: $tmp/bad/stats: empty: missing the header line" \
+	"$SW" stat --debugfs "$tmp/bad"
+printf 'probe calls\nvfs_read 12x\n' > "$tmp/bad/stats"
+fails "non-numeric stats field" \
+	"stopwatch: $tmp/bad/stats: line 2: column 'calls': '12x' is not an unsigned integer" \
+	"$SW" stat --debugfs "$tmp/bad"
+cp "$B/stats" "$tmp/bad/stats"
+printf 'vfs_read: ns, 1 calls\n 1024 |@ 1\n' > "$tmp/bad/hist/vfs_read"
+fails "histogram without header" \
+	"stopwatch: $tmp/bad/hist/vfs_read: line 2: expected the 'value |---...--- count' header, got '1024 |@ 1'" \
+	"$SW" stat --debugfs "$tmp/bad"
+run "$SW" stat --debugfs "$tmp/bad" --no-hist
+expect "--no-hist does not read histograms" 0 "vfs_read"
+
+# --- JSON ---
+run "$SW" stat --debugfs "$B" --json -b
+expect "--json" 0 '"probes":[{"probe":"vfs_read","calls":123,"min_ns":812,'
+[ "$(wc -l < "$tmp/out")" = 1 ] && ok "--json is one line" ||
+	not_ok "--json is one line"
+if command -v python3 > /dev/null; then
+	for d in basic pmu; do
+		for opt in "" "-b" "--no-hist"; do
+			run sh -c "'$SW' stat --debugfs fixtures/$d --json $opt 2>/dev/null | python3 -m json.tool"
+			expect "json.tool accepts $d --json $opt" 0 '"probe":'
+		done
+	done
+	run sh -c "'$SW' stat --debugfs fixtures/pmu --json -b | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[\"breakdown\"][\"rows\"]; print(r[0][\"comm\"], r[5][\"other\"], r[5][\"comm\"], r[7][\"comm\"] == \"bad\\u00ffname\")'"
+	expect "JSON breakdown keys unescaped" 0 "my task True None True"
+else
+	skipped "JSON validation" "python3 not installed"
+fi
+
+# --- Prometheus ---
+run "$SW" stat --debugfs "$B" --prometheus
+expect "--prometheus" 0 'stopwatch_duration_seconds_bucket{probe="vfs_read",le="0.000002048"} 100'
+if [ -n "$PROMTOOL" ]; then
+	for d in basic pmu; do
+		for opt in "" "-b" "--no-hist"; do
+			run sh -c "'$SW' stat --debugfs fixtures/$d --prometheus $opt 2>/dev/null | '$PROMTOOL' check metrics"
+			expect "promtool accepts $d --prometheus $opt" 0
+		done
+	done
+else
+	skipped "promtool check metrics" "promtool not installed (apt-get install prometheus)"
+fi
+
+# --- intervals, output file, write errors ---
+run "$SW" stat --debugfs "$B" --no-hist -i 0.05 -n 3
+expect "--interval --count" 0 "vfs_read"
+[ "$(grep -c '^# [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}\.[0-9]\{3\}$' "$tmp/out")" = 3 ] &&
+	ok "three timestamped snapshots" || not_ok "three timestamped snapshots"
+[ "$(grep -cF "$MISSED" "$tmp/err")" = 1 ] &&
+	ok "missed calls warned once while unchanged" ||
+	not_ok "missed calls warned once while unchanged"
+run "$SW" stat --debugfs "$B" --json -i 0.05 -n 2
+expect "--json --interval" 0
+[ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --interval: one line each" ||
+	not_ok "--json --interval: one line each"
+"$SW" stat --debugfs "$B" --no-hist -i 0.1 > "$tmp/out" 2> "$tmp/err" &
+pid=$!
+sleep 0.35
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+expect "SIGINT ends --interval cleanly" 0 "vfs_read"
+run "$SW" stat --debugfs "$B" --prometheus -o "$tmp/sw.prom"
+expect "--output" 0
+grep -qF 'stopwatch_calls_total{probe="vfs_read"} 123' "$tmp/sw.prom" &&
+	[ ! -e "$tmp/sw.prom.tmp" ] && [ ! -s "$tmp/out" ] &&
+	ok "--output wrote the file, nothing else" ||
+	not_ok "--output wrote the file, nothing else"
+fails "--output in a missing directory" \
+	"stopwatch stat: cannot create $tmp/no/sw.prom.tmp: No such file or directory" \
+	"$SW" stat --debugfs "$B" --no-hist -p vfs_read -o "$tmp/no/sw.prom"
+if [ -w /dev/full ]; then
+	"$SW" stat --debugfs "$B" -p vfs_read > /dev/full 2> "$tmp/err"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "write error" "$tmp/err" &&
+		ok "write error on stdout is reported" ||
+		not_ok "write error on stdout is reported" "rc=$rc"
+else
+	skipped "write error on stdout" "no /dev/full"
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_snapshot.c - reading the stopwatch directory: the fixtures under
+ * tests/fixtures/, and malformed files built in a temporary directory.
+ */
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "util/debugfs.h"
+#include "util/snapshot.h"
+
+static const struct sw_snapshot_opts all = { .hist = true,
+					     .breakdown = true };
+
+static uint64_t val(const struct sw_snapshot *s, const char *probe,
+		    const char *col)
+{
+	const struct sw_probe_stat *p = sw_snapshot_probe(s, probe);
+	int c = sw_snapshot_col(s, col);
+
+	if (!p || c < 0)
+		fail_msg("no %s/%s", probe, col);
+	return p->val[c];
+}
+
+static struct sw_snapshot *load_ok(const char *dir,
+				   const struct sw_snapshot_opts *o)
+{
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+	int ret = sw_snapshot_load(dir, o, &s, &err);
+
+	if (ret)
+		fail_msg("load %s: %d: %s", dir, ret, err.msg);
+	return s;
+}
+
+static void test_basic(void **state)
+{
+	struct sw_snapshot *s = load_ok("fixtures/basic", &all);
+	static const char *const cols[] = {
+		"calls", "min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns",
+		"missed", "miss_maxactive", "miss_reentry", "migrated",
+	};
+	const struct sw_probe_stat *p;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(s->ncols, 10);
+	for (i = 0; i < 10; i++)
+		assert_string_equal(s->col[i], cols[i]);
+	assert_int_equal(s->nprobes, 3);
+	assert_string_equal(s->probe[0].name, "vfs_read");
+	assert_string_equal(s->probe[1].name, "vfs_write");
+	assert_string_equal(s->probe[2].name, "do_sys_openat2");
+	assert_true(val(s, "vfs_read", "calls") == 123);
+	assert_true(val(s, "vfs_read", "max_ns") == 90211);
+	assert_true(val(s, "vfs_read", "total_ns") == 283023);
+	assert_true(val(s, "vfs_read", "migrated") == 1);
+	assert_true(val(s, "vfs_write", "missed") == 12);
+	assert_true(val(s, "vfs_write", "miss_maxactive") == 12);
+	assert_true(val(s, "vfs_write", "miss_reentry") == 0);
+	assert_true(s->time_ns > 0);
+	assert_string_equal(s->dir, "fixtures/basic");
+
+	p = sw_snapshot_probe(s, "vfs_read");
+	assert_non_null(p->hist);
+	assert_int_equal(p->hist->n, 1);
+	assert_true(p->hist->hist[0].bucket[11] == 99);
+	assert_true(p->hist->hist[0].bucket[17] == 3);
+	p = sw_snapshot_probe(s, "do_sys_openat2");
+	assert_non_null(p->hist);
+	assert_int_equal(sw_hist_top(&p->hist->hist[0]), -1);
+
+	assert_non_null(s->bd);
+	assert_string_equal(s->bd->mode, "pid");
+	assert_int_equal(s->bd->ncols, 6);
+	assert_string_equal(s->bd->col[0], "calls");
+	assert_int_equal(s->bd->nrows, 4);
+	assert_string_equal(s->bd->row[0].probe, "vfs_read");
+	assert_true(s->bd->row[0].is_num);
+	assert_true(s->bd->row[0].num == 1234);
+	assert_false(s->bd->row[0].other);
+	assert_true(s->bd->row[0].val[0] == 100);
+	assert_true(s->bd->row[2].other);
+	assert_false(s->bd->row[2].is_num);
+	assert_string_equal(s->bd->row[2].key, "other");
+	assert_true(s->bd->row[3].num == 4242);
+	sw_snapshot_free(s);
+}
+
+static void test_filter(void **state)
+{
+	static const char *const names[] = { "do_sys_openat2", "vfs_write" };
+	struct sw_snapshot_opts o = { .filter = names, .nfilter = 2,
+				      .breakdown = true };
+	struct sw_snapshot *s = load_ok("fixtures/basic", &o);
+
+	(void)state;
+	/* File order, not filter order; no histograms were asked for. */
+	assert_int_equal(s->nprobes, 2);
+	assert_string_equal(s->probe[0].name, "vfs_write");
+	assert_string_equal(s->probe[1].name, "do_sys_openat2");
+	assert_null(s->probe[0].hist);
+	/* Breakdown rows of the other probes are dropped. */
+	assert_int_equal(s->bd->nrows, 1);
+	assert_string_equal(s->bd->row[0].probe, "vfs_write");
+	sw_snapshot_free(s);
+}
+
+static void test_filter_unknown(void **state)
+{
+	static const char *const names[] = { "vfs_read", "nope" };
+	struct sw_snapshot_opts o = { .filter = names, .nfilter = 2 };
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_snapshot_load("fixtures/basic", &o, &s, &err),
+			 -ENOENT);
+	assert_null(s);
+	assert_string_equal(err.msg,
+			    "probe 'nope' is not being measured (3 probes in fixtures/basic/stats)");
+}
+
+static void test_pmu(void **state)
+{
+	struct sw_snapshot *s = load_ok("fixtures/pmu", &all);
+	const struct sw_probe_stat *p;
+	const struct sw_hist *h;
+	const struct sw_breakdown *bd;
+
+	(void)state;
+	assert_int_equal(s->ncols, 15);
+	assert_string_equal(s->col[10], "cycles_min");
+	assert_string_equal(s->col[14], "cpi_min");
+	assert_true(val(s, "ext4_file_read_iter", "cycles_unmeasured") == 1);
+	assert_true(val(s, "tcp_sendmsg.isra.0", "cycles_max") == 15000);
+	p = sw_snapshot_probe(s, "ext4_file_read_iter");
+	assert_int_equal(p->hist->n, 2);
+	h = sw_hist_find(p->hist, "cycles");
+	assert_non_null(h);
+	assert_true(h->calls == 9);
+	assert_true(h->bucket[12] == 6);
+
+	bd = s->bd;
+	assert_string_equal(bd->mode, "comm");
+	assert_int_equal(bd->nrows, 8);
+	assert_string_equal(bd->row[0].key, "my\\040task");
+	assert_string_equal(bd->row[0].text, "my task");
+	assert_false(bd->row[0].is_num);
+	assert_string_equal(bd->row[1].text, "back\\slash");
+	assert_string_equal(bd->row[2].text, "tab\there");
+	assert_string_equal(bd->row[3].text, "say\"hi\"");
+	assert_true(bd->row[5].other);
+	assert_string_equal(bd->row[7].text, "bad\xffname");
+	sw_snapshot_free(s);
+}
+
+static void check_stats_error(const char *text, int want, const char *msg)
+{
+	struct sw_snapshot *s = (struct sw_snapshot *)1;
+	struct sw_err err = { "" };
+
+	assert_int_equal(sw_snapshot_parse_stats(text, "stats", NULL, &s, &err),
+			 want);
+	assert_null(s);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_stats_errors(void **state)
+{
+	(void)state;
+	check_stats_error("", -ENODATA, "stats: empty: missing the header line");
+	check_stats_error("vfs_read 1 2\nvfs_write 3 4\n", -EINVAL,
+			  "stats: no 'probe' column in the header line, which starts with 'vfs_read': is the header missing?");
+	check_stats_error("probe calls\nvfs_read abc\n", -EINVAL,
+			  "stats: line 2: column 'calls': 'abc' is not an unsigned integer");
+	check_stats_error("probe calls\nvfs_read -1\n", -EINVAL,
+			  "stats: line 2: column 'calls': '-1' is not an unsigned integer");
+	check_stats_error("probe calls\nvfs_read 18446744073709551616\n",
+			  -ERANGE,
+			  "stats: line 2: column 'calls': '18446744073709551616' is too large for 64 bits");
+	check_stats_error("probe calls min_ns\nvfs_read 1\n", -EINVAL,
+			  "stats: line 2: 2 fields where the header has 3: 'vfs_read 1'");
+	check_stats_error("probe calls\nf 1\nf 2\n", -EINVAL,
+			  "stats: line 3: probe 'f' appears twice");
+}
+
+static void test_stats_columns_by_name(void **state)
+{
+	struct sw_snapshot *s = NULL;
+
+	(void)state;
+	/* Any column order; "probe" need not come first. */
+	assert_int_equal(sw_snapshot_parse_stats("max_ns probe calls\n"
+						 "7 f 3\n", "stats", NULL, &s,
+						 NULL), 0);
+	assert_int_equal(s->ncols, 2);
+	assert_true(val(s, "f", "calls") == 3);
+	assert_true(val(s, "f", "max_ns") == 7);
+	assert_int_equal(sw_snapshot_col(s, "min_ns"), -1);
+	sw_snapshot_free(s);
+	/* No probes at all. */
+	assert_int_equal(sw_snapshot_parse_stats("probe calls\n", "stats",
+						 NULL, &s, NULL), 0);
+	assert_int_equal(s->nprobes, 0);
+	sw_snapshot_free(s);
+}
+
+static void check_bd_error(const char *text, const char *mode,
+			   const char *msg)
+{
+	struct sw_breakdown *bd = (struct sw_breakdown *)1;
+	struct sw_err err = { "" };
+
+	assert_int_equal(sw_breakdown_parse(text, mode, "bds", NULL, &bd, &err),
+			 -EINVAL);
+	assert_null(bd);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_breakdown_parse(void **state)
+{
+	struct sw_breakdown *bd = NULL;
+
+	(void)state;
+	/* The mode file and the header disagree: the header wins. */
+	assert_int_equal(sw_breakdown_parse("probe cpu calls\nf 3 9\nf other 1\n",
+					    "pid", "bds", NULL, &bd, NULL), 0);
+	assert_string_equal(bd->mode, "cpu");
+	assert_int_equal(bd->ncols, 1);
+	assert_true(bd->row[0].is_num && bd->row[0].num == 3);
+	assert_true(bd->row[1].other);
+	sw_breakdown_free(bd);
+	/* A mode stopwatch does not know yet: keys stay strings. */
+	assert_int_equal(sw_breakdown_parse("probe cgroup calls\nf /a 1\n",
+					    "cgroup", "bds", NULL, &bd, NULL), 0);
+	assert_string_equal(bd->mode, "cgroup");
+	assert_false(bd->row[0].is_num);
+	assert_string_equal(bd->row[0].text, "/a");
+	sw_breakdown_free(bd);
+	/* Off: header only. */
+	assert_int_equal(sw_breakdown_parse("probe none calls\n", "none", "bds",
+					    NULL, &bd, NULL), 0);
+	assert_string_equal(bd->mode, "none");
+	assert_int_equal(bd->nrows, 0);
+	sw_breakdown_free(bd);
+
+	check_bd_error("probe pid calls\nf abc 1\n", "pid",
+		       "bds: line 2: pid 'abc' is not a number");
+	check_bd_error("probe pid calls\nf 1 x\n", "pid",
+		       "bds: line 2: column 'calls': 'x' is not an unsigned integer");
+	check_bd_error("probe cgroup calls\n", "", 
+		       "bds: the header has no key column named after the breakdown mode '?'");
+	check_bd_error("f 1 2\n", "pid",
+		       "bds: no 'probe' column in the header line, which starts with 'f': is the header missing?");
+}
+
+/* A scratch copy of fixtures/basic that tests may break. */
+static char scratch[64];
+
+static void put(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", scratch, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int scratch_setup(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	strcpy(scratch, "/tmp/sw-test-XXXXXX");
+	if (!mkdtemp(scratch))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp -r fixtures/basic/. %s/", scratch);
+	return system(cmd) ? -1 : 0;
+}
+
+static int scratch_teardown(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratch);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_hist_vanished(void **state)
+{
+	struct sw_snapshot *s;
+	char path[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/hist/vfs_write", scratch);
+	assert_int_equal(unlink(path), 0);
+	s = load_ok(scratch, &all);
+	assert_null(sw_snapshot_probe(s, "vfs_write")->hist);
+	assert_non_null(sw_snapshot_probe(s, "vfs_read")->hist);
+	sw_snapshot_free(s);
+}
+
+static void test_hist_malformed(void **state)
+{
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+	char want[512];
+
+	(void)state;
+	put("hist/vfs_read", "vfs_read: ns, 1 calls\n"
+			     "value |------ count\n"
+			     " 1024 |@ one\n");
+	assert_int_equal(sw_snapshot_load(scratch, &all, &s, &err), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/hist/vfs_read: line 3: count is not a number: '1024 |@ one'",
+		 scratch);
+	assert_string_equal(err.msg, want);
+	put("hist/vfs_read", "");
+	assert_int_equal(sw_snapshot_load(scratch, &all, &s, &err), -ENODATA);
+	snprintf(want, sizeof(want), "%s/hist/vfs_read: empty: no histogram",
+		 scratch);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_stats_missing(void **state)
+{
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+	char path[256], want[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/breakdown", scratch);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sw_snapshot_load(scratch, &all, &s, &err), -ENOENT);
+	snprintf(want, sizeof(want), "%s/breakdown: No such file or directory",
+		 scratch);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_debugfs_find(void **state)
+{
+	struct sw_err err = { "" };
+	char *dir = NULL, sub[128], want[512];
+
+	(void)state;
+	assert_int_equal(sw_debugfs_find("fixtures/basic", &dir, &err), 0);
+	assert_string_equal(dir, "fixtures/basic");
+	free(dir);
+
+	/* The environment variable, when no directory is given. */
+	setenv(SW_DEBUGFS_ENV, "fixtures/pmu", 1);
+	assert_int_equal(sw_debugfs_find(NULL, &dir, &err), 0);
+	assert_string_equal(dir, "fixtures/pmu");
+	free(dir);
+	/* --debugfs wins over the environment. */
+	assert_int_equal(sw_debugfs_find("fixtures/basic", &dir, &err), 0);
+	assert_string_equal(dir, "fixtures/basic");
+	free(dir);
+	unsetenv(SW_DEBUGFS_ENV);
+
+	/* A debugfs mount point: its stopwatch subdirectory. */
+	snprintf(sub, sizeof(sub), "%s/stopwatch", scratch);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/stopwatch/stats", scratch);
+	assert_int_equal(link("fixtures/basic/stats", sub), 0);
+	snprintf(sub, sizeof(sub), "%s/stats", scratch);
+	assert_int_equal(unlink(sub), 0);
+	assert_int_equal(sw_debugfs_find(scratch, &dir, &err), 0);
+	snprintf(want, sizeof(want), "%s/stopwatch", scratch);
+	assert_string_equal(dir, want);
+	free(dir);
+
+	assert_int_equal(sw_debugfs_find("fixtures", &dir, &err), -ENOENT);
+	assert_null(dir);
+	assert_string_equal(err.msg,
+			    "fixtures: not a stopwatch debugfs directory (no 'stats' file in it or in fixtures/stopwatch)");
+	assert_int_equal(sw_debugfs_find("fixtures/nonexistent", &dir, &err),
+			 -ENOENT);
+	assert_string_equal(err.msg,
+			    "fixtures/nonexistent: No such file or directory");
+	assert_int_equal(sw_debugfs_find("fixtures/basic/stats", &dir, &err),
+			 -ENOTDIR);
+	assert_string_equal(err.msg,
+			    "fixtures/basic/stats is not a directory (expected the stopwatch debugfs directory)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter_unknown),
+		cmocka_unit_test(test_pmu),
+		cmocka_unit_test(test_stats_errors),
+		cmocka_unit_test(test_stats_columns_by_name),
+		cmocka_unit_test(test_breakdown_parse),
+		cmocka_unit_test_setup_teardown(test_hist_vanished,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_hist_malformed,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_stats_missing,
+						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_debugfs_find,
+						scratch_setup, scratch_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * units.h - formatting nanosecond counts.
+ */
+#ifndef _SW_UTIL_UNITS_H
+#define _SW_UTIL_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest output of the formatters below, with the NUL. */
+#define SW_UNITS_LEN 32
+
+/**
+ * sw_fmt_seconds() - @ns nanoseconds as an exact decimal number of seconds.
+ * @buf: at least SW_UNITS_LEN bytes
+ * @ns:  nanoseconds
+ *
+ * No rounding, no exponent, no trailing zeros: 1024 -> "0.000001024",
+ * 1500000000 -> "1.5", 0 -> "0".
+ *
+ * Return: @buf.
+ */
+char *sw_fmt_seconds(char *buf, uint64_t ns);
+
+/**
+ * sw_fmt_human_ns() - @ns with a unit and three significant digits.
+ * @buf: at least SW_UNITS_LEN bytes
+ * @ns:  nanoseconds
+ *
+ * 812 -> "812 ns", 2301 -> "2.30 us", 90211 -> "90.2 us",
+ * 283023 -> "283 us", 1500000000 -> "1.50 s".
+ *
+ * Return: @buf.
+ */
+char *sw_fmt_human_ns(char *buf, uint64_t ns);
+
+#endif /* _SW_UTIL_UNITS_H */
