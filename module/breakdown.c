@@ -183,6 +183,10 @@ static void sw_bd_show_key(struct seq_file *m, int mode,
 {
 	if (r->other)
 		seq_puts(m, "other");
+	else if (mode == SW_BD_COMM && !r->key.comm[0])
+		seq_puts(m, "\\000"); /* empty name: keep the column */
+	else if (mode == SW_BD_COMM && !strcmp(r->key.comm, "other"))
+		seq_puts(m, "\\157ther"); /* a task named "other": not the row */
 	else if (mode == SW_BD_COMM)
 		seq_escape(m, r->key.comm, " \t\n\\");
 	else

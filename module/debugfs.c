@@ -237,6 +237,19 @@ static int sw_last_error_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_last_error);
 
+/*
+ * version: what the files' formats are, so readers can refuse layouts they
+ * do not know.  stats_format grows (minor) when columns are appended and
+ * changes major only if existing columns change meaning or order.
+ */
+static int sw_version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "stopwatch %s\nstats_format %d.%d\n", SW_VERSION,
+		   SW_STATS_FORMAT_MAJOR, SW_STATS_FORMAT_MINOR);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_version);
+
 /**
  * sw_debugfs_root() - the /sys/kernel/debug/stopwatch/ directory.
  *
@@ -308,6 +321,7 @@ int sw_debugfs_init(void)
 			    &sw_bdstats_fops);
 	debugfs_create_file("last_error", 0400, root, NULL,
 			    &sw_last_error_fops);
+	debugfs_create_file("version", 0400, root, NULL, &sw_version_fops);
 	if (IS_ERR(sw_dbg_hist)) {
 		debugfs_remove(root);
 		return PTR_ERR(sw_dbg_hist);

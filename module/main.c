@@ -181,4 +181,4 @@ module_exit(stopwatch_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("stopwatch: time kernel functions with per-CPU statistics and histograms");
 MODULE_AUTHOR("The stopwatch developers");
-MODULE_VERSION("0.1");
+MODULE_VERSION(SW_VERSION);

@@ -20,6 +20,9 @@
 #define SW_MAX_PROBES_LIMIT 4096
 #define SW_BD_SLOTS_LIMIT 65536
 #define SW_ERRMSG_LEN 256
+#define SW_VERSION "0.1"
+#define SW_STATS_FORMAT_MAJOR 1
+#define SW_STATS_FORMAT_MINOR 0
 
 /**
  * struct sw_pcpu - one CPU's statistics for one probe.

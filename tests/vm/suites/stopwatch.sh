@@ -25,9 +25,10 @@ col() {
 
 # bdcol PROBE KEY COLUMN: the same for a breakdown_stats row.
 bdcol() {
-	awk -v p="$1" -v key="$2" -v c="$3" '
+	# The key goes through the environment: awk -v would undo escapes.
+	BDKEY=$2 awk -v p="$1" -v c="$3" '
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-		$1 == p && $2 == key && k { print $k; found = 1 }
+		$1 == p && $2 == ENVIRON["BDKEY"] && k { print $k; found = 1 }
 		END { if (!found) print "absent" }' "$D/breakdown_stats"
 }
 
@@ -80,9 +81,10 @@ for c in probe calls min_ns avg_ns max_ns stddev_ns missed; do
 done
 is "stats header names the required columns" "${missing:-none}" none
 is "no probes listed" "$(cat "$D/probes")" ""
+check "version names the stats format" grep -qx 'stats_format 1\.[0-9]*' "$D/version"
 
 perm_bad=
-for f in stats probes reset breakdown breakdown_stats last_error; do
+for f in stats probes reset breakdown breakdown_stats last_error version; do
 	m=$(stat -c %a "$D/$f")
 	case $m in ?00) ;; *) perm_bad="$perm_bad $f:$m" ;; esac
 done
@@ -183,8 +185,11 @@ is "pid $pb: 700 calls" "$(bdcol "$GETPPID" "$pb" calls)" 700
 is "breakdown comm" "$(ctl breakdown comm)" ok
 "$P/getppid_loop" 111 sw_alpha >/dev/null
 "$P/getppid_loop" 222 sw_beta >/dev/null
+"$P/getppid_loop" 33 other >/dev/null
 is "comm sw_alpha: 111 calls" "$(bdcol "$GETPPID" sw_alpha calls)" 111
 is "comm sw_beta: 222 calls" "$(bdcol "$GETPPID" sw_beta calls)" 222
+is "a task named 'other' is escaped, not the overflow row" \
+	"$(bdcol "$GETPPID" '\157ther' calls) $(bdcol "$GETPPID" other calls)" "33 absent"
 is "breakdown cpu" "$(ctl breakdown cpu)" ok
 "$P/getppid_loop" 400 >/dev/null
 is "cpu rows add up to 400" "$(bdsum "$GETPPID")" 400
