@@ -118,7 +118,7 @@ arch_arm64() {
     QEMU_PKG=qemu-system-arm
     QEMU_BIN=qemu-system-aarch64
     QEMU_MACHINE="-M virt,gic-version=3"
-    QEMU_CPU="-cpu max,pauth-impdef=on"
+    QEMU_CPU="-cpu max,pauth-impdef=on" # cheap pointer auth under TCG
     CONSOLE=ttyAMA0
     DEB_ARCH=arm64
     KERNEL_FROM=debs
