@@ -51,8 +51,12 @@ make userspace >"$log/userspace.log" 2>&1 || { cat "$log/userspace.log"; broken 
 count_cmocka() {
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
-	pass=$((pass + p)); fail=$((fail + f))
-	echo "test.sh: $2: $p passed, $f failed"
+	# Script-driven checks end with a plain "N passed, N failed[, N skipped]".
+	p2=$(sed -n 's/^\([0-9]*\) passed, [0-9]* failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	f2=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	s2=$(sed -n 's/^[0-9]* passed, [0-9]* failed, \([0-9]*\) skipped.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+	pass=$((pass + p + p2)); fail=$((fail + f + f2)); skip=$((skip + s2))
+	echo "test.sh: $2: $((p + p2)) passed, $((f + f2)) failed, $s2 skipped"
 }
 
 if [ $host -eq 1 ]; then
