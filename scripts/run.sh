@@ -50,5 +50,15 @@ fi
 scripts/deps.sh test
 scripts/kbuild.sh >/dev/null
 make userspace progs >/dev/null
-tests/vm/run.sh --suite demo
-cat .cache/vm/runs/x86_64-latest/demo.txt
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+rc=0
+tests/vm/run.sh --suite demo 2>&1 | tee "$out" || rc=$?
+results=$(sed -n 's/^\[vm\] results: //p' "$out" | tail -n 1)
+if [ -z "$results" ] || [ ! -f "$results/demo.txt" ]; then
+	echo "run.sh: the VM run produced no statistics (see above)" >&2
+	exit 1
+fi
+printf '\n=== stopwatch stat, inside the VM (%s) ===\n' "$results"
+cat "$results/demo.txt"
+exit "$rc"
