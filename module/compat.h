@@ -24,4 +24,147 @@ static inline u64 sw_clock_ns(void)
 	return ktime_get_mono_fast_ns();
 }
 
+
+/* ---- sampler ------------------------------------------------------------ */
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include <linux/ptrace.h>
+#include <asm/ptrace.h>
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#include <asm/pointer_auth.h>
+#endif
+
+/**
+ * sw_copy_from_user_nmi() - read user memory from NMI or hard-IRQ context.
+ * @to:   kernel buffer
+ * @from: user address
+ * @n:    bytes
+ *
+ * Never faults pages in, never sleeps.  x86 has copy_from_user_nmi(),
+ * which also refuses while the CPU is switching address spaces; elsewhere
+ * the atomic copy with page faults disabled is what perf uses.
+ *
+ * Return: bytes NOT copied (0 on success).
+ */
+static inline unsigned long sw_copy_from_user_nmi(void *to,
+						  const void __user *from,
+						  unsigned long n)
+{
+#ifdef CONFIG_X86
+	return copy_from_user_nmi(to, from, n);
+#else
+	unsigned long left;
+
+	if (!access_ok(from, n))
+		return n;
+	pagefault_disable();
+	left = __copy_from_user_inatomic(to, from, n);
+	pagefault_enable();
+	return left;
+#endif
+}
+
+/* The frame pointer register of a register set. */
+static inline unsigned long sw_regs_fp(struct pt_regs *regs)
+{
+#ifdef CONFIG_X86
+	return regs->bp;
+#else
+	return frame_pointer(regs);
+#endif
+}
+
+/* A code address with any pointer-authentication bits removed. */
+static inline unsigned long sw_strip_pac(unsigned long addr)
+{
+#ifdef CONFIG_ARM64
+	return ptrauth_strip_insn_pac(addr);
+#else
+	return addr;
+#endif
+}
+
+/* Whether user registers belong to a 32-bit (compat) task. */
+static inline bool sw_user_regs_compat(struct pt_regs *regs)
+{
+#if defined(CONFIG_X86_64)
+	return !user_64bit_mode(regs);
+#elif defined(CONFIG_ARM64)
+	return compat_user_mode(regs);
+#else
+	return false;
+#endif
+}
+
+/* Whether a hardware PMU overflow arrives as an NMI on this machine. */
+static inline bool sw_pmu_overflow_is_nmi(void)
+{
+#if defined(CONFIG_X86)
+	return true;
+#elif defined(CONFIG_ARM64)
+	return system_uses_irq_prio_masking();
+#else
+	return false;
+#endif
+}
+
+/**
+ * sw_module_core() - a module's core region (text first, then data).
+ * @mod:       module
+ * @base:      start of the region
+ * @size:      bytes in the region
+ * @text_size: bytes of text at @base
+ */
+static inline void sw_module_core(const struct module *mod, unsigned long *base,
+				  unsigned int *size, unsigned int *text_size)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	*base = (unsigned long)mod->mem[MOD_TEXT].base;
+	*size = mod->mem[MOD_TEXT].size;
+	*text_size = mod->mem[MOD_TEXT].size;
+#else
+	*base = (unsigned long)mod->core_layout.base;
+	*size = mod->core_layout.size;
+	*text_size = mod->core_layout.text_size;
+#endif
+}
+
+/**
+ * sw_module_is_formed() - whether a node of the module list is a module
+ * that finished loading.
+ * @mod: container_of() of a module list node, which may be the list head
+ *
+ * Every struct module lives inside its own core region; the list head
+ * (kernel data, not exported) does not, which tells them apart.  Fields
+ * are read without faulting, as the head's "module" is not one.
+ *
+ * Context: preemption disabled (module list RCU-sched read side).
+ */
+static inline bool sw_module_is_formed(struct module *mod)
+{
+	enum module_state state;
+	unsigned int size;
+	void *base;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	if (copy_from_kernel_nofault(&base, &mod->mem[MOD_DATA].base,
+				     sizeof(base)) ||
+	    copy_from_kernel_nofault(&size, &mod->mem[MOD_DATA].size,
+				     sizeof(size)))
+		return false;
+#else
+	if (copy_from_kernel_nofault(&base, &mod->core_layout.base,
+				     sizeof(base)) ||
+	    copy_from_kernel_nofault(&size, &mod->core_layout.size,
+				     sizeof(size)))
+		return false;
+#endif
+	if ((void *)mod < base || (void *)mod >= base + size)
+		return false;
+	if (copy_from_kernel_nofault(&state, &mod->state, sizeof(state)))
+		return false;
+	return state != MODULE_STATE_UNFORMED;
+}
+
 #endif /* _STOPWATCH_COMPAT_H */

@@ -148,21 +148,26 @@ static int __init stopwatch_init(void)
 	ret = sw_debugfs_init();
 	if (ret)
 		return ret;
+	ret = sw_sampler_init();
+	if (ret)
+		goto out_remove_debugfs;
 	if (probes && *probes) {
 		buf = kstrdup(probes, GFP_KERNEL);
 		if (!buf) {
 			ret = -ENOMEM;
-			goto out_remove_debugfs;
+			goto out_exit_sampler;
 		}
 		ret = sw_probes_apply(buf);
 		kfree(buf);
 		if (ret)
-			goto out_remove_debugfs;
+			goto out_exit_sampler;
 	}
 	pr_info(SW_NAME ": loaded, %u probes, maxactive %d\n", sw_nprobes,
 		sw_maxactive());
 	return 0;
 
+out_exit_sampler:
+	sw_sampler_exit();
 out_remove_debugfs:
 	sw_debugfs_exit();
 	return ret;
@@ -170,6 +175,7 @@ out_remove_debugfs:
 
 static void __exit stopwatch_exit(void)
 {
+	sw_sampler_exit();
 	sw_debugfs_exit();
 	sw_probes_remove_all();
 	pr_info(SW_NAME ": unloaded\n");

@@ -140,4 +140,8 @@ int sw_debugfs_add_hist(struct sw_probe *p);
 void sw_debugfs_remove_hist(struct sw_probe *p);
 void sw_seq_emit(void *ctx, const char *fmt, ...);
 
+/* sampler/sampler.c */
+int sw_sampler_init(void);
+void sw_sampler_exit(void);
+
 #endif /* _STOPWATCH_INTERNAL_H */

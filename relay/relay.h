@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * relay.h - the sampler's per-CPU relay channel: samples/cpuN in debugfs.
+ */
+#ifndef _STOPWATCH_RELAY_H
+#define _STOPWATCH_RELAY_H
+
+#include <linux/dcache.h>
+#include <linux/types.h>
+
+struct rchan;
+
+/**
+ * struct sw_relay - the channel and where its files live.
+ * @chan:        relay channel, NULL until the first start
+ * @dir:         debugfs samples/ directory
+ * @subbuf_size: bytes per sub-buffer
+ * @n_subbufs:   sub-buffers per CPU
+ */
+struct sw_relay {
+	struct rchan *chan;
+	struct dentry *dir;
+	size_t subbuf_size;
+	size_t n_subbufs;
+};
+
+int sw_relay_init(struct sw_relay *r, struct dentry *parent,
+		  size_t subbuf_size, size_t n_subbufs);
+void sw_relay_exit(struct sw_relay *r);
+int sw_relay_open(struct sw_relay *r);
+void sw_relay_reset(struct sw_relay *r);
+void sw_relay_flush(struct sw_relay *r);
+bool sw_relay_write(struct sw_relay *r, const void *rec, u32 len);
+bool sw_relay_ready(struct sw_relay *r);
+
+#endif /* _STOPWATCH_RELAY_H */

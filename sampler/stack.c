@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stack.c - call stacks for samples, taken in the overflow handler (NMI on
+ * x86 hardware events, hard IRQ otherwise).  Everything here is NMI-safe:
+ * no locks, no allocation, no page faults, bounded loops.
+ *
+ * Kernel stacks: on x86 the kernel's own unwinder (ORC in Debian kernels)
+ * through its exported unwind_start()/unwind_next_frame() API, started
+ * from the interrupted registers as perf does.  Elsewhere a portable
+ * frame-record walk: every frame starts with {caller's frame pointer,
+ * return address} (arm64's AAPCS64 frame records; x86 with frame pointers
+ * lays frames out the same way), read with copy_from_kernel_nofault().
+ *
+ * User stacks: the same frame-record walk over the user stack, read with
+ * copy_from_user_nmi(); it needs programs built with frame pointers and
+ * stops quietly where they are missing.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/unwind.h>
+#endif
+
+#include "../module/compat.h"
+#include "sampler.h"
+
+#ifdef CONFIG_X86
+/*
+ * Registers saved by the CPU on an interrupt have the always-one EFLAGS
+ * bit set; registers made up by perf_fetch_caller_regs() (software events
+ * fired from kernel code) do not, and are unwound from their stack pointer.
+ */
+static bool sw_hw_regs(struct pt_regs *regs)
+{
+	return regs->flags & X86_EFLAGS_FIXED;
+}
+
+static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
+			  u16 *flags)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	u32 n = 0;
+
+	out[n++] = instruction_pointer(regs);
+	if (sw_hw_regs(regs))
+		unwind_start(&state, current, regs, NULL);
+	else
+		unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
+	for (; !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (n == max) {
+			*flags |= SW_SAMPLE_F_KSTACK_TRUNC;
+			break;
+		}
+		out[n++] = addr;
+	}
+	if (unwind_error(&state))
+		*flags |= SW_SAMPLE_F_KSTACK_ERR;
+	return n;
+}
+#else
+/* Portable fallback: frame records {next fp, return address}. */
+static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
+			  u16 *flags)
+{
+	unsigned long fp = sw_regs_fp(regs);
+	unsigned long rec[2];
+	u32 n = 0;
+
+	out[n++] = instruction_pointer(regs);
+	while (fp && !(fp & (sizeof(long) - 1))) {
+		if (copy_from_kernel_nofault(rec, (void *)fp, sizeof(rec))) {
+			*flags |= SW_SAMPLE_F_KSTACK_ERR;
+			break;
+		}
+		if (!rec[1])
+			break;
+		if (n == max) {
+			*flags |= SW_SAMPLE_F_KSTACK_TRUNC;
+			break;
+		}
+		out[n++] = sw_strip_pac(rec[1]);
+		/* frames lie at increasing addresses; anything else ends it */
+		if (rec[0] <= fp)
+			break;
+		fp = rec[0];
+	}
+	return n;
+}
+#endif
+
+/**
+ * sw_stack_kernel() - the kernel call stack of an interrupted kernel context.
+ * @regs:  interrupted registers (kernel mode)
+ * @out:   room for @max entries
+ * @max:   most entries, at least 1
+ * @flags: SW_SAMPLE_F_KSTACK_* bits are or-ed in
+ *
+ * Context: overflow handler (NMI or hard IRQ), on the interrupted CPU.
+ * Return: entries stored: the interrupted pc, then return addresses.
+ */
+u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
+{
+	return sw_kstack_arch(regs, out, max, flags);
+}
+NOKPROBE_SYMBOL(sw_stack_kernel);
+
+/**
+ * sw_stack_user() - the user call stack of the current task.
+ * @regs:  its user-mode registers (the interrupted ones for a user-mode
+ *         sample, else those saved at kernel entry)
+ * @out:   room for @max entries
+ * @max:   most entries, at least 1
+ * @flags: SW_SAMPLE_F_USTACK_* bits are or-ed in
+ *
+ * Walks frame records from the frame-pointer register.  A frame pointer of
+ * zero, a misaligned one or one that does not move up the stack ends the
+ * walk normally; one that cannot be read sets SW_SAMPLE_F_USTACK_FAULT.
+ * 32-bit tasks get only their pc.
+ *
+ * Context: overflow handler (NMI or hard IRQ); current has a user mm.
+ * Return: entries stored: the user pc, then return addresses.
+ */
+u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
+{
+	unsigned long fp = sw_regs_fp(regs);
+	unsigned long rec[2];
+	u32 n = 0;
+
+	out[n++] = instruction_pointer(regs);
+	if (sw_user_regs_compat(regs))
+		return n;
+	while (fp && !(fp & (sizeof(long) - 1))) {
+		if (sw_copy_from_user_nmi(rec, (const void __user *)fp,
+					  sizeof(rec))) {
+			*flags |= SW_SAMPLE_F_USTACK_FAULT;
+			break;
+		}
+		if (!rec[1])
+			break;
+		if (n == max) {
+			*flags |= SW_SAMPLE_F_USTACK_TRUNC;
+			break;
+		}
+		out[n++] = sw_strip_pac(rec[1]);
+		if (rec[0] <= fp)
+			break;
+		fp = rec[0];
+	}
+	return n;
+}
+NOKPROBE_SYMBOL(sw_stack_user);
