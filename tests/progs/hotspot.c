@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spin MS [MODE] - a workload with a known profile for the sampler tests,
+ * hotspot MS [MODE] - a workload with a known profile for the sampler tests,
  * running for MS milliseconds.  Built with frame pointers.
  *
  *   hot    (default) main -> sw_level1 -> sw_level2 -> sw_hot, which does
