@@ -12,13 +12,13 @@ set -eu
 
 want=${1:-all}
 pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config"
-pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev"
+pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
 case $want in
 build) ;;
 test|all)
 	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
-	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools"
+	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go"
 	;;
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
 esac

@@ -13,5 +13,7 @@
 extern const char sw_version[];
 
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* _SW_BUILTIN_H */

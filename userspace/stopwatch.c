@@ -25,6 +25,8 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct sw_command sw_commands[] = {
+	{ "record", cmd_record, "Sample where the CPUs spend their time into a file" },
+	{ "report", cmd_report, "Show a recording: table, call graph, flame graph, pprof" },
 	{ "stat", cmd_stat, "Print the statistics and histograms of the probed functions" },
 	{ "help", cmd_help, "Show this help, or a command's with 'help COMMAND'" },
 	{ "version", cmd_version, "Print the version" },
@@ -39,7 +41,8 @@ static void sw_usage(FILE *f)
 	fprintf(f,
 		"usage: stopwatch [--version] [--help] COMMAND [ARGS]\n"
 		"\n"
-		"Measure how long kernel functions take, with the stopwatch.ko module.\n"
+		"Measure how long kernel functions take and where the CPUs spend their time,\n"
+		"with the stopwatch.ko module.\n"
 		"\n"
 		"Commands:\n");
 	for (i = 0; i < SW_NCOMMANDS; i++)
@@ -51,6 +54,8 @@ static void sw_usage(FILE *f)
 		"   echo vfs_read > /sys/kernel/debug/stopwatch/probes\n"
 		"   stopwatch stat                   table and histograms\n"
 		"   stopwatch stat -p vfs_read -i 1  every second, one probe\n"
+		"   stopwatch record -g -o prof.swd -- ./app   profile a program\n"
+		"   stopwatch report -i prof.swd     where it spent its time\n"
 		"   stopwatch help stat              options of 'stat'\n"
 		"\n"
 		"See 'stopwatch COMMAND --help' or 'man stopwatch-COMMAND'.\n");

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pprof.h - the call stacks as a pprof profile (profile.proto, gzip'd), for
+ * "go tool pprof", Pyroscope and Parca.
+ */
+#ifndef _SW_UTIL_PPROF_H
+#define _SW_UTIL_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/aggr.h"
+#include "util/err.h"
+
+/**
+ * struct sw_pprof_info - what the profile says about the recording.
+ * @event:       the sampled event ("cpu-clock", "cycles", ...)
+ * @time_ns:     wall-clock start of the recording (0: unknown)
+ * @duration_ns: its length (0: unknown)
+ * @period:      the sampling period in the event's unit (0: unknown)
+ * @comment:     a comment line, or NULL
+ */
+struct sw_pprof_info {
+	const char *event;
+	uint64_t time_ns;
+	uint64_t duration_ns;
+	uint64_t period;
+	const char *comment;
+};
+
+/**
+ * sw_pprof_encode() - build and serialize the profile.
+ * @st:   the stacks
+ * @sym:  the symbolizer that resolved them
+ * @info: recording facts
+ * @out:  malloc()ed serialized Profile message (not compressed)
+ * @len:  its length
+ *
+ * Values per sample: samples (count), then the period: for the clock
+ * events "cpu" in nanoseconds, else the event's name in "count".  Each
+ * sample has a "comm" label.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sw_pprof_encode(const struct sw_stacks *st, struct sw_symbolizer *sym,
+		    const struct sw_pprof_info *info, uint8_t **out,
+		    size_t *len);
+
+/**
+ * sw_pprof_write() - write @len bytes gzip-compressed to @path.
+ * Return: 0 or a negative errno, with a message in @err.
+ */
+int sw_pprof_write(const char *path, const uint8_t *buf, size_t len,
+		   struct sw_err *err);
+
+#endif /* _SW_UTIL_PPROF_H */
