@@ -454,7 +454,7 @@ static void sw_samp_event_error(struct sw_session *s, int cpu, int err)
 	    s->attr.type != PERF_TYPE_SOFTWARE) {
 		ev = perf_event_create_kernel_counter(&a, cpu, NULL, NULL, NULL);
 		if (IS_ERR(ev)) {
-			sw_error("sampler: event=%s needs a hardware PMU and this machine has none (no PMU counts cycles); use event=cpu-clock",
+			sw_error("sampler: event=%s: this machine has no hardware PMU (no PMU counts cycles), so hardware events cannot be sampled; use event=cpu-clock",
 				 name);
 			return;
 		}

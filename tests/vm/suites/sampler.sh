@@ -1,0 +1,398 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/sampler.sh - the oprofile-style sampler in a VM: control
+# file and errors, samples landing in a known function with the right
+# pid/tid, image resolution after exit, kernel and user call stacks,
+# exact accounting when buffers overflow, throttling, stack faults,
+# filters, CPU hotplug, repeated start/stop and rmmod while sampling.
+#
+# x86_64 guests have no PMU: cpu-clock (hrtimer) is sampled and hardware
+# events must be refused.  arm64 guests have an emulated PMUv3: cycles
+# overflow for real (as a normal IRQ: QEMU has no pseudo-NMI).
+#
+# Runs in the guest with the repository top as the working directory; uses
+# SW_ARCH, SW_REPO and the TAP helpers of tap.sh.
+
+. "$SW_REPO/tests/vm/tap.sh"
+
+D=/sys/kernel/debug/stopwatch
+MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
+P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
+TMP=${TMPDIR:-/tmp}/sw-sampler.$$
+mkdir -p "$TMP"
+NCPU=$(grep -c '^processor' /proc/cpuinfo)
+
+if [ "$SW_ARCH" = arm64 ]; then
+	EV=cycles
+else
+	EV=cpu-clock
+fi
+
+# --- helpers ---------------------------------------------------------------
+
+loaded() { [ -d /sys/module/stopwatch ]; }
+unload() {
+	if loaded; then
+		rmmod stopwatch 2>"$TMP/rmmod.err" || diag "rmmod: $(cat "$TMP/rmmod.err")"
+	fi
+}
+load() { "$P/modload" "$MOD" "$*"; }
+ctl() { "$P/swwrite" "$D/sampler" "$1"; }
+kprobes_n() { cat /sys/kernel/debug/kprobes/list 2>/dev/null | wc -l; }
+
+# scol ROW COLUMN: a value of the sampler file's per-CPU table ("all" row
+# for the sum), by column name.
+scol() {
+	awk -v r="$1" -v c="$2" '
+		$1 == "cpu" { for (i = 1; i <= NF; i++) if ($i == c) k = i; t = 1; next }
+		t && $1 == r && k { print $k; found = 1 }
+		END { if (!found) print "absent" }' "$D/sampler"
+}
+
+# skey KEY: the rest of a "key value" line of the sampler file.
+skey() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$D/sampler"; }
+
+# lost_sum: all causes of loss, summed over CPUs.
+lost_sum() {
+	echo $(($(scol all lost_full) + $(scol all lost_nested) + \
+		$(scol all lost_stack) + $(scol all lost_throttled)))
+}
+
+# save DIR: copy every CPU's relay file (reading consumes it).
+save() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	for f in "$D"/samples/cpu*; do
+		cat "$f" >"$1/${f##*/}"
+	done
+}
+
+sd() { "$P/swdump" "$@"; }
+
+# sumv FILE KEY: a key=value of swdump summary output.
+sumv() { awk -F= -v k="$2" '$1 == k { print $2 }' "$1"; }
+
+# frac A B: 100 * A / B, integer.
+pct() { [ "$2" -gt 0 ] && echo $((100 * $1 / $2)) || echo 0; }
+
+invariant() {
+	desc=$1
+	taken=$(scol all taken)
+	done=$(($(scol all written) + $(lost_sum)))
+	is "$desc: taken ($taken) == written + lost ($done) exactly" "$taken" "$done"
+	is "$desc: nothing left queued" "$(scol all queued)" 0
+}
+
+unload
+if [ ! -r "$MOD" ]; then
+	skip_all "module $MOD not built"
+fi
+if [ ! -x "$P/hotspot" ] || [ ! -x "$P/swdump" ]; then
+	skip_all "test programs not built (make progs)"
+fi
+kp_base=$(kprobes_n)
+
+# --- load, files, bad control writes ----------------------------------------
+
+is "loads" "$(load)" ok
+check "sampler control file exists" test -f "$D/sampler"
+check "samples/ directory exists" test -d "$D/samples"
+is "sampler file is root-only rw" "$(stat -c %a "$D/sampler")" 600
+is "stopped after load" "$(skey state)" stopped
+
+is "bogus event -> EINVAL" "$(ctl 'start event=bogus-event')" EINVAL
+check "last_error names the event" grep -q bogus-event "$D/last_error"
+is "freq=0 -> EINVAL" "$(ctl 'start freq=0')" EINVAL
+check "last_error names freq=0" grep -q 'freq=0' "$D/last_error"
+is "period and freq -> EINVAL" "$(ctl 'start period=100 freq=100')" EINVAL
+is "unknown setting -> ENOENT" "$(ctl 'start colour=red')" ENOENT
+is "bad callchain -> EINVAL" "$(ctl 'start callchain=sideways')" EINVAL
+is "CPU that does not exist -> EINVAL" "$(ctl 'start cpus=4000')" EINVAL
+check "last_error names cpus=4000" grep -q 'cpus=4000' "$D/last_error"
+is "no such pid -> ESRCH" "$(ctl 'start pid=1073741000')" ESRCH
+is "unknown command -> ENOENT" "$(ctl 'begin')" ENOENT
+is "stop while stopped -> EINVAL" "$(ctl stop)" EINVAL
+if [ "$SW_ARCH" = x86_64 ]; then
+	is "event=cycles without a PMU -> ENOENT" "$(ctl 'start event=cycles')" ENOENT
+	check "last_error says there is no hardware PMU" \
+		grep -q 'no hardware PMU' "$D/last_error"
+	is "default event falls back to cpu-clock" "$(ctl start)" ok
+	check "sampler file says why cpu-clock" \
+		sh -c "grep '^event' '$D/sampler' | grep -q 'cpu-clock.*no hardware PMU'"
+	is "stop" "$(ctl stop)" ok
+else
+	is "default event is cycles on arm64" "$(ctl start)" ok
+	check "event line says cycles" sh -c "grep -q '^event *cycles' '$D/sampler'"
+	is "stop" "$(ctl stop)" ok
+fi
+is "still stopped after bad writes" "$(skey state)" stopped
+check "no kprobes left by failed starts" test "$(kprobes_n)" -eq "$kp_base"
+
+# --- samples land in the known function, right pid/tid; user stacks ---------
+
+is "start $EV freq=1000 callchain=kernel,user" \
+	"$(ctl "start event=$EV freq=1000 callchain=kernel,user")" ok
+is "running" "$(skey state)" running
+is "second start -> EBUSY" "$(ctl "start event=$EV")" EBUSY
+"$P/hotspot" 3000 hot >"$TMP/hot.out" &
+hp=$!
+wait $hp
+is "stop" "$(ctl stop)" ok
+invariant "hotspot run"
+save "$TMP/hot"
+sd summary "$TMP"/hot/cpu* >"$TMP/hot.sum"
+is "stream parses without malformed records" "$(sumv "$TMP/hot.sum" bad)" 0
+is "one STREAM and one END per CPU" \
+	"$(sumv "$TMP/hot.sum" streams) $(sumv "$TMP/hot.sum" ends)" "$NCPU $NCPU"
+is "written == SAMPLE records in the stream" \
+	"$(sumv "$TMP/hot.sum" samples)" "$(scol all written)"
+is "END records total the counters" \
+	"$(sumv "$TMP/hot.sum" end_taken) $(sumv "$TMP/hot.sum" end_written)" \
+	"$(scol all taken) $(scol all written)"
+sd top --pid $hp "$TMP"/hot/cpu* >"$TMP/hot.top"
+total=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/hot.top")
+inhot=$(awk '$2 == "sw_hot" { print $1 }' "$TMP/hot.top")
+diag "hotspot pid $hp: $total samples; top: $(head -n 4 "$TMP/hot.top" | tr '\n' ' ')"
+cmp_ge "hotspot got at least 1000 samples" "$total" 1000
+cmp_ge ">= 80% of its samples have ip in sw_hot" "$(pct "${inhot:-0}" "$total")" 80
+is "every sample of pid $hp has tid $hp" \
+	"$(sd tids --pid $hp "$TMP"/hot/cpu* | awk '{ print $2 }' | tr '\n' ' ')" "$hp "
+check "samples carry the command name hotspot" \
+	sh -c "'$P/swdump' samples --pid $hp '$TMP'/hot/cpu* | tail -n 1 | grep -q ' hotspot\$'"
+sd ustack --pid $hp "$TMP"/hot/cpu* >"$TMP/hot.ustack"
+leaf=$(grep -c '^sw_hot;' "$TMP/hot.ustack")
+chain=$(grep -c '^sw_hot;sw_level2;sw_level1;main;' "$TMP/hot.ustack")
+diag "user stacks: $(sort "$TMP/hot.ustack" | uniq -c | sort -rn | head -n 3 | tr '\n' '|')"
+cmp_ge ">= 90% of sw_hot samples have user stack sw_hot;sw_level2;sw_level1;main" \
+	"$(pct "$chain" "$leaf")" 90
+
+# On arm64 'instructions' overflows too, but QEMU counts instructions only
+# with -icount (tests/vm/run.sh --icount); without it the event stays at 0.
+if [ "$SW_ARCH" = arm64 ]; then
+	is "start event=instructions period=1000000" \
+		"$(ctl 'start event=instructions period=1000000')" ok
+	"$P/hotspot" 2000 hot >/dev/null &
+	ip=$!
+	wait $ip
+	is "stop" "$(ctl stop)" ok
+	if [ "$(scol all taken)" -gt 0 ]; then
+		save "$TMP/insn"
+		sd top --pid $ip "$TMP"/insn/cpu* >"$TMP/insn.top"
+		total=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/insn.top")
+		inhot=$(awk '$2 == "sw_hot" { print $1 }' "$TMP/insn.top")
+		diag "instructions: $total samples of pid $ip; top: $(head -n 3 "$TMP/insn.top" | tr '\n' ' ')"
+		cmp_ge "instructions: >= 80% of samples in sw_hot" \
+			"$(pct "${inhot:-0}" "$total")" 80
+		invariant "instructions"
+	else
+		skip "instructions did not count (guest not run with --icount)"
+	fi
+else
+	is "event=instructions without a PMU -> ENOENT" \
+		"$(ctl 'start event=instructions period=1000000')" ENOENT
+fi
+
+# --- kernel call stacks for a known kernel path --------------------------------
+
+is "start callchain=kernel" "$(ctl "start event=$EV freq=1000 callchain=kernel")" ok
+"$P/hotspot" 2000 read >/dev/null &
+rp=$!
+wait $rp
+is "stop" "$(ctl stop)" ok
+save "$TMP/read"
+sd kstack --pid $rp "$TMP"/read/cpu* >"$TMP/read.kstack"
+ks=$(wc -l <"$TMP/read.kstack")
+kchain=$(grep -c 'vfs_read;ksys_read;' "$TMP/read.kstack")
+diag "kernel stacks of read(/dev/zero): $(sort "$TMP/read.kstack" | uniq -c | sort -rn | head -n 2 | tr '\n' '|')"
+cmp_ge "read loop: at least 500 kernel-mode samples" "$ks" 500
+cmp_ge ">= 80% of them show ...vfs_read;ksys_read;... on the stack" \
+	"$(pct "$kchain" "$ks")" 80
+check "user stacks not recorded when only kernel ones are asked for" \
+	sh -c "'$P/swdump' samples --pid $rp '$TMP'/read/cpu* | awk '\$8 != 0 { exit 1 }'"
+
+# --- a process that lived ~100 ms still resolves to its executable -------------
+
+is "start (no stacks)" "$(ctl "start event=$EV freq=1000")" ok
+"$P/hotspot" 100 hot >/dev/null &
+sp=$!
+wait $sp
+sleep 1
+check "process $sp is gone" test ! -d /proc/$sp
+is "stop" "$(ctl stop)" ok
+save "$TMP/short"
+sd images --pid $sp "$TMP"/short/cpu* >"$TMP/short.img"
+diag "images of pid $sp: $(tr '\n' '|' <"$TMP/short.img")"
+exe=$(awk '$2 ~ /\/hotspot$/ { print $1 }' "$TMP/short.img")
+cmp_ge "its user samples resolve to .../hotspot" "${exe:-0}" 10
+is "no user sample unresolved" \
+	"$(awk '$2 == "[unresolved]" { print $1 }' "$TMP/short.img")" ""
+check "its samples in the executable hit sw_hot or sw_cold" \
+	sh -c "'$P/swdump' top --pid $sp '$TMP'/short/cpu* | grep -q ' sw_hot\$'"
+sd summary "$TMP"/short/cpu* >"$TMP/short.sum"
+cmp_ge "task records present (fork, exit, comm)" \
+	"$(($(sumv "$TMP/short.sum" fork) > 0 && $(sumv "$TMP/short.sum" exit) > 0 && $(sumv "$TMP/short.sum" comm) > 0))" 1
+cmp_ge "module records present" "$(sumv "$TMP/short.sum" module)" 1
+is "one KERNEL record" "$(sumv "$TMP/short.sum" kernel)" 1
+
+# --- filters ----------------------------------------------------------------------
+
+"$P/hotspot" 3000 hot >/dev/null &
+fp=$!
+sleep 1
+is "start tgid=$fp" "$(ctl "start event=$EV freq=1000 tgid=$fp")" ok
+sleep 1
+is "stop" "$(ctl stop)" ok
+wait $fp
+save "$TMP/tgid"
+cmp_ge "tgid filter: other tasks filtered out" "$(scol all filtered)" 1
+check "tgid filter: only pid $fp in the stream" \
+	sh -c "'$P/swdump' samples '$TMP'/tgid/cpu* | awk -v p=$fp '\$3 != p { exit 1 } END { exit NR == 0 }'"
+invariant "tgid filter"
+
+if [ "$NCPU" -ge 2 ]; then
+	is "start cpus=0" "$(ctl "start event=$EV freq=1000 cpus=0")" ok
+	"$P/hammer" 1
+	is "stop" "$(ctl stop)" ok
+	cmp_ge "cpus=0: CPU 0 sampled" "$(scol 0 taken)" 1
+	is "cpus=0: CPU 1 not sampled" "$(scol 1 taken)" 0
+	is "cpus line" "$(skey cpus)" 0
+else
+	skip "cpu filter needs 2 CPUs"
+fi
+
+# --- full buffers: exact accounting -------------------------------------------------
+
+unload
+is "load with tiny relay buffers" "$(load subbuf_size=8192 n_subbufs=2)" ok
+is "start, nobody reading" "$(ctl "start event=$EV freq=1000 callchain=kernel,user")" ok
+"$P/hotspot" 3000 hot >/dev/null
+is "stop" "$(ctl stop)" ok
+invariant "overflow"
+cmp_ge "buffers overflowed: lost_full > 0" "$(scol all lost_full)" 1
+is "no other loss cause" \
+	"$(scol all lost_nested) $(scol all lost_stack) $(scol all lost_throttled)" "0 0 0"
+save "$TMP/full"
+sd summary "$TMP"/full/cpu* >"$TMP/full.sum"
+is "every written sample is in the stream, exactly" \
+	"$(sumv "$TMP/full.sum" samples)" "$(scol all written)"
+cmp_le "the stream holds at most 2 x 8 KiB per CPU" \
+	"$(cat "$TMP"/full/cpu* | wc -c)" $((NCPU * 16384))
+diag "overflow: taken=$(scol all taken) written=$(scol all written) lost_full=$(scol all lost_full)"
+# reading frees the buffers: the next session writes again
+is "restart after reading" "$(ctl "start event=$EV freq=1000")" ok
+sleep 1
+is "stop" "$(ctl stop)" ok
+cmp_ge "samples written again" "$(scol all written)" 1
+invariant "after reading"
+unload
+
+# --- throttling and stack faults ------------------------------------------------------
+
+is "load" "$(load)" ok
+is "start max_rate=100" "$(ctl "start event=$EV freq=1000 max_rate=100")" ok
+"$P/hotspot" 2000 hot >/dev/null
+is "stop" "$(ctl stop)" ok
+cmp_ge "over max_rate: lost_throttled > 0" "$(scol all lost_throttled)" 1
+invariant "throttled"
+
+"$P/hotspot" 30000 badfp >/dev/null &
+bp=$!
+sleep 1
+is "start callchain=user tgid=$bp (keep)" \
+	"$(ctl "start event=$EV freq=1000 callchain=user tgid=$bp")" ok
+sleep 1
+is "stop" "$(ctl stop)" ok
+cmp_ge "faulting user stacks are kept and counted" "$(scol all ustack_fault)" 1
+is "nothing lost for them" "$(scol all lost_stack)" 0
+is "start stack_fail=drop" \
+	"$(ctl "start event=$EV freq=1000 callchain=user tgid=$bp stack_fail=drop")" ok
+sleep 1
+is "stop" "$(ctl stop)" ok
+kill $bp
+wait $bp
+cmp_ge "stack_fail=drop: lost_stack > 0" "$(scol all lost_stack)" 1
+invariant "stack_fail=drop"
+
+# --- CPU offline and online while sampling ---------------------------------------------
+
+C1=/sys/devices/system/cpu/cpu1/online
+if [ "$NCPU" -ge 2 ] && [ -w "$C1" ]; then
+	is "start" "$(ctl "start event=$EV freq=1000 callchain=kernel,user")" ok
+	"$P/hammer" 4 &
+	hm=$!
+	sleep 1
+	echo 0 >"$C1"
+	is "cpu1 offline" "$(cat "$C1")" 0
+	sleep 1
+	off1=$(scol 1 taken)
+	echo 1 >"$C1"
+	is "cpu1 online" "$(cat "$C1")" 1
+	sleep 1
+	is "stop" "$(ctl stop)" ok
+	wait $hm
+	cmp_gt "cpu1 sampled again after coming back" "$(scol 1 taken)" "$off1"
+	is "no counter errors" "$(scol 1 error)" 0
+	invariant "hotplug"
+	save "$TMP/hp"
+	sd summary "$TMP"/hp/cpu* >"$TMP/hp.sum"
+	is "cpu1's stream was closed and reopened" \
+		"$(sumv "$TMP/hp.sum" streams) $(sumv "$TMP/hp.sum" ends)" \
+		"$((NCPU + 1)) $((NCPU + 1))"
+	is "stream parses" "$(sumv "$TMP/hp.sum" bad)" 0
+else
+	skip "CPU hotplug needs a second, hot-pluggable CPU"
+fi
+
+# --- start and stop repeatedly ----------------------------------------------------------
+
+n=0
+for i in $(seq 1 20); do
+	[ "$(ctl "start event=$EV freq=2000 callchain=kernel,user")" = ok ] &&
+		[ "$(ctl stop)" = ok ] && n=$((n + 1))
+done
+is "20 start/stop cycles" "$n" 20
+check "no kprobes left after stop" test "$(kprobes_n)" -eq "$kp_base"
+unload
+
+# --- module parameters ---------------------------------------------------------------------
+
+is "insmod sample=$EV sample_freq=1000 callchain=kernel,user" \
+	"$(load sample=$EV sample_freq=1000 callchain=kernel,user)" ok
+is "sampling from load on" "$(skey state)" running
+sleep 1
+cmp_ge "samples taken" "$(scol all taken)" 1
+unload
+if [ "$SW_ARCH" = x86_64 ]; then
+	dmesg -C 2>/dev/null
+	is "insmod sample=cycles without a PMU -> ENOENT" "$(load sample=cycles)" ENOENT
+	check "kernel log says no hardware PMU" sh -c "dmesg | grep -q 'no hardware PMU'"
+fi
+is "insmod subbuf_size=100 -> EINVAL" "$(load subbuf_size=100)" EINVAL
+is "insmod stage_size=5000 -> EINVAL" "$(load stage_size=5000)" EINVAL
+is "insmod callchain=bogus with sample= -> EINVAL" \
+	"$(load sample=$EV callchain=bogus)" EINVAL
+check "module not loaded after bad parameters" sh -c '! test -d /sys/module/stopwatch'
+
+# --- rmmod while sampling under load, with a reader, 20 times -----------------------------------
+
+rm_ok=0 rm_run=0
+for i in $(seq 1 20); do
+	load sample=$EV sample_freq=2000 callchain=kernel,user >/dev/null || continue
+	"$P/hammer" 2 &
+	hm=$!
+	# a reader holding cpu0 open across the unload
+	(exec 3<"$D/samples/cpu0" && cat <&3 >/dev/null && sleep 2 &&
+		cat <&3 >/dev/null) 2>/dev/null &
+	rd=$!
+	sleep 1
+	[ "$(skey state)" = running ] && [ "$(scol all taken)" -gt 0 ] &&
+		rm_run=$((rm_run + 1))
+	rmmod stopwatch && rm_ok=$((rm_ok + 1))
+	wait $hm
+	wait $rd
+done
+is "20 loads + rmmods while sampling succeeded" "$rm_ok" 20
+is "sampling was running in every round" "$rm_run" 20
+check "module gone afterwards" sh -c '! test -d /sys/module/stopwatch'
+check "no kprobes left afterwards" test "$(kprobes_n)" -eq "$kp_base"
+
+rm -rf "$TMP"
