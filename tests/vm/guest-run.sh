@@ -13,7 +13,8 @@
 # Writes to $SW_RESULTS: booted (guest uptime when userspace was ready),
 # tap.txt (TAP of all suites), NAME.log (each suite's output), dmesg.txt,
 # done (written last: the host takes its absence as a failed run).
-# Then powers the guest off when it is PID 1.
+# When started as PID 1 it runs itself as a child and then powers the
+# guest off.
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export SW_ARCH SW_REPO SW_RESULTS SW_KVER
@@ -30,9 +31,6 @@ say() {
 }
 
 sw_poweroff() {
-    if [ "$$" -ne 1 ]; then
-        return 0
-    fi
     say "powering off"
     sync
     umount "$SW_RESULTS" 2> /dev/null
@@ -41,6 +39,15 @@ sw_poweroff() {
     poweroff -f 2> /dev/null
     while :; do sleep 60; done
 }
+
+# As PID 1, run the rest in a child: whatever happens to it, power off
+# (if PID 1 itself ended, the kernel would panic).
+if [ "$$" -eq 1 ] && [ -z "${SW_GUEST_CHILD:-}" ]; then
+    SW_GUEST_CHILD=1 /bin/sh "$0" "$@"
+    rc=$?
+    [ "$rc" -eq 0 ] || say "guest-run.sh ended with status $rc"
+    sw_poweroff
+fi
 
 cut -d' ' -f1 /proc/uptime > "$SW_RESULTS/booted"
 say "userspace ready after $(cat "$SW_RESULTS/booted")s; suites: ${SW_SUITES:-none}"
@@ -97,4 +104,4 @@ if [ "${SW_SHELL:-0}" = 1 ]; then
         "$sh" -i < "$tty" > "$tty" 2>&1
 fi
 
-sw_poweroff
+exit 0

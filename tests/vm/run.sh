@@ -23,7 +23,8 @@ Options:
   --suite NAME          suite to run; repeatable or comma-separated
                         (default: every tests/vm/suites/*.sh, smoke first)
   --icount              -icount shift=0: exact, deterministic instruction
-                        counts (implies single-threaded TCG)
+                        counts (implies single-threaded TCG; on x86_64 only
+                        with --smp 1)
   --smp N               virtual CPUs (default 2)
   --mem M               guest memory, QEMU syntax (default 2G)
   --single-thread       one host thread for all vCPUs (default; safe with
@@ -93,6 +94,7 @@ die() {
 #   BOOT_MODULES          modules the initramfs loads (those built into the
 #                         kernel are skipped), dependencies first
 #   HOST_PKGS             further host packages the harness needs
+#   ICOUNT_MAX_SMP        most vCPUs that boot under -icount (0: no limit)
 # ---------------------------------------------------------------------------
 arch_x86_64() {
     QEMU_PKG=qemu-system-x86
@@ -112,6 +114,7 @@ arch_x86_64() {
     BOOT_MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
         virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
     HOST_PKGS="busybox-static cpio"
+    ICOUNT_MAX_SMP=1 # under -icount the secondary CPUs never come up
 }
 
 arch_arm64() {
@@ -132,6 +135,7 @@ arch_arm64() {
     BOOT_MODULES="virtio_ring virtio virtio_mmio virtio_pci_modern_dev
         virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
     HOST_PKGS="cpio kmod"
+    ICOUNT_MAX_SMP=0
 }
 
 # Console lines that fail a run (fixed strings, case-sensitive).
@@ -221,8 +225,11 @@ prepare_kernel_debs() {
     [ -n "$host_kver" ] && want=${host_kver%-*}-$DEB_ARCH
     [ -n "${SW_VM_KVER:-}" ] && want=$SW_VM_KVER
     cached=$(cat "$dir/kver" 2> /dev/null || true)
+    # reuse the cache if it has what is wanted, or what was chosen the last
+    # time the same release was wanted (not available, newest one taken)
     if [ -n "$cached" ] && [ -f "$SYSROOT/boot/vmlinuz-$cached" ] &&
-        { [ -z "$want" ] || [ "$want" = "$cached" ]; }; then
+        { [ -z "$want" ] || [ "$want" = "$cached" ] ||
+            [ "$want" = "$(cat "$dir/wanted" 2> /dev/null)" ]; }; then
         KVER=$cached
         return 0
     fi
@@ -264,6 +271,7 @@ prepare_kernel_debs() {
     rm -rf "$SYSROOT" "$dir/debs"
     mv "$dir/root.new" "$SYSROOT"
     printf '%s\n' "$v" > "$dir/kver"
+    printf '%s\n' "$want" > "$dir/wanted"
     KVER=$v
 }
 
@@ -543,6 +551,11 @@ boot() {
             [ -d "$i" ] && [ ! -L "$i" ] && [ "$i" != "$RUN" ] || continue
             kill -0 "${i##*-}" 2> /dev/null && continue
             rm -rf "$i" "$CACHE/runs/.${i##*/}.console"
+        done
+        for i in "$CACHE/runs/.$ARCH"-*.console; do
+            [ -f "$i" ] || continue
+            i=${i%.console}
+            kill -0 "${i##*-}" 2> /dev/null || rm -f "$i.console"
         done
     fi
     console_tmp=$CACHE/runs/.$(basename "$RUN").console
@@ -828,6 +841,9 @@ esac
 [[ $TIMEOUT =~ ^[0-9]+$ ]] && [ "$TIMEOUT" -ge 1 ] || die "bad --timeout $TIMEOUT"
 [[ $NINEP_CACHE =~ ^(loose|none|mmap)$ ]] || die "bad --9p-cache $NINEP_CACHE"
 [ "$ICOUNT" = 1 ] && [ "$THREAD" = multi ] && die "--icount needs single-threaded TCG"
+if [ "$ICOUNT" = 1 ] && [ "$ICOUNT_MAX_SMP" -gt 0 ] && [ "$SMP" -gt "$ICOUNT_MAX_SMP" ]; then
+    die "$ARCH guests do not boot more than $ICOUNT_MAX_SMP vCPU(s) under --icount: add --smp $ICOUNT_MAX_SMP"
+fi
 [[ $REPO =~ ^[A-Za-z0-9/._+-]+$ ]] ||
     die "repository path '$REPO' has characters the kernel command line cannot carry"
 [ "$(uname -m)" = x86_64 ] || die "the harness runs on x86_64 Debian hosts"
