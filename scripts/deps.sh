@@ -23,6 +23,34 @@ test|all)
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
 esac
 
+# promtool (to check the Prometheus output) comes from Debian's prometheus
+# package, a 96 MB server with a service: only its promtool is extracted,
+# into .cache/tools/ (the tests look there, or at $PROMTOOL).
+fetch_promtool() {
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	[ -x "$top/.cache/tools/promtool" ] && return 0
+	command -v promtool >/dev/null 2>&1 && return 0
+	tmp=$(mktemp -d)
+	# A fresh machine may need the package lists first.
+	(cd "$tmp" && apt-get download prometheus >/dev/null 2>&1) ||
+		{ apt-get update -qq >/dev/null 2>&1 &&
+		  (cd "$tmp" && apt-get download prometheus >/dev/null 2>&1); }
+	if ls "$tmp"/prometheus_*.deb >/dev/null 2>&1 &&
+	   mkdir -p "$top/.cache/tools" &&
+	   dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb |
+	   tar -xO ./usr/bin/promtool >"$top/.cache/tools/promtool.tmp"; then
+		chmod 755 "$top/.cache/tools/promtool.tmp"
+		mv "$top/.cache/tools/promtool.tmp" "$top/.cache/tools/promtool"
+	else
+		rm -f "$top/.cache/tools/promtool.tmp"
+		echo "deps.sh: could not fetch promtool (apt-get download prometheus); its checks will be skipped" >&2
+	fi
+	rm -rf "$tmp"
+}
+case $want in
+test|all) fetch_promtool ;;
+esac
+
 missing=
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -788,19 +788,11 @@ int cmd_record(int argc, char **argv)
 			a.output, strerror(errno));
 		goto cleanup;
 	}
-	ret = sw_recorder_open(&r.rec, r.dir, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-		goto cleanup;
-	}
 	/* Before the start: a slow read of kallsyms must not delay draining. */
 	sw_facts_capture(&r.facts);
 	if (!r.facts.kallsyms && !a.quiet)
 		fprintf(stderr,
 			"stopwatch record: warning: cannot read /proc/kallsyms: kernel symbols will be unknown\n");
-	/* Data left from an earlier session would be mistaken for ours. */
-	while (sw_recorder_drain(&r.rec, 0) > 0)
-		;
 
 	sa.sa_handler = sw_record_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -831,6 +823,13 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 	started = true;
+	/* The relay files exist from the first start on, and each start
+	 * empties them: open them now. */
+	ret = sw_recorder_open(&r.rec, r.dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+		goto cleanup;
+	}
 	free(state);
 	state = NULL;
 	if (sw_sampler_state(r.dir, &state))

@@ -30,13 +30,18 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+NOINLINE void swprof_store(unsigned long x)
+{
+	sink = x;
+}
+
 NOINLINE unsigned long swprof_hot(unsigned long units)
 {
 	unsigned long i, x = units;
 
 	for (i = 0; i < units * SWPROF_UNIT; i++)
 		x = x * 2862933555777941757UL + 3037000493UL;
-	sink = x;
+	swprof_store(x);
 	return x;
 }
 
@@ -46,7 +51,7 @@ NOINLINE unsigned long swprof_warm(unsigned long units)
 
 	for (i = 0; i < units * SWPROF_UNIT; i++)
 		x = x * 2862933555777941757UL + 3037000493UL;
-	sink = x;
+	swprof_store(x);
 	return x;
 }
 

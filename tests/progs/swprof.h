@@ -13,4 +13,10 @@
 extern volatile unsigned long swprof_lib_sink;
 unsigned long swprof_lib_hot(unsigned long units);
 
+/*
+ * The hot functions end with a call so that they are not leaves: a leaf
+ * may keep no frame record, and a frame-pointer walk from it would skip
+ * its caller (perf's too).
+ */
+
 #endif

@@ -5,6 +5,13 @@
  */
 #include "swprof.h"
 
+volatile unsigned long swprof_lib_sink;
+
+NOINLINE void swprof_lib_store(unsigned long x)
+{
+	swprof_lib_sink = x;
+}
+
 /* Same loop as swprof.c's work: the same cost per unit. */
 NOINLINE unsigned long swprof_lib_hot(unsigned long units)
 {
@@ -12,8 +19,6 @@ NOINLINE unsigned long swprof_lib_hot(unsigned long units)
 
 	for (i = 0; i < units * SWPROF_UNIT; i++)
 		x = x * 2862933555777941757UL + 3037000493UL;
-	swprof_lib_sink = x;
+	swprof_lib_store(x);
 	return x;
 }
-
-volatile unsigned long swprof_lib_sink;

@@ -14,6 +14,12 @@ set -u
 SW=$(realpath "${1:?usage: cli.sh path/to/stopwatch}")
 cd "$(dirname "$0")" || exit 1
 PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}
+# scripts/deps.sh extracts promtool there when it is not installed.
+if [ -z "$PROMTOOL" ] && [ -x ../../.cache/tools/promtool ]; then
+	PROMTOOL=$(realpath ../../.cache/tools/promtool)
+fi
+GEN=${SW_GEN:+$(realpath "$SW_GEN")}
+SYMBIN=${SW_SYMBIN:+$(realpath "$SW_SYMBIN")}
 tmp=$(mktemp -d /tmp/sw-cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset STOPWATCH_DEBUGFS
@@ -225,7 +231,7 @@ if [ -n "$PROMTOOL" ]; then
 		done
 	done
 else
-	skipped "promtool check metrics" "promtool not installed (apt-get install prometheus)"
+	skipped "promtool check metrics" "promtool not installed (scripts/deps.sh test fetches it)"
 fi
 
 # --- intervals, output file, write errors ---
@@ -264,6 +270,135 @@ if [ -w /dev/full ]; then
 		not_ok "write error on stdout is reported" "rc=$rc"
 else
 	skipped "write error on stdout" "no /dev/full"
+fi
+
+# --- record and report -------------------------------------------------------
+run "$SW" help
+expect "help lists record and report" 0 "   report "
+run "$SW" record --help
+expect "record --help shows examples" 0 "stopwatch record -e cycles -c 100000 -g -o prof.swd -- ./app args"
+run "$SW" report --help
+expect "report --help shows examples" 0 "stopwatch report -i prof.swd --svg flame.svg"
+fails "record with nothing to record" \
+	"$(printf 'stopwatch record: nothing to record: give a command, -a (all processes) or -p PID\n')" \
+	sh -c "'$SW' record 2>&1 >/dev/null | head -1 >&2; exit 1"
+fails "record -c and -F" \
+	"stopwatch record: -c (period) and -F (frequency) exclude each other" \
+	"$SW" record -c 1000 -F 99 -a
+fails "record bad --freq" \
+	"stopwatch record: invalid --freq '0': expected samples per second, 1 to 100000" \
+	"$SW" record -F 0 -a
+fails "record bad --call-graph" \
+	"stopwatch record: invalid --call-graph 'dwarf': expected kernel, user, kernel,user or none" \
+	"$SW" record --call-graph dwarf -a
+fails "record -p and a command" \
+	"stopwatch record: -p PID and a command exclude each other" \
+	"$SW" record -p 1 -- true
+fails "report bad --sort" \
+	"stopwatch report: unknown sort key 'dso2': expected comm, pid, tid, image, symbol, srcline or cpu" \
+	"$SW" report -i x.swd --sort comm,dso2
+fails "report bad --min-percent" \
+	"stopwatch report: invalid --min-percent '120': expected a percentage from 0 to 100" \
+	"$SW" report -i x.swd --min-percent 120
+fails "report missing file" \
+	"stopwatch report: cannot open $tmp/none.swd: No such file or directory" \
+	"$SW" report -i "$tmp/none.swd"
+printf 'not a recording at all, just some text that is long enough to hold a header\n' > "$tmp/text.swd"
+fails "report of a file that is not a recording" \
+	"stopwatch report: $tmp/text.swd: not a stopwatch data file (no STOPWSWD magic)" \
+	"$SW" report -i "$tmp/text.swd"
+: > "$tmp/empty.swd"
+fails "report of an empty file" \
+	"stopwatch report: $tmp/empty.swd: empty file (the recording wrote nothing)" \
+	"$SW" report -i "$tmp/empty.swd"
+# The module's absence, without a module: a debugfs-like tree without stopwatch/.
+mkdir -p "$tmp/nomod"
+fails "record without the module" \
+	"stopwatch record: $tmp/nomod: not a stopwatch debugfs directory (no 'stats' file in it or in $tmp/nomod/stopwatch)" \
+	"$SW" record --debugfs "$tmp/nomod" -a
+
+if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
+	G=$tmp/gen.swd
+	"$GEN" --samples 20000 "$SYMBIN" "$G"
+	run "$SW" report -i "$G"
+	expect "report of a synthetic recording" 0 "symprog   symprog-pie        [.] sym_hot" ""
+	grep -q '^# command: symprog (pid 1000 and its children)$' "$tmp/out" &&
+		ok "report header: command and target" ||
+		not_ok "report header: command and target"
+	[ "$(grep -vc '^#' "$tmp/out")" = 5 ] && ok "report: five rows (exited child included, stranger left out)" ||
+		not_ok "report: five rows (exited child included, stranger left out)"
+	run "$SW" report -i "$G" --sort symbol,srcline -n 3 -q
+	expect "--sort symbol,srcline" 0 "[.] sym_hot   symprog.c:10"
+	run "$SW" report -i "$G" --sort image -q
+	expect "--sort image clumps by image" 0 "libsymlib.so"
+	[ "$(grep -vc '^#' "$tmp/out")" = 4 ] && ok "--sort image: four images" ||
+		not_ok "--sort image: four images"
+	run "$SW" report -i "$G" --comm symchild --sort comm,symbol -q
+	expect "--comm keeps one command" 0 "symchild  [.] sym_hot"
+	run "$SW" report -i "$G" --folded
+	expect "--folded" 0 "symprog;main;sym_mid;lib_hot "
+	run "$SW" report -i "$G" -g -q
+	expect "-g: hottest path" 0 " main -> sym_mid -> sym_hot"
+	run "$SW" report -i "$G" --json
+	expect "--json" 0 '"sort":["comm","image","symbol"],"rows":[{"samples":'
+	if command -v python3 > /dev/null; then
+		run sh -c "'$SW' report -i '$G' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"rows\"][0][\"symbol\"], d[\"complete\"], d[\"samples\"])'"
+		expect "--json parses" 0 "sym_hot True 20000"
+	fi
+	run "$SW" report -i "$G" --svg "$tmp/f.svg" -q
+	expect "--svg" 0
+	grep -q 'data-n="sym_hot"' "$tmp/f.svg" && grep -q '</svg>' "$tmp/f.svg" &&
+		ok "--svg wrote a flame graph" || not_ok "--svg wrote a flame graph"
+	run "$SW" report -i "$G" --pprof "$tmp/p.pb.gz" -q
+	expect "--pprof" 0
+	if command -v go > /dev/null; then
+		run env HOME="$tmp" GOCACHE="$tmp/gocache" GOFLAGS= go tool pprof -top "$tmp/p.pb.gz"
+		expect "go tool pprof -top reads the profile" 0 "flat%"
+		[ "$(awk '/flat%/ { getline; print $NF; exit }' "$tmp/out")" = sym_hot ] &&
+			ok "go tool pprof: top symbol sym_hot" ||
+			not_ok "go tool pprof: top symbol sym_hot"
+	else
+		skipped "go tool pprof" "go not installed (apt-get install golang-go)"
+	fi
+	# Cut short: what is whole is shown, and the loss is said.
+	size=$(stat -c %s "$G")
+	"$GEN" --samples 20000 --cut $((size / 2)) "$SYMBIN" "$tmp/cut.swd"
+	run "$SW" report -i "$tmp/cut.swd" --sort symbol -q
+	expect "a cut file still reports" 0 "[.] sym_hot"
+	grep -q "stopwatch report: warning: $tmp/cut.swd is incomplete (the recording did not finish writing it): the profile is partial" "$tmp/err" &&
+		grep -Eq "the file ends inside (the records of CPU|a section header)" "$tmp/err" &&
+		ok "a cut file: partial profile and what was cut said" ||
+		not_ok "a cut file: partial profile and what was cut said"
+	"$GEN" --samples 1000 --lost 250 "$SYMBIN" "$tmp/lost.swd"
+	run "$SW" report -i "$tmp/lost.swd"
+	expect "losses in the header" 0 "# lost 250 samples (20.00%): buffer full 250"
+
+	# record against a fake debugfs: relay files holding the same stream.
+	F=$tmp/fakedbg
+	mkdir -p "$F/samples"
+	cp fixtures/basic/stats "$F/stats"
+	printf 'state      stopped\n' > "$F/sampler"
+	"$GEN" --samples 3000 --raw "$F" "$SYMBIN" "$tmp/unused.swd"
+	run "$SW" record --debugfs "$F" -a --duration 0.2 -o "$tmp/rec.swd"
+	expect "record -a from relay files" 0
+	grep -q "^\[ stopwatch record: wrote 3000 samples" "$tmp/err" &&
+		ok "record counted the samples it drained" ||
+		not_ok "record counted the samples it drained"
+	[ "$(sed -n '2,$p' "$F/sampler")" = "$(printf 'start freq=1000 callchain=none\nstop')" ] &&
+		ok "record wrote start and stop to the sampler file" ||
+		not_ok "record wrote start and stop to the sampler file" "$(cat "$F/sampler")"
+	run "$SW" report -i "$tmp/rec.swd" --sort comm,symbol -q
+	expect "report of what record drained" 0 "symprog   [.] sym_hot"
+	printf 'state      running\n' > "$F/sampler"
+	fails "record while the sampler runs" \
+		"stopwatch record: the sampler is already running (another 'stopwatch record'?); stop it with 'echo stop > $F/sampler'" \
+		"$SW" record --debugfs "$F" -a --duration 0.1 -o "$tmp/rec2.swd"
+	rm "$F/sampler"
+	fails "record with a module without sampler" \
+		"stopwatch record: $F/sampler: not found: this stopwatch.ko has no sampler (rebuild and reload it)" \
+		"$SW" record --debugfs "$F" -a --duration 0.1 -o "$tmp/rec2.swd"
+else
+	skipped "report of synthetic recordings" "SW_GEN/SW_SYMBIN not set (make test sets them)"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -4,8 +4,11 @@
  * from the symbolization test programs, for the report tests and the
  * report benchmark.
  *
- *   swd-gen [--samples N] [--seed S] [--no-end] [--cut BYTES] [--lost N]
- *           [--no-stacks] SYMBIN_DIR OUT.swd
+ *   swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N]
+ *           [--no-stacks] [--raw DIR] SYMBIN_DIR OUT.swd
+ *
+ * --raw DIR also writes each CPU's records to DIR/samples/cpuN, as the
+ * sampler's relay files would hold them (a fake debugfs for record).
  *
  * The profile: process "symprog" (pid 1000, symprog-pie with
  * libsymlib.so) and a short-lived child "symchild" (pid 1001, fork + exec
@@ -126,12 +129,25 @@ static unsigned char buf[1 << 20];
 static size_t blen;
 static struct swd_writer w;
 static int cur_cpu = -1;
+static const char *raw_dir;
 
 static void flush_cpu(void)
 {
 	if (blen)
 		swd_write_section(&w, SWD_SEC_RECORDS, (uint32_t)cur_cpu, buf,
 				  blen, false);
+	if (blen && raw_dir) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/samples/cpu%d", raw_dir,
+			 cur_cpu);
+		f = fopen(path, "a");
+		if (!f || fwrite(buf, 1, blen, f) != blen || fclose(f)) {
+			perror(path);
+			exit(1);
+		}
+	}
 	blen = 0;
 }
 
@@ -254,6 +270,7 @@ int main(int argc, char **argv)
 		{ "cut", required_argument, NULL, 'c' },
 		{ "lost", required_argument, NULL, 'l' },
 		{ "no-stacks", no_argument, NULL, 'S' },
+		{ "raw", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nsamples = 1000, lost = 0, cut = 0, i, t = 1000000000ULL;
@@ -284,12 +301,15 @@ int main(int argc, char **argv)
 		case 'S':
 			stacks = false;
 			break;
+		case 'r':
+			raw_dir = optarg;
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] SYMBIN_DIR OUT.swd\n");
+		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] [--raw DIR] SYMBIN_DIR OUT.swd\n");
 		return 2;
 	}
 	elf_version(EV_CURRENT);

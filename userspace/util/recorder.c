@@ -45,7 +45,7 @@ int sw_recorder_open(struct sw_recorder *r, const char *dir,
 	snprintf(path, sizeof(path), "%s/samples", dir);
 	d = opendir(path);
 	if (!d)
-		return sw_err_set(err, -errno == -ENOENT ? -ENOENT : -errno,
+		return sw_err_set(err, -errno,
 				  errno == ENOENT ?
 				  "%s: not found: this stopwatch.ko has no sampler (too old?)" :
 				  "%s: %s", path, strerror(errno));
@@ -80,7 +80,7 @@ int sw_recorder_open(struct sw_recorder *r, const char *dir,
 	closedir(d);
 	if (!ret && !r->ncpu)
 		ret = sw_err_set(err, -ENOENT,
-				 "%s/samples holds no cpuN files: start the sampler once, or reload stopwatch.ko",
+				 "%s/samples holds no cpuN files after the start",
 				 dir);
 	if (!ret)
 		qsort(r->cpu, r->ncpu, sizeof(*r->cpu), sw_cpu_cmp);
@@ -362,30 +362,46 @@ int sw_facts_capture(struct sw_facts *f)
 		f->modules = NULL;
 	if (sw_vdso_capture(&f->vdso, &f->vdso_len))
 		f->vdso = NULL;
+	/* Compressed once: rotated files write them again and again. */
+	if (f->kallsyms)
+		swd_deflate(f->kallsyms, f->kallsyms_len, &f->z[0], &f->zlen[0]);
+	if (f->modules)
+		swd_deflate(f->modules, f->modules_len, &f->z[1], &f->zlen[1]);
+	if (f->vdso)
+		swd_deflate(f->vdso, f->vdso_len, &f->z[2], &f->zlen[2]);
 	return 0;
 }
 
 void sw_facts_free(struct sw_facts *f)
 {
+	int i;
+
 	free(f->kallsyms);
 	free(f->modules);
 	free(f->vdso);
+	for (i = 0; i < 3; i++)
+		free(f->z[i]);
 	memset(f, 0, sizeof(*f));
 }
 
 int sw_facts_write(struct swd_writer *w, const struct sw_facts *f)
 {
-	int ret = 0;
+	static const unsigned int type[3] = { SWD_SEC_KALLSYMS,
+					      SWD_SEC_MODULES, SWD_SEC_VDSO };
+	const void *raw[3] = { f->kallsyms, f->modules, f->vdso };
+	size_t len[3] = { f->kallsyms_len, f->modules_len, f->vdso_len };
+	int i, ret = 0;
 
-	if (f->kallsyms)
-		ret = swd_write_section(w, SWD_SEC_KALLSYMS, 0, f->kallsyms,
-					f->kallsyms_len, true);
-	if (!ret && f->modules)
-		ret = swd_write_section(w, SWD_SEC_MODULES, 0, f->modules,
-					f->modules_len, true);
-	if (!ret && f->vdso)
-		ret = swd_write_section(w, SWD_SEC_VDSO, 0, f->vdso, f->vdso_len,
-					true);
+	for (i = 0; i < 3 && !ret; i++) {
+		if (!raw[i])
+			continue;
+		if (f->z[i])
+			ret = swd_write_deflated(w, type[i], 0, f->z[i],
+						 f->zlen[i], len[i]);
+		else
+			ret = swd_write_section(w, type[i], 0, raw[i], len[i],
+						false);
+	}
 	return ret;
 }
 

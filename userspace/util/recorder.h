@@ -124,6 +124,9 @@ struct sw_facts {
 	size_t modules_len;
 	void *vdso;
 	size_t vdso_len;
+	/* the same, deflated once for every file (NULL: stored plain) */
+	void *z[3];
+	size_t zlen[3];
 };
 
 int sw_facts_capture(struct sw_facts *f);

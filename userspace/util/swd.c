@@ -108,43 +108,76 @@ int swd_writer_open(struct swd_writer *w, const char *path,
 	return 0;
 }
 
-int swd_write_section(struct swd_writer *w, unsigned int type, uint32_t arg,
-		      const void *data, size_t len, bool deflate)
+static int swd_put_section(struct swd_writer *w, unsigned int type,
+			   uint32_t arg, unsigned int flags, const void *payload,
+			   size_t plen, size_t raw_len)
 {
 	static const char zeros[8];
 	struct swd_sec s;
-	unsigned char *z = NULL;
-	const void *payload = data;
-	size_t plen = len;
 
 	if (w->error)
 		return w->error;
 	memset(&s, 0, sizeof(s));
 	s.magic = SWD_SEC_MAGIC;
 	s.type = (uint16_t)type;
+	s.flags = (uint16_t)flags;
 	s.arg = arg;
-	s.raw_size = len;
-	if (deflate && len > 256) {
-		uLongf zlen = compressBound((uLong)len);
-
-		z = malloc(zlen);
-		if (z && compress2(z, &zlen, data, (uLong)len, 6) == Z_OK &&
-		    zlen < len) {
-			payload = z;
-			plen = zlen;
-			s.flags |= SWD_SEC_F_DEFLATE;
-		}
-	}
+	s.raw_size = raw_len;
 	s.size = plen;
 	s.crc = swd_crc32(0, payload, plen);
 	s.hdr_crc = swd_sec_hdr_crc(&s);
 	swd_put(w, &s, sizeof(s));
 	swd_put(w, payload, plen);
 	swd_put(w, zeros, (8 - plen % 8) % 8);
-	free(z);
 	if (!w->error)
 		w->nsecs++;
 	return w->error;
+}
+
+int swd_deflate(const void *data, size_t len, void **out, size_t *olen)
+{
+	uLongf zlen = compressBound((uLong)len);
+	unsigned char *z;
+
+	*out = NULL;
+	*olen = 0;
+	if (len <= 256)
+		return 0;
+	z = malloc(zlen);
+	if (!z)
+		return -ENOMEM;
+	if (compress2(z, &zlen, data, (uLong)len, 6) != Z_OK || zlen >= len) {
+		free(z);
+		return 0;
+	}
+	*out = z;
+	*olen = zlen;
+	return 0;
+}
+
+int swd_write_deflated(struct swd_writer *w, unsigned int type, uint32_t arg,
+		       const void *z, size_t zlen, size_t raw_len)
+{
+	return swd_put_section(w, type, arg, SWD_SEC_F_DEFLATE, z, zlen,
+			       raw_len);
+}
+
+int swd_write_section(struct swd_writer *w, unsigned int type, uint32_t arg,
+		      const void *data, size_t len, bool deflate)
+{
+	void *z = NULL;
+	size_t zlen = 0;
+	int ret;
+
+	if (deflate && swd_deflate(data, len, &z, &zlen))
+		z = NULL;
+	if (z)
+		ret = swd_put_section(w, type, arg, SWD_SEC_F_DEFLATE, z, zlen,
+				      len);
+	else
+		ret = swd_put_section(w, type, arg, 0, data, len, len);
+	free(z);
+	return ret;
 }
 
 int swd_writer_close(struct swd_writer *w, struct sw_err *err)

@@ -172,6 +172,29 @@ int swd_write_section(struct swd_writer *w, unsigned int type, uint32_t arg,
 		      const void *data, size_t len, bool deflate);
 
 /**
+ * swd_deflate() - compress @len bytes as swd_write_section() would.
+ * @data: input
+ * @len:  its size
+ * @out:  malloc()ed zlib stream, or NULL when compressing does not pay
+ * @olen: its size
+ *
+ * For data written to many files (the host facts of rotated recordings):
+ * compress once, then swd_write_deflated() each time.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int swd_deflate(const void *data, size_t len, void **out, size_t *olen);
+
+/**
+ * swd_write_deflated() - append a section whose payload @z (@zlen bytes)
+ * is the zlib stream of @raw_len bytes, from swd_deflate().
+ *
+ * Return: 0 or the writer's sticky negative errno.
+ */
+int swd_write_deflated(struct swd_writer *w, unsigned int type, uint32_t arg,
+		       const void *z, size_t zlen, size_t raw_len);
+
+/**
  * swd_writer_close() - flush, fsync and close; frees @w's resources.
  * @w:   the writer
  * @err: message on failure; may be NULL
