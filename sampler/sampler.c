@@ -16,14 +16,17 @@
  *   for arm64 without pseudo-NMI)
  *     -> its CPU's staging ring (stage.c): lock-free, single producer,
  *        guarded against nesting; full => counted, never overwritten
- *     -> irq_work_queue() on the same CPU
+ *     -> in NMI: irq_work on the same CPU, lazy (drained at the next tick,
+ *        no interrupt of its own) unless the ring is half full
+ *     -> not in NMI: the handler drains the ring itself, interrupts off,
+ *        after leaving the nesting guard: no extra interrupt per sample
  *   irq_work (hard IRQ, interrupts off)
  *     -> drains the ring into the CPU's relay buffer (relay/relay.c);
  *        relay full => counted, never overwritten
  *   side-band writers (process context, sideband.c) disable interrupts,
  *   drain the ring first, then append their record: the relay buffer of a
  *   CPU is only ever written on that CPU with interrupts off, never from
- *   NMI.
+ *   NMI, so relay writers never interleave.
  *
  * Accounting, per CPU: every handler call that passes the pid/tgid filter
  * is "taken" and ends as exactly one of written, lost_full, lost_nested,
@@ -133,6 +136,34 @@ static inline u64 sw_cnt(struct sw_samp_cpu *c, int i)
 	return local64_read(&c->cnt[i]);
 }
 
+static void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c);
+
+/*
+ * Gets a freshly staged sample into relay.  In NMI relay is off limits:
+ * an irq_work does it, lazily at the next tick while the ring has room.
+ * Elsewhere (hard IRQ, or a software event in process context) no relay
+ * writer can be interrupted here, as they all run with interrupts off, so
+ * the ring is drained right away.
+ *
+ * Context: overflow handler, outside the nesting guard.
+ */
+static void sw_samp_kick(struct sw_session *s, struct sw_samp_cpu *c)
+{
+	unsigned long flags;
+
+	if (in_nmi()) {
+		if (sw_stage_used(&c->stage) > c->stage.size / 2)
+			irq_work_queue(&c->work);
+		else
+			irq_work_queue(&c->lazy);
+		return;
+	}
+	local_irq_save(flags);
+	sw_samp_drain(s, c);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(sw_samp_kick);
+
 /* ---- the overflow handler (NMI or hard IRQ) --------------------------------- */
 
 /*
@@ -215,7 +246,9 @@ static void sw_overflow(struct perf_event *event,
 	rec->nr_kernel = nk;
 	rec->nr_user = nu;
 	sw_stage_commit(&c->stage, rec->h.size);
-	irq_work_queue(&c->work);
+	local_dec(&c->nest);
+	sw_samp_kick(s, c);
+	return;
 out:
 	local_dec(&c->nest);
 }
@@ -318,6 +351,14 @@ static void sw_samp_work(struct irq_work *work)
 	sw_samp_drain(c->sess, c);
 }
 
+/* Context: hard IRQ (lazy irq_work, from the tick) on the queuing CPU. */
+static void sw_samp_work_lazy(struct irq_work *work)
+{
+	struct sw_samp_cpu *c = container_of(work, struct sw_samp_cpu, lazy);
+
+	sw_samp_drain(c->sess, c);
+}
+
 /**
  * sw_samp_emit() - append a side-band record to this CPU's stream.
  * @s:   running session
@@ -414,6 +455,7 @@ static int sw_samp_cpu_offline(unsigned int cpu)
 		c->event = NULL;
 	}
 	irq_work_sync(&c->work);
+	irq_work_sync(&c->lazy);
 	local_irq_disable();
 	sw_samp_drain(s, c);
 	sw_samp_stream_end(s, c);
@@ -600,7 +642,8 @@ static int sw_samp_alloc_cpus(struct sw_session *s)
 
 		c->cpu = cpu;
 		c->sess = s;
-		init_irq_work(&c->work, sw_samp_work);
+		c->work = IRQ_WORK_INIT_HARD(sw_samp_work);
+		c->lazy = IRQ_WORK_INIT_LAZY(sw_samp_work_lazy);
 		local_set(&c->nest, 0);
 		for (i = 0; i < SW_CNT_NR; i++)
 			local64_set(&c->cnt[i], 0);

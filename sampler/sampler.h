@@ -40,7 +40,8 @@ enum sw_samp_counter {
 /**
  * struct sw_samp_cpu - one CPU's sampler state.
  * @stage:     staging ring the overflow handler writes
- * @work:      irq_work that drains @stage into relay
+ * @work:      irq_work that drains @stage into relay at once (self-IPI)
+ * @lazy:      irq_work that drains @stage at the next tick (no IPI)
  * @event:     this CPU's perf event, or NULL
  * @sess:      the session
  * @cnt:       counters (local64: updated by NMI, IRQ and process context on
@@ -57,6 +58,7 @@ enum sw_samp_counter {
 struct sw_samp_cpu {
 	struct sw_stage stage;
 	struct irq_work work;
+	struct irq_work lazy;
 	struct perf_event *event;
 	struct sw_session *sess;
 	local64_t cnt[SW_CNT_NR];
