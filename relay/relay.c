@@ -175,6 +175,7 @@ bool sw_relay_write(struct sw_relay *r, const void *rec, u32 len)
 	    !relay_switch_subbuf(buf, len))
 		return false;
 	memcpy(buf->data + buf->offset, rec, len);
+	/* the record's bytes before the offset that lets read(2) see them */
 	smp_wmb();
 	WRITE_ONCE(buf->offset, buf->offset + len);
 	return true;

@@ -430,8 +430,10 @@ static int sw_samp_cpu_online(unsigned int cpu)
 	ev = perf_event_create_kernel_counter(&s->attr, cpu, NULL, sw_overflow,
 					      s);
 	if (IS_ERR(ev)) {
-		/* at start this aborts the start; later it must not stop
-		 * the CPU from coming up: shown in the sampler file */
+		/*
+		 * At start this aborts the start; later it must not keep
+		 * the CPU from coming up: shown in the sampler file.
+		 */
 		c->error = PTR_ERR(ev);
 		return s->starting ? c->error : 0;
 	}

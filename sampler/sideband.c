@@ -157,8 +157,10 @@ static void sw_sb_mmap(struct sw_session *s, struct task_struct *t,
 	c->sb_busy = false;
 }
 
-/* Context: process context (module notifier, or start with preemption
- * disabled for the module list walk). */
+/*
+ * Context: process context (module notifier, or start with preemption
+ * disabled for the module list walk).
+ */
 static void sw_sb_module(struct sw_session *s, const struct module *mod,
 			 u16 flags)
 {

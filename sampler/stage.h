@@ -20,16 +20,21 @@
 
 #include "../module/lib/sw_types.h"
 
+/*
+ * Ordering: the producer fills a record, then publishes head (release);
+ * the consumer reads head (acquire), then the record.  The consumer is
+ * done with a record before it publishes tail (release); the producer
+ * reads tail (acquire) before reusing that space.
+ */
 #ifdef __KERNEL__
 #include <asm/barrier.h>
 #include <linux/compiler.h>
-#define sw_load_acquire(p) smp_load_acquire(p)
-#define sw_store_release(p, v) smp_store_release(p, v)
+#define sw_load_acquire(p) smp_load_acquire(p)	/* pairs with release */
+#define sw_store_release(p, v) smp_store_release(p, v)	/* see above */
 #else
 #define sw_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define sw_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
 /* Smallest and largest ring; sizes are powers of two. */

@@ -9,7 +9,11 @@
  *   sub-buffer padding); a record never straddles two reads' sub-buffers.
  *   Each file holds the records produced on CPU N.  A session (one
  *   "start" .. "stop") begins every CPU's stream with SW_REC_STREAM and, on
- *   a clean stop, ends it with SW_REC_END.
+ *   a clean stop, ends it with SW_REC_END.  A CPU that goes offline during
+ *   a session ends its stream with SW_REC_END and begins a new one with
+ *   SW_REC_STREAM when it comes back; its END counters are cumulative over
+ *   the session, so the last END of a CPU holds its totals.  The files
+ *   keep a stopped session's records until the next "start" or unload.
  *
  * Ordering
  *   Within one file records are in the order they were produced on that
@@ -43,7 +47,8 @@
  *   The module emits task records (SW_REC_COMM, SW_REC_FORK, SW_REC_EXIT)
  *   and executable-mapping records (SW_REC_MMAP) as they happen, in the
  *   same stream as the samples, and at "start" it synthesizes COMM and MMAP
- *   records (flag SW_REC_F_SYNTH) for every task that already exists.  A
+ *   records (flag SW_REC_F_SYNTH) for every task that already exists,
+ *   before the first sample of the session is taken.  A
  *   reader keeps, per pid, the mappings known at a sample's time; a FORK
  *   of a new process copies the parent's mappings, an exec (SW_COMM_F_EXEC)
  *   drops them.  This works after the process and its /proc entry are
@@ -138,9 +143,11 @@ struct sw_rec_header {
 #define SW_STREAM_F_HW 0x0010		/* hardware (PMU) event */
 #define SW_STREAM_F_PID 0x0020		/* filtered to one thread: filter_id */
 #define SW_STREAM_F_TGID 0x0040		/* filtered to one process: filter_id */
-#define SW_STREAM_F_STACK_DROP 0x0080	/* samples whose stack copy faulted
-					 * are dropped (lost.stack) instead of
-					 * kept with SW_SAMPLE_F_USTACK_FAULT */
+/*
+ * SW_STREAM_F_STACK_DROP: samples whose user stack copy faulted are
+ * dropped (lost.stack) instead of kept with SW_SAMPLE_F_USTACK_FAULT.
+ */
+#define SW_STREAM_F_STACK_DROP 0x0080
 
 /**
  * struct sw_rec_stream - first record of every CPU's stream in a session
@@ -184,8 +191,7 @@ struct sw_rec_stream {
 #define SW_SAMPLE_F_USER 0x0001		/* ip was in user mode */
 #define SW_SAMPLE_F_KSTACK_TRUNC 0x0002	/* kernel stack hit max_kstack */
 #define SW_SAMPLE_F_USTACK_TRUNC 0x0004	/* user stack hit max_ustack */
-#define SW_SAMPLE_F_USTACK_FAULT 0x0008	/* user stack read faulted; the
-					 * user frames end there */
+#define SW_SAMPLE_F_USTACK_FAULT 0x0008	/* user stack read faulted there */
 #define SW_SAMPLE_F_KSTACK_ERR 0x0010	/* kernel unwinder reported an error */
 #define SW_SAMPLE_F_IDLE 0x0020		/* the CPU's idle task was running */
 #define SW_SAMPLE_F_KTHREAD 0x0040	/* a kernel thread (no user context) */
