@@ -307,6 +307,29 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 	return 0;
 }
 
+/* Whether process @pid has ended (a zombie has ended too). */
+static bool sw_pid_gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')'. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 static volatile sig_atomic_t sw_stop_sig;
 
 static void sw_record_on_signal(int sig)
@@ -541,7 +564,7 @@ static int sw_record_open_file(struct sw_record *r, const void *state,
 					false);
 	free(meta);
 	if (!ret)
-		ret = sw_facts_write(&r->w, &r->facts);
+		ret = sw_facts_write(&r->w, &r->facts, r->nfiles > 0);
 	if (!ret && state_len)
 		ret = swd_write_section(&r->w, SWD_SEC_STATE, 0, state,
 					state_len, false);
@@ -865,7 +888,7 @@ int cmd_record(int argc, char **argv)
 			child_done = true;
 			break;
 		}
-		if (a.pid && kill((pid_t)a.pid, 0) && errno == ESRCH)
+		if (a.pid && sw_pid_gone((pid_t)a.pid))
 			break;
 		if (deadline && sw_now_ns(CLOCK_MONOTONIC) >= deadline)
 			break;

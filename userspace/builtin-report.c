@@ -570,6 +570,12 @@ static void sw_report_stderr(struct sw_report *r)
 			s->bad_records);
 	if (lost)
 		fprintf(stderr, "stopwatch report: warning: %s\n", lost);
+	if (!s->sym.kallsyms.n || s->sym.kallsyms.hidden)
+		fprintf(stderr,
+			"stopwatch report: warning: the recording has no usable kallsyms (%s): kernel symbols show as [unknown]\n",
+			s->sym.kallsyms.hidden ?
+			"its addresses were hidden: record as root, or lower kernel.kptr_restrict" :
+			"/proc/kallsyms could not be read");
 	free(lost);
 }
 

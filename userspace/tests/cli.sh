@@ -389,6 +389,36 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 		not_ok "record wrote start and stop to the sampler file" "$(cat "$F/sampler")"
 	run "$SW" report -i "$tmp/rec.swd" --sort comm,symbol -q
 	expect "report of what record drained" 0 "symprog   [.] sym_hot"
+	# --daemon: a later file resolves processes described only in an
+	# earlier one (the second batch has no records for them).
+	F2=$tmp/fakedbg2
+	mkdir -p "$F2/samples" "$tmp/more/samples"
+	cp fixtures/basic/stats "$F2/stats"
+	printf 'state      stopped\n' > "$F2/sampler"
+	"$GEN" --samples 2000 --raw "$F2" "$SYMBIN" "$tmp/unused.swd"
+	"$GEN" --samples 2000 --no-synth --raw "$tmp/more" "$SYMBIN" "$tmp/unused.swd"
+	"$SW" record --daemon --rotate-interval 1 --debugfs "$F2" -o "$tmp/daemon" \
+		> "$tmp/out" 2> "$tmp/err" &
+	dp=$!
+	sleep 1.6
+	cat "$tmp/more/samples/cpu0" >> "$F2/samples/cpu0"
+	cat "$tmp/more/samples/cpu1" >> "$F2/samples/cpu1"
+	sleep 1.2
+	kill -INT "$dp"
+	wait "$dp"
+	rc=$?
+	expect "record --daemon ends on SIGINT" 0
+	n=$(ls "$tmp/daemon"/stopwatch-*.swd | wc -l)
+	[ "$n" -ge 2 ] && ok "record --daemon rotated ($n files)" ||
+		not_ok "record --daemon rotated ($n files)"
+	: > "$tmp/later"
+	for f in $(ls "$tmp/daemon"/stopwatch-*.swd | sed 1d); do
+		"$SW" report -i "$f" --all -q --sort comm,image,symbol >> "$tmp/later" 2>/dev/null
+	done
+	grep -Eq "symprog +symprog-pie +\[\.\] sym_hot" "$tmp/later" &&
+		! grep -Eq "symprog +\[unknown\]" "$tmp/later" &&
+		ok "a rotated file resolves what an earlier file described" ||
+		not_ok "a rotated file resolves what an earlier file described" "$(cat "$tmp/later")"
 	printf 'state      running\n' > "$F/sampler"
 	fails "record while the sampler runs" \
 		"stopwatch record: the sampler is already running (another 'stopwatch record'?); stop it with 'echo stop > $F/sampler'" \

@@ -5,10 +5,12 @@
  * report benchmark.
  *
  *   swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N]
- *           [--no-stacks] [--raw DIR] SYMBIN_DIR OUT.swd
+ *           [--no-stacks] [--no-synth] [--raw DIR] SYMBIN_DIR OUT.swd
  *
  * --raw DIR also writes each CPU's records to DIR/samples/cpuN, as the
  * sampler's relay files would hold them (a fake debugfs for record).
+ * --no-synth leaves out the records that describe the processes alive at
+ * start (as in a stream that continues an earlier one).
  *
  * The profile: process "symprog" (pid 1000, symprog-pie with
  * libsymlib.so) and a short-lived child "symchild" (pid 1001, fork + exec
@@ -271,11 +273,12 @@ int main(int argc, char **argv)
 		{ "lost", required_argument, NULL, 'l' },
 		{ "no-stacks", no_argument, NULL, 'S' },
 		{ "raw", required_argument, NULL, 'r' },
+		{ "no-synth", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nsamples = 1000, lost = 0, cut = 0, i, t = 1000000000ULL;
 	uint64_t child_start, child_end, taken[2] = { 0 }, written[2] = { 0 };
-	bool end = true, stacks = true;
+	bool end = true, stacks = true, synth = true;
 	struct img pie = { 0 }, nopie = { 0 }, lib = { 0 };
 	struct fn hot = { .name = "sym_hot" }, warm = { .name = "sym_warm" }, mid = { .name = "sym_mid" },
 		  mainf = { .name = "main" }, lhot = { .name = "lib_hot" };
@@ -304,12 +307,15 @@ int main(int argc, char **argv)
 		case 'r':
 			raw_dir = optarg;
 			break;
+		case 's':
+			synth = false;
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] [--raw DIR] SYMBIN_DIR OUT.swd\n");
+		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] [--no-synth] [--raw DIR] SYMBIN_DIR OUT.swd\n");
 		return 2;
 	}
 	elf_version(EV_CURRENT);
@@ -352,11 +358,13 @@ int main(int argc, char **argv)
 	for (cpu = 0; cpu < 2; cpu++)
 		stream(cpu, t, stacks);
 	/* The target already exists at start: synthesized records. */
-	comm(0, t, SW_REC_F_SYNTH, PID_MAIN, "symprog");
-	mmap_rec(0, t, SW_REC_F_SYNTH, PID_MAIN, &pie);
-	mmap_rec(0, t, SW_REC_F_SYNTH, PID_MAIN, &lib);
-	/* An unrelated process: left out unless --all. */
-	comm(0, t, SW_REC_F_SYNTH, 77, "other");
+	if (synth) {
+		comm(0, t, SW_REC_F_SYNTH, PID_MAIN, "symprog");
+		mmap_rec(0, t, SW_REC_F_SYNTH, PID_MAIN, &pie);
+		mmap_rec(0, t, SW_REC_F_SYNTH, PID_MAIN, &lib);
+		/* An unrelated process: left out unless --all. */
+		comm(0, t, SW_REC_F_SYNTH, 77, "other");
+	}
 	flush_cpu();
 
 	child_start = nsamples / 3;

@@ -362,13 +362,6 @@ int sw_facts_capture(struct sw_facts *f)
 		f->modules = NULL;
 	if (sw_vdso_capture(&f->vdso, &f->vdso_len))
 		f->vdso = NULL;
-	/* Compressed once: rotated files write them again and again. */
-	if (f->kallsyms)
-		swd_deflate(f->kallsyms, f->kallsyms_len, &f->z[0], &f->zlen[0]);
-	if (f->modules)
-		swd_deflate(f->modules, f->modules_len, &f->z[1], &f->zlen[1]);
-	if (f->vdso)
-		swd_deflate(f->vdso, f->vdso_len, &f->z[2], &f->zlen[2]);
 	return 0;
 }
 
@@ -384,7 +377,7 @@ void sw_facts_free(struct sw_facts *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int sw_facts_write(struct swd_writer *w, const struct sw_facts *f)
+int sw_facts_write(struct swd_writer *w, struct sw_facts *f, bool deflate)
 {
 	static const unsigned int type[3] = { SWD_SEC_KALLSYMS,
 					      SWD_SEC_MODULES, SWD_SEC_VDSO };
@@ -395,7 +388,12 @@ int sw_facts_write(struct swd_writer *w, const struct sw_facts *f)
 	for (i = 0; i < 3 && !ret; i++) {
 		if (!raw[i])
 			continue;
-		if (f->z[i])
+		/* Compressed once, the first time it is asked for. */
+		if (deflate && !f->z[i] && !f->ztried[i]) {
+			swd_deflate(raw[i], len[i], &f->z[i], &f->zlen[i]);
+			f->ztried[i] = true;
+		}
+		if (deflate && f->z[i])
 			ret = swd_write_deflated(w, type[i], 0, f->z[i],
 						 f->zlen[i], len[i]);
 		else
@@ -554,12 +552,25 @@ int sw_recorder_state(struct sw_recorder *r, void **out, size_t *len)
 		if (nl >= 2 && nl - 2 < SW_MODNAME_LEN)
 			memcpy(mo->name, img->path + 1, nl - 2);
 	}
-	/* Start over from the live state: exited processes are forgotten. */
+	/* Start over from the live state: exited processes are forgotten,
+	 * and the new file's build-ids and perf maps are those of the
+	 * mappings it starts with and those that follow. */
 	sw_machine_free(m);
 	ret = sw_machine_init(m);
+	sw_intern_free(&r->paths);
+	sw_u64map_free(&r->anon_pids);
 	for (off = 0; !ret && off < b.len;) {
 		const struct sw_rec_header *h = (const void *)(b.p + off);
 
+		if (h->type == SW_REC_MMAP) {
+			const struct sw_rec_mmap *mm = (const void *)h;
+			const char *path = sw_mmap_path(mm);
+
+			if (path && path[0] == '/' && strcmp(path, "//anon"))
+				sw_intern_str(&r->paths, path);
+			else if (mm->h.flags & SW_MMAP_F_ANON)
+				sw_u64map_put(&r->anon_pids, mm->pid, 1);
+		}
 		ret = sw_machine_record(m, h);
 		off += h->size;
 	}

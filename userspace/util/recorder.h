@@ -114,8 +114,8 @@ int sw_sampler_state(const char *dir, char **text);
 char *sw_sampler_field(const char *text, const char *key);
 
 /**
- * sw_recorder_write_facts() - the host-facts sections of a new file:
- * kallsyms, modules and the vdso, as captured by sw_facts_capture().
+ * struct sw_facts - host facts every file carries: kallsyms, modules and
+ * the vdso, read by sw_facts_capture() before the sampler starts.
  */
 struct sw_facts {
 	char *kallsyms;
@@ -124,14 +124,26 @@ struct sw_facts {
 	size_t modules_len;
 	void *vdso;
 	size_t vdso_len;
-	/* the same, deflated once for every file (NULL: stored plain) */
+	/* the same deflated, once, for rotated files (NULL: not yet, or
+	 * compressing did not pay) */
 	void *z[3];
 	size_t zlen[3];
+	bool ztried[3];
 };
 
 int sw_facts_capture(struct sw_facts *f);
 void sw_facts_free(struct sw_facts *f);
-int sw_facts_write(struct swd_writer *w, const struct sw_facts *f);
+
+/**
+ * sw_facts_write() - the host-facts sections of a new file.
+ * @w:       the file
+ * @f:       the facts
+ * @deflate: compress them (costly the first time: a few hundred ms for a
+ *           distribution kernel's kallsyms, far more under emulation, so
+ *           the first file of a recording, written while the relay buffers
+ *           fill, stores them plain)
+ */
+int sw_facts_write(struct swd_writer *w, struct sw_facts *f, bool deflate);
 
 /**
  * sw_recorder_finish_file() - the closing sections of the current file:

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "util/debugfs.h"
 #include "util/session.h"
 #include "util/table.h"
 
@@ -232,10 +236,33 @@ static int sw_session_perfmap(void *arg, uint32_t pid, const char **text,
 	struct sw_session *s = arg;
 	uint64_t idx;
 
-	if (!sw_u64map_get(&s->perfmaps, pid, &idx))
-		return -ENOENT;
-	*text = s->file->sec[idx].data;
-	*len = s->file->sec[idx].size;
+	char path[64], *buf, **owned;
+	int fd, ret;
+
+	if (sw_u64map_get(&s->perfmaps, pid, &idx)) {
+		*text = s->file->sec[idx].data;
+		*len = s->file->sec[idx].size;
+		return 0;
+	}
+	/* Not recorded: the JIT may have written it after recording ended,
+	 * as perf reads it at report time. */
+	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = sw_read_fd(fd, &buf, len);
+	close(fd);
+	if (ret)
+		return ret;
+	/* Kept until the session closes. */
+	owned = realloc(s->owned, (s->nowned + 1) * sizeof(*owned));
+	if (!owned) {
+		free(buf);
+		return -ENOMEM;
+	}
+	s->owned = owned;
+	s->owned[s->nowned++] = buf;
+	*text = buf;
 	return 0;
 }
 
@@ -422,6 +449,9 @@ void sw_session_close(struct sw_session *s)
 	free(s->cpus);
 	free(s->synth);
 	sw_u64map_free(&s->perfmaps);
+	for (i = 0; i < s->nowned; i++)
+		free(s->owned[i]);
+	free(s->owned);
 	swd_close(s->file);
 	free(s);
 }

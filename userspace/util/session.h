@@ -110,6 +110,8 @@ struct sw_cpu_recs {
  * @first_time:  earliest sample time
  * @last_time:   latest sample time
  * @perfmaps:    PERFMAP sections by pid
+ * @owned:       perf maps read from /tmp at report time, freed at close
+ * @nowned:      their number
  */
 struct sw_session {
 	struct swd_file *file;
@@ -132,6 +134,8 @@ struct sw_session {
 	uint64_t first_time;
 	uint64_t last_time;
 	struct sw_u64map perfmaps;
+	char **owned;
+	size_t nowned;
 };
 
 /**

@@ -146,7 +146,9 @@ int swd_deflate(const void *data, size_t len, void **out, size_t *olen)
 	z = malloc(zlen);
 	if (!z)
 		return -ENOMEM;
-	if (compress2(z, &zlen, data, (uLong)len, 6) != Z_OK || zlen >= len) {
+	/* Speed over size: the recorder compresses while buffers fill. */
+	if (compress2(z, &zlen, data, (uLong)len, Z_BEST_SPEED) != Z_OK ||
+	    zlen >= len) {
 		free(z);
 		return 0;
 	}

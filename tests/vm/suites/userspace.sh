@@ -160,11 +160,11 @@ cmp_le "children's [unknown] share" "$unk" 5
 cmp_ge "15 child processes (and the parent) seen" "$(grep -vc '^#' "$TMP/pids.txt")" 15
 
 # --- -p PID, -a ------------------------------------------------------------------------
-"$P/swprof" 3000 >/dev/null &
+"$P/swprof" 4000 >/dev/null &
 wp=$!
 sleep 0.3
 "$SW" record -p "$wp" -F 1000 -o "$TMP/pid.swd" >/dev/null 2>"$TMP/pid.err"
-is "record -p ends when the process does" "$?" 0
+is "record -p ends when the process does" "$?" 0 || diag "$(cat "$TMP/pid.err")"
 wait "$wp"
 "$SW" report -i "$TMP/pid.swd" --sort symbol -q >"$TMP/pid.txt" 2>/dev/null
 is "record -p: top symbol" "$(nth "$TMP/pid.txt" 1)" swprof_hot
@@ -174,11 +174,11 @@ is "record -a --duration 1 exits 0" "$?" 0
 cmp_ge "record -a has samples" "$(grep -vc '^#' "$TMP/all.txt")" 1
 
 # --- --daemon: rotated files, each complete, later ones still resolve -----------------
-"$P/swprof" 5000 >/dev/null &
+"$P/swprof" 8000 >/dev/null &
 wp=$!
 "$SW" record --daemon --rotate-interval 1 -F 500 -o "$TMP/d" >/dev/null 2>"$TMP/d.err" &
 dp=$!
-sleep 5
+sleep 7
 kill -INT "$dp"
 wait "$dp"
 is "record --daemon ends cleanly on SIGINT" "$?" 0
