@@ -8,8 +8,9 @@
 # recording of N samples with call stacks (default 1000000; the profile of
 # tests/swd-gen.c: two processes, an exited child, a shared library, the
 # kernel, symbolized through libdwfl from real ELF files), and times
-# report runs (best of 3, one thread: wall time is one core's time),
-# printing samples per second and peak RSS.  Then, when perf works here, it
+# report runs (the best of 3 by CPU time: the program is one thread, so
+# its CPU time is one core's, also on a busy machine), printing samples per
+# CPU second, wall time and peak RSS.  Then, when perf works here, it
 # records tests/progs/swprof with perf (cpu-clock, -g) and times
 # "perf report" the same way, and prints the ratio of the two rates.
 #
@@ -37,25 +38,28 @@ SW=$out/stopwatch
 echo "bench-report: writing a recording of $n samples ..." >&2
 "$out/tests/swd-gen" --samples "$n" "$out/tests/symbin" "$work/bench.swd"
 
-# measure NAME SAMPLES CMD...: best wall time of 3 runs, its peak RSS.
+# measure NAME SAMPLES CMD...: the run of 3 with the least CPU time (user +
+# system: one thread, so one core's time, whatever else the machine runs),
+# its wall time and peak RSS.
 measure() {
 	name=$1 samples=$2
 	shift 2
-	best= rss=
+	best=
 	for i in 1 2 3; do
-		/usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || {
+		/usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || {
 			echo "bench-report: '$*' failed:" >&2
 			cat "$work/err.txt" >&2
 			exit 1
 		}
-		read -r t m <"$work/time.txt"
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$t rss=$m
+		read -r w u s m <"$work/time.txt"
+		c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$c wall=$w rss=$m
 		fi
 	done
-	rate=$(awk -v s="$samples" -v t="$best" 'BEGIN { printf "%.0f", t > 0 ? s / t : 0 }')
-	printf '%-44s %9s samples %7.2f s %12s samples/s %7.0f MB peak RSS\n' \
-		"$name" "$samples" "$best" "$rate" "$(awk -v m="$rss" 'BEGIN { print m / 1024 }')"
+	rate=$(awk -v n="$samples" -v t="$best" 'BEGIN { printf "%.0f", (t > 0) ? n / t : 0 }')
+	printf '%-42s %8s samples  cpu %5.2f s  wall %5.2f s  %9s samples/s  %4.0f MB peak RSS\n' \
+		"$name" "$samples" "$best" "$wall" "$rate" "$(awk -v m="$rss" 'BEGIN { print m / 1024 }')"
 	last_rate=$rate
 }
 
@@ -84,7 +88,7 @@ if [ "$peer" = 1 ] && command -v perf >/dev/null 2>&1; then
 			--sort comm,dso,sym -g none
 		echo
 		awk -v a="$sw_rate" -v b="$last_rate" 'BEGIN {
-			printf "ratio: stopwatch report aggregates %.1fx the samples per second of perf report\n", b > 0 ? a / b : 0 }'
+			printf "ratio: stopwatch report aggregates %.1fx the samples per CPU second of perf report\n", (b > 0) ? a / b : 0 }'
 	else
 		echo "perf record failed here (perf_event_paranoid?): no peer numbers" >&2
 		cat "$work/perf.err" >&2
