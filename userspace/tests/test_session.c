@@ -189,6 +189,26 @@ static void test_losses(void **state)
 	unlink(path);
 	free(path);
 
+	/* A CPU that went offline and came back: two ENDs, cumulative
+	 * counters; the last one holds the totals. */
+	memset(&fs, 0, sizeof(fs));
+	tb_stream(&fs.cpu[1], 1, 1, SW_ABI_MAJOR);
+	tb_sample(&fs.cpu[1], 10, 1, 1, 1, 0x1000, true, NULL, 0, 0);
+	tb_end(&fs.cpu[1], 20, 1, 3, 1, 2);
+	tb_stream(&fs.cpu[1], 1, 30, SW_ABI_MAJOR);
+	tb_sample(&fs.cpu[1], 40, 1, 1, 1, 0x1000, true, NULL, 0, 0);
+	tb_end(&fs.cpu[1], 50, 1, 6, 2, 4);
+	path = write_spec(&fs);
+	s = open_ok(path, true);
+	assert_true(s->lost.counted);
+	assert_int_equal(s->lost.taken, 6);
+	assert_int_equal(s->lost.written, 2);
+	assert_int_equal(s->lost.full, 4);
+	assert_int_equal(s->lost.missing, 0);
+	sw_session_close(s);
+	unlink(path);
+	free(path);
+
 	/* No END record: the counters table of the sampler file. */
 	memset(&fs, 0, sizeof(fs));
 	tb_stream(&fs.cpu[0], 0, 1, SW_ABI_MAJOR);

@@ -150,6 +150,10 @@ static void sw_recorder_note(struct sw_recorder *r, struct sw_rec_cpu *c,
 	case SW_REC_END:
 		c->ended = true;
 		break;
+	case SW_REC_STREAM:
+		/* A CPU back from offline begins a new stream. */
+		c->ended = false;
+		break;
 	default:
 		break;
 	}

@@ -184,9 +184,21 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 			continue;
 		}
 		case SW_REC_END: {
-			struct sw_end_seen *e = realloc(*ends, (*nends + 1) *
-							       sizeof(*e));
+			struct sw_end_seen *e = NULL;
+			size_t k;
 
+			/* A CPU that went offline and came back ends its
+			 * stream more than once; END counters are cumulative
+			 * over the session: its last END holds its totals. */
+			for (k = 0; k < *nends; k++)
+				if ((*ends)[k].cpu == sec->arg)
+					e = &(*ends)[k];
+			if (e) {
+				if (h->time >= e->end.h.time)
+					memcpy(&e->end, h, sizeof(e->end));
+				continue;
+			}
+			e = realloc(*ends, (*nends + 1) * sizeof(*e));
 			if (!e)
 				return sw_err_set(err, -ENOMEM, "out of memory");
 			*ends = e;
