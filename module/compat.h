@@ -167,4 +167,109 @@ static inline bool sw_module_is_formed(struct module *mod)
 	return state != MODULE_STATE_UNFORMED;
 }
 
+/* ---- pmu: per-thread virtualization ------------------------------------- */
+#include <linux/llist.h>
+#include <linux/sched.h>
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+#include <linux/rethook.h>
+#endif
+
+/*
+ * A local variable left out of -ftrivial-auto-var-init (CONFIG_INIT_STACK_
+ * ALL_ZERO): zeroing a sample array costs instructions that depend on the
+ * stack's alignment, which varies per system call (randomize_kstack_offset),
+ * and would land inside the measured window of a call.
+ */
+#if __has_attribute(__uninitialized__)
+#define __sw_noinit __attribute__((__uninitialized__))
+#else
+#define __sw_noinit
+#endif
+
+/*
+ * The sched_switch tracepoint probe's parameters (the tracepoint gained
+ * prev_state in 5.18).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#define SW_SCHED_SWITCH_ARGS(prev, next)                                     \
+	void *sw_tp_data, bool sw_preempt, struct task_struct *prev,         \
+		struct task_struct *next, unsigned int sw_prev_state
+#else
+#define SW_SCHED_SWITCH_ARGS(prev, next)                                     \
+	void *sw_tp_data, bool sw_preempt, struct task_struct *prev,         \
+		struct task_struct *next
+#endif
+
+/*
+ * A task's pending kretprobe instances: a list with the newest call first,
+ * task->rethooks when kretprobes sit on rethook (x86 since 5.19),
+ * task->kretprobe_instances otherwise (arm64 6.1).  Only the task itself
+ * pushes and pops it; see pmu/virt.c for why walking it is safe from the
+ * sched_switch tracepoint.
+ */
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+/* kretprobe's rethook handler, learnt from the first kretprobe registered. */
+extern void *sw_krp_rethook_handler;
+
+static __always_inline struct llist_node *
+sw_task_kri_first(struct task_struct *t)
+{
+	return READ_ONCE(t->rethooks.first);
+}
+
+static __always_inline struct kretprobe_instance *
+sw_kri_entry(struct llist_node *node)
+{
+	return container_of(node, struct kretprobe_instance, node.llist);
+}
+
+/*
+ * The kretprobe an instance belongs to, NULL if it is not a kretprobe's
+ * (fprobe also uses rethook) or the kretprobe is being unregistered
+ * (unregistration clears the handler, then waits a grace period).
+ * Context: preemption disabled.
+ */
+static __always_inline struct kretprobe *
+sw_kri_kretprobe(struct kretprobe_instance *ri)
+{
+	struct rethook *rh = READ_ONCE(ri->node.rethook);
+	void *handler = (void *)rcu_dereference_sched(rh->handler);
+
+	if (!handler || handler != READ_ONCE(sw_krp_rethook_handler))
+		return NULL;
+	return (struct kretprobe *)READ_ONCE(rh->data);
+}
+
+/* Called once a kretprobe is registered. Context: process context. */
+static inline void sw_kretprobe_learn(struct kretprobe *rp)
+{
+	if (!READ_ONCE(sw_krp_rethook_handler))
+		WRITE_ONCE(sw_krp_rethook_handler,
+			   (void *)rcu_access_pointer(rp->rh->handler));
+}
+#else /* !CONFIG_KRETPROBE_ON_RETHOOK */
+static __always_inline struct llist_node *
+sw_task_kri_first(struct task_struct *t)
+{
+	return READ_ONCE(t->kretprobe_instances.first);
+}
+
+static __always_inline struct kretprobe_instance *
+sw_kri_entry(struct llist_node *node)
+{
+	return container_of(node, struct kretprobe_instance, llist);
+}
+
+/* NULL once the kretprobe is unregistered. Context: preemption disabled. */
+static __always_inline struct kretprobe *
+sw_kri_kretprobe(struct kretprobe_instance *ri)
+{
+	return rcu_dereference_sched(ri->rph->rp);
+}
+
+static inline void sw_kretprobe_learn(struct kretprobe *rp)
+{
+}
+#endif /* CONFIG_KRETPROBE_ON_RETHOOK */
+
 #endif /* _STOPWATCH_COMPAT_H */

@@ -3,7 +3,9 @@
  * debugfs.c - the /sys/kernel/debug/stopwatch/ interface.
  *
  *   stats            one row per probe, first line names the columns
- *   hist/<probe>     log2 histogram of the probe's wall time
+ *   hist/<probe>     log2 histograms of the wall time and of each event
+ *   events           read/write the events counted per call (all or nothing)
+ *   counters         every CPU's perf counter: state, count, times
  *   probes           read: probed functions; write: "+f -g h" (all or nothing)
  *   reset            write 1: zero every statistic
  *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
@@ -18,6 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "stopwatch.h"
+#include "../pmu/pmu.h"
 
 #define SW_CTL_MAX (64 * 1024)
 
@@ -61,34 +64,106 @@ static char *sw_ctl_copy(const char __user *ubuf, size_t len)
 	return buf;
 }
 
+/* One column header "<event>_<what>", right-aligned like the values. */
+static void sw_ev_col(struct seq_file *m, const char *ev, const char *what)
+{
+	char name[SW_EVENT_NAME_LEN + 16];
+
+	snprintf(name, sizeof(name), "%s_%s", ev, what);
+	seq_printf(m, " %14s", name);
+}
+
+/* CPI x SW_CPI_SCALE as a decimal with three places. */
+static void sw_cpi_col(struct seq_file *m, u64 v)
+{
+	seq_printf(m, " %10llu.%03llu", v / SW_CPI_SCALE, v % SW_CPI_SCALE);
+}
+
+/*
+ * The event columns, after the time columns: per event min, avg, max and
+ * unmeasured calls; with cycles and instructions, per-call CPI min, avg,
+ * max.  The header comes from the current event set; every probe's event
+ * statistics belong to it (both change together under sw_lock).
+ */
+static void sw_stats_ev_header(struct seq_file *m)
+{
+	struct sw_evset *set = rcu_dereference_protected(sw_evset,
+						lockdep_is_held(&sw_lock));
+	u32 i;
+
+	for (i = 0; set && i < set->n; i++) {
+		sw_ev_col(m, set->spec[i].name, "min");
+		sw_ev_col(m, set->spec[i].name, "avg");
+		sw_ev_col(m, set->spec[i].name, "max");
+		sw_ev_col(m, set->spec[i].name, "unmeasured");
+	}
+	if (set && set->cycles >= 0 && set->instructions >= 0)
+		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
+			   "cpi_max");
+}
+
+static void sw_stats_ev_row(struct seq_file *m, struct sw_probe *p,
+			    struct sw_evread *r)
+{
+	struct sw_evgen *g = rcu_dereference_protected(p->evs,
+						lockdep_is_held(&sw_lock));
+	u32 i;
+
+	if (!g)
+		return;
+	sw_evgen_read(g, r);
+	for (i = 0; i < r->n; i++) {
+		struct sw_stats *st = &r->ev[i].st;
+
+		seq_printf(m, " %14llu %14llu %14llu %14llu",
+			   st->count ? st->min : 0, sw_stats_avg(st), st->max,
+			   r->ev[i].unmeasured);
+	}
+	if (r->cycles >= 0 && r->instructions >= 0) {
+		sw_cpi_col(m, r->cpi.count ? r->cpi.min : 0);
+		sw_cpi_col(m, sw_stats_avg(&r->cpi));
+		sw_cpi_col(m, r->cpi.max);
+	}
+}
+
 static int sw_stats_show(struct seq_file *m, void *v)
 {
 	struct sw_stats st;
 	struct sw_probe *p;
+	struct sw_evread *evr;
 	u64 *hist, migrated;
 	unsigned long miss_max, miss_re;
 	int ret = 0;
 
 	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
-	if (!hist)
-		return -ENOMEM;
-	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s\n",
+	evr = kmalloc(sizeof(*evr), GFP_KERNEL);
+	if (!hist || !evr) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
 		   "probe", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
 		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
 		   "migrated");
 	mutex_lock(&sw_lock);
+	sw_stats_ev_header(m);
+	seq_putc(m, '\n');
 	list_for_each_entry(p, &sw_probes, list) {
 		ret = sw_probe_read(p, &st, hist, &migrated);
 		if (ret)
 			break;
 		sw_probe_missed(p, &miss_max, &miss_re);
-		seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu\n",
+		seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu",
 			   p->name, st.count, st.count ? st.min : 0,
 			   sw_stats_avg(&st), st.max, sw_stats_stddev(&st),
 			   st.sum, miss_max + miss_re, miss_max, miss_re,
 			   migrated);
+		sw_stats_ev_row(m, p, evr);
+		seq_putc(m, '\n');
 	}
 	mutex_unlock(&sw_lock);
+out_free:
+	kfree(evr);
 	kfree(hist);
 	return ret;
 }
@@ -101,18 +176,39 @@ DEFINE_SHOW_ATTRIBUTE(sw_stats);
 static int sw_hist_show(struct seq_file *m, void *v)
 {
 	struct sw_probe *p = m->private;
+	struct sw_evread *evr = NULL;
+	struct sw_evgen *g;
 	struct sw_stats st;
 	u64 *hist, migrated;
+	u32 i;
 	int ret;
 
 	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
-	if (!hist)
-		return -ENOMEM;
-	ret = sw_probe_read(p, &st, hist, &migrated);
-	if (!ret) {
-		seq_printf(m, "%s: ns, %llu calls\n", p->name, st.count);
-		sw_hist_print(hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+	evr = kmalloc(sizeof(*evr), GFP_KERNEL);
+	if (!hist || !evr) {
+		ret = -ENOMEM;
+		goto out_free;
 	}
+	ret = sw_probe_read(p, &st, hist, &migrated);
+	if (ret)
+		goto out_free;
+	seq_printf(m, "%s: ns, %llu calls\n", p->name, st.count);
+	sw_hist_print(hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+
+	/* One section per event; N is the calls measured for it. */
+	evr->n = 0;
+	rcu_read_lock();
+	g = rcu_dereference(p->evs);
+	if (g)
+		sw_evgen_read(g, evr);
+	rcu_read_unlock();
+	for (i = 0; i < evr->n; i++) {
+		seq_printf(m, "\n%s: %s, %llu calls\n", p->name, evr->names[i],
+			   evr->ev[i].st.count);
+		sw_hist_print(evr->ev[i].hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+	}
+out_free:
+	kfree(evr);
 	kfree(hist);
 	return ret;
 }
@@ -230,6 +326,46 @@ static int sw_bdstats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_bdstats);
 
+static int sw_events_show(struct seq_file *m, void *v)
+{
+	sw_pmu_events_show(m);
+	return 0;
+}
+
+static int sw_events_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_events_show, NULL);
+}
+
+static ssize_t sw_events_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char *buf = sw_ctl_copy(ubuf, len);
+	int ret;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sw_error_clear();
+	ret = sw_pmu_events_apply(buf);
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_events_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_events_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sw_events_write,
+};
+
+static int sw_counters_show(struct seq_file *m, void *v)
+{
+	return sw_pmu_counters_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_counters);
+
 static int sw_last_error_show(struct seq_file *m, void *v)
 {
 	sw_error_show(m);
@@ -322,6 +458,8 @@ int sw_debugfs_init(void)
 	debugfs_create_file("last_error", 0400, root, NULL,
 			    &sw_last_error_fops);
 	debugfs_create_file("version", 0400, root, NULL, &sw_version_fops);
+	debugfs_create_file("events", 0600, root, NULL, &sw_events_fops);
+	debugfs_create_file("counters", 0400, root, NULL, &sw_counters_fops);
 	if (IS_ERR(sw_dbg_hist)) {
 		debugfs_remove(root);
 		return PTR_ERR(sw_dbg_hist);

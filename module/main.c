@@ -13,6 +13,7 @@
 #include <linux/spinlock.h>
 
 #include "stopwatch.h"
+#include "../pmu/pmu.h"
 
 static char *probes;
 module_param(probes, charp, 0444);
@@ -38,6 +39,11 @@ unsigned int sw_bd_slots = 64;
 module_param_named(breakdown_slots, sw_bd_slots, uint, 0444);
 MODULE_PARM_DESC(breakdown_slots,
 		 "Breakdown rows per probe per CPU before calls count as 'other', 1 to 65536 (default 64)");
+
+static char *events;
+module_param(events, charp, 0444);
+MODULE_PARM_DESC(events,
+		 "Comma-separated perf events counted per call, per thread, e.g. cycles,instructions or cpu-clock,r00c0,4:0x3c (default: none; changeable in debugfs)");
 
 DEFINE_MUTEX(sw_lock);
 LIST_HEAD(sw_probes);
@@ -148,9 +154,12 @@ static int __init stopwatch_init(void)
 	ret = sw_debugfs_init();
 	if (ret)
 		return ret;
-	ret = sw_sampler_init();
+	ret = sw_pmu_init(events);
 	if (ret)
 		goto out_remove_debugfs;
+	ret = sw_sampler_init();
+	if (ret)
+		goto out_pmu_exit;
 	if (probes && *probes) {
 		buf = kstrdup(probes, GFP_KERNEL);
 		if (!buf) {
@@ -168,6 +177,8 @@ static int __init stopwatch_init(void)
 
 out_exit_sampler:
 	sw_sampler_exit();
+out_pmu_exit:
+	sw_pmu_exit();
 out_remove_debugfs:
 	sw_debugfs_exit();
 	return ret;
@@ -178,6 +189,7 @@ static void __exit stopwatch_exit(void)
 	sw_sampler_exit();
 	sw_debugfs_exit();
 	sw_probes_remove_all();
+	sw_pmu_exit();
 	pr_info(SW_NAME ": unloaded\n");
 }
 

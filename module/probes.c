@@ -7,6 +7,13 @@
  * returns on another CPU is still measured from its own entry.  The return
  * handler folds the elapsed time into the current CPU's statistics.
  *
+ * With events set (pmu/), the entry handler also opens the call's first
+ * counting segment and the return handler closes the last one; the
+ * sched_switch probe in pmu/virt.c closes and reopens segments in between,
+ * so the counts cover only the calling thread.  Each probe keeps its event
+ * statistics apart from its time statistics: they restart when the events
+ * change.
+ *
  * Adding and removing probes is all-or-nothing: every new probe is
  * registered disabled first, and only when all of them registered are they
  * enabled and the removals carried out.
@@ -18,6 +25,7 @@
 
 #include "compat.h"
 #include "stopwatch.h"
+#include "../pmu/pmu.h"
 
 /*
  * sw_entry() - kretprobe entry handler.
@@ -27,9 +35,19 @@
 static int sw_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sw_call *c = (struct sw_call *)ri->data;
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);
 
 	c->cpu = smp_processor_id();
 	c->t0 = sw_clock_ns();
+	c->set_id = 0;
+	if (set) {
+		struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+
+		/* Last thing before the function runs: counts exclude us. */
+		sw_pmu_read(set, s);
+		sw_evcall_init(&c->ev, set->n, s);
+		c->set_id = set->id;
+	}
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_entry);
@@ -43,14 +61,34 @@ NOKPROBE_SYMBOL(sw_entry);
  */
 static int sw_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	u64 t1 = sw_clock_ns();
 	struct sw_call *c = (struct sw_call *)ri->data;
-	struct sw_probe *p = container_of(get_kretprobe(ri), struct sw_probe,
-					  krp);
-	u64 ns = t1 > c->t0 ? t1 - c->t0 : 0;
-	struct sw_gen *g = rcu_dereference_sched(p->gen);
-	struct sw_bdgen *bd = rcu_dereference_sched(p->bd);
-	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
+	struct sw_evset *set = NULL;
+	bool measured = false;
+	struct sw_probe *p;
+	struct sw_evgen *evs;
+	struct sw_gen *g;
+	struct sw_bdgen *bd;
+	struct sw_pcpu *pc;
+	u64 t1, ns;
+
+	if (c->set_id) {
+		set = rcu_dereference_sched(sw_evset);
+		if (set && set->id == c->set_id) {
+			struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+
+			/* First thing after the function: close the segment. */
+			sw_pmu_read(set, s);
+			sw_evcall_end(&c->ev, set->n, s);
+			measured = true;
+		}
+	}
+	t1 = sw_clock_ns();
+	p = container_of(get_kretprobe(ri), struct sw_probe, krp);
+	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	g = rcu_dereference_sched(p->gen);
+	bd = rcu_dereference_sched(p->bd);
+	evs = rcu_dereference_sched(p->evs);
+	pc = this_cpu_ptr(g->pcpu);
 
 	raw_write_seqcount_begin(&pc->seq);
 	sw_stats_add(&pc->st, ns);
@@ -61,9 +99,49 @@ static int sw_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (bd)
 		sw_bd_record(bd, ns, c->cpu);
+	/* Calls entered under other events count as unmeasured. */
+	if (evs)
+		sw_evgen_record(evs, measured && evs->set_id == c->set_id ?
+					     &c->ev : NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_return);
+
+/*
+ * sw_call_evcall() - a pending kretprobe instance's event counts, if it is
+ * a stopwatch call entered with the event set @set_id.
+ * Context: sched_switch tracepoint (interrupts off); see pmu/virt.c.
+ */
+struct sw_evcall *sw_call_evcall(struct kretprobe_instance *ri, u32 set_id)
+{
+	struct kretprobe *rp = sw_kri_kretprobe(ri);
+	struct sw_call *c;
+
+	if (!rp || READ_ONCE(rp->handler) != sw_return)
+		return NULL;
+	c = (struct sw_call *)ri->data;
+	return c->set_id == set_id ? &c->ev : NULL;
+}
+NOKPROBE_SYMBOL(sw_call_evcall);
+
+/* The current event set. Context: sw_lock held. */
+static struct sw_evset *sw_evset_current(void)
+{
+	lockdep_assert_held(&sw_lock);
+	return rcu_dereference_protected(sw_evset, lockdep_is_held(&sw_lock));
+}
+
+/* Event statistics for a new probe or generation; NULL without events. */
+static int sw_evgen_new(struct sw_evgen **out)
+{
+	struct sw_evset *set = sw_evset_current();
+
+	*out = NULL;
+	if (!set)
+		return 0;
+	*out = sw_evgen_alloc(set);
+	return *out ? 0 : -ENOMEM;
+}
 
 static struct sw_gen *sw_gen_alloc(void)
 {
@@ -102,6 +180,7 @@ static struct sw_probe *sw_probe_alloc(const char *name)
 	struct sw_probe *p;
 	struct sw_gen *g;
 	struct sw_bdgen *bd = NULL;
+	struct sw_evgen *evs;
 
 	p = kzalloc(struct_size(p, name, strlen(name) + 1), GFP_KERNEL);
 	if (!p)
@@ -115,8 +194,11 @@ static struct sw_probe *sw_probe_alloc(const char *name)
 		if (!bd)
 			goto out_free_gen;
 	}
+	if (sw_evgen_new(&evs))
+		goto out_free_bd;
 	RCU_INIT_POINTER(p->gen, g);
 	RCU_INIT_POINTER(p->bd, bd);
+	RCU_INIT_POINTER(p->evs, evs);
 	p->krp.kp.symbol_name = p->name;
 	p->krp.kp.flags = KPROBE_FLAG_DISABLED;
 	p->krp.entry_handler = sw_entry;
@@ -125,6 +207,8 @@ static struct sw_probe *sw_probe_alloc(const char *name)
 	p->krp.maxactive = sw_maxactive();
 	return p;
 
+out_free_bd:
+	sw_bdgen_free(bd);
 out_free_gen:
 	sw_gen_free(g);
 out_free_probe:
@@ -137,6 +221,7 @@ static void sw_probe_free(struct sw_probe *p)
 {
 	sw_gen_free(rcu_dereference_protected(p->gen, 1));
 	sw_bdgen_free(rcu_dereference_protected(p->bd, 1));
+	sw_evgen_free(rcu_dereference_protected(p->evs, 1));
 	kfree(p);
 }
 
@@ -170,6 +255,7 @@ static int sw_probe_register(struct sw_probe *p)
 			 ret);
 		return ret;
 	}
+	sw_kretprobe_learn(&p->krp);
 	if (within_module((unsigned long)p->krp.kp.addr, THIS_MODULE)) {
 		unregister_kretprobe(&p->krp);
 		sw_error("probe '%s': stopwatch does not probe its own functions",
@@ -375,6 +461,7 @@ int sw_reset_all(void)
 {
 	struct sw_gen **ng = NULL;
 	struct sw_bdgen **nb = NULL;
+	struct sw_evgen **ne = NULL;
 	struct sw_probe *p;
 	int i, n, ret = -ENOMEM;
 
@@ -382,7 +469,8 @@ int sw_reset_all(void)
 	n = sw_nprobes;
 	ng = kvcalloc(max(n, 1), sizeof(*ng), GFP_KERNEL);
 	nb = kvcalloc(max(n, 1), sizeof(*nb), GFP_KERNEL);
-	if (!ng || !nb)
+	ne = kvcalloc(max(n, 1), sizeof(*ne), GFP_KERNEL);
+	if (!ng || !nb || !ne)
 		goto out;
 	for (i = 0; i < n; i++) {
 		ng[i] = sw_gen_alloc();
@@ -393,12 +481,16 @@ int sw_reset_all(void)
 			if (!nb[i])
 				goto out;
 		}
+		if (sw_evgen_new(&ne[i]))
+			goto out;
 	}
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
 		ng[i] = rcu_replace_pointer(p->gen, ng[i],
 					    lockdep_is_held(&sw_lock));
 		nb[i] = rcu_replace_pointer(p->bd, nb[i],
+					    lockdep_is_held(&sw_lock));
+		ne[i] = rcu_replace_pointer(p->evs, ne[i],
 					    lockdep_is_held(&sw_lock));
 		p->missed_base = p->krp.nmissed;
 		p->reentry_base = p->krp.kp.nmissed;
@@ -408,10 +500,12 @@ int sw_reset_all(void)
 	ret = 0;
 out:
 	mutex_unlock(&sw_lock);
-	for (i = 0; ng && nb && i < n; i++) {
+	for (i = 0; ng && nb && ne && i < n; i++) {
 		sw_gen_free(ng[i]);
 		sw_bdgen_free(nb[i]);
+		sw_evgen_free(ne[i]);
 	}
+	kvfree(ne);
 	kvfree(nb);
 	kvfree(ng);
 	if (ret)
@@ -523,4 +617,69 @@ void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
 {
 	*maxactive = READ_ONCE(p->krp.nmissed) - p->missed_base;
 	*reentry = READ_ONCE(p->krp.kp.nmissed) - p->reentry_base;
+}
+
+/**
+ * sw_probes_evgen_prepare() - fresh event statistics for every probe.
+ * @set:  the event set they are for, NULL for none
+ * @gens: array of one per probe, in sw_probes order (NULL entries without
+ *        @set); output, for sw_probes_evgen_swap() and _free()
+ *
+ * Context: process context, sw_lock held (until the swap).
+ * Return: the number of probes, or -ENOMEM (nothing allocated).
+ */
+int sw_probes_evgen_prepare(const struct sw_evset *set,
+			    struct sw_evgen ***gens)
+{
+	int i, n = sw_nprobes;
+
+	lockdep_assert_held(&sw_lock);
+	*gens = kvcalloc(max(n, 1), sizeof(**gens), GFP_KERNEL);
+	if (!*gens)
+		return -ENOMEM;
+	for (i = 0; set && i < n; i++) {
+		(*gens)[i] = sw_evgen_alloc(set);
+		if (!(*gens)[i]) {
+			sw_probes_evgen_free(*gens, i);
+			*gens = NULL;
+			return -ENOMEM;
+		}
+	}
+	return n;
+}
+
+/**
+ * sw_probes_evgen_swap() - give every probe the prepared event statistics.
+ * @gens: from sw_probes_evgen_prepare(); gets the replaced ones back, to
+ *        be freed after an RCU grace period
+ *
+ * Context: process context, sw_lock held since the prepare.
+ */
+void sw_probes_evgen_swap(struct sw_evgen **gens)
+{
+	struct sw_probe *p;
+	int i = 0;
+
+	lockdep_assert_held(&sw_lock);
+	list_for_each_entry(p, &sw_probes, list) {
+		gens[i] = rcu_replace_pointer(p->evs, gens[i],
+					      lockdep_is_held(&sw_lock));
+		i++;
+	}
+}
+
+/**
+ * sw_probes_evgen_free() - free an array of event statistics.
+ * @gens: the array (NULL accepted); no handler may still see its entries
+ * @n:    entries
+ *
+ * Context: process context.
+ */
+void sw_probes_evgen_free(struct sw_evgen **gens, int n)
+{
+	int i;
+
+	for (i = 0; gens && i < n; i++)
+		sw_evgen_free(gens[i]);
+	kvfree(gens);
 }

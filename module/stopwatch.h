@@ -15,6 +15,10 @@
 #include "lib/stats.h"
 #include "lib/bdtab.h"
 #include "lib/parse.h"
+#include "lib/evcall.h"
+
+struct sw_evgen;
+struct sw_evset;
 
 #define SW_NAME "stopwatch"
 #define SW_MAX_PROBES_LIMIT 4096
@@ -22,7 +26,8 @@
 #define SW_ERRMSG_LEN 256
 #define SW_VERSION "0.1"
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 0
+/* 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended */
+#define SW_STATS_FORMAT_MINOR 1
 
 /**
  * struct sw_pcpu - one CPU's statistics for one probe.
@@ -77,6 +82,7 @@ struct sw_bdgen {
  * @krp:          the kretprobe
  * @gen:          current statistics generation (RCU)
  * @bd:           current breakdown tables, NULL when off (RCU)
+ * @evs:          current event statistics, NULL without events (RCU)
  * @hist:         debugfs hist/<name> file
  * @missed_base:  kretprobe nmissed at the last reset
  * @reentry_base: kprobe nmissed at the last reset
@@ -87,6 +93,7 @@ struct sw_probe {
 	struct kretprobe krp;
 	struct sw_gen __rcu *gen;
 	struct sw_bdgen __rcu *bd;
+	struct sw_evgen __rcu *evs;
 	struct dentry *hist;
 	unsigned long missed_base;
 	unsigned long reentry_base;
@@ -95,13 +102,17 @@ struct sw_probe {
 
 /**
  * struct sw_call - per-call data kept in the kretprobe instance.
- * @t0:  entry timestamp, sw_clock_ns()
- * @cpu: CPU the call entered on
+ * @t0:     entry timestamp, sw_clock_ns()
+ * @cpu:    CPU the call entered on
+ * @set_id: id of the event set counted since entry, 0 for none
+ * @ev:     the call's virtualized event counts (pmu/virt.c updates them
+ *          at context switches)
  */
 struct sw_call {
 	u64 t0;
 	u32 cpu;
-	u32 pad;
+	u32 set_id;
+	struct sw_evcall ev;
 };
 
 /* module/main.c */
@@ -125,6 +136,11 @@ int sw_probe_read(struct sw_probe *p, struct sw_stats *st, u64 *hist,
 		  u64 *migrated);
 void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
 		     unsigned long *reentry);
+struct sw_evcall *sw_call_evcall(struct kretprobe_instance *ri, u32 set_id);
+int sw_probes_evgen_prepare(const struct sw_evset *set,
+			    struct sw_evgen ***gens);
+void sw_probes_evgen_swap(struct sw_evgen **gens);
+void sw_probes_evgen_free(struct sw_evgen **gens, int n);
 
 /* module/breakdown.c */
 struct sw_bdgen *sw_bdgen_alloc(int mode);

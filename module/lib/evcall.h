@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * evcall.h - the per-call bookkeeping of virtualized event counts.
+ *
+ * A probed call's count of event E is the sum, over the stretches of time
+ * the calling thread ran on a CPU (segments), of that CPU's counter at the
+ * end of the segment minus its value at the start.  Segments open at call
+ * entry and whenever the thread is switched in, and close whenever it is
+ * switched out and at return.  An event whose counter did not count for
+ * the whole of every segment (missing, not active, multiplexed out, in
+ * error) is marked bad for the call, which then is not measured for it.
+ *
+ * Pure logic: compiled into stopwatch.ko and into host unit tests.  Every
+ * function here runs in the kretprobe and sched_switch handlers: no locks,
+ * no allocation.
+ */
+#ifndef _STOPWATCH_EVCALL_H
+#define _STOPWATCH_EVCALL_H
+
+#include "sw_types.h"
+#include "events.h"
+
+/**
+ * struct sw_ctr_sample - one reading of one counter on the local CPU.
+ * @count: perf's 64-bit count
+ * @gap:   time enabled minus time running, ns; grows only while the
+ *         counter is enabled but not counting
+ * @ok:    the counter exists and was active (counting) on this CPU
+ */
+struct sw_ctr_sample {
+	u64 count;
+	u64 gap;
+	bool ok;
+};
+
+/**
+ * struct sw_evcall - virtualized counts of one call in flight.
+ * @acc:   counts of the closed segments
+ * @start: counter value when the open segment began
+ * @gap:   counter gap when the open segment began
+ * @bad:   bit i set: event i did not count for part of the call
+ * @open:  1 while a segment is open (the thread is on a CPU)
+ */
+struct sw_evcall {
+	u64 acc[SW_MAX_EVENTS];
+	u64 start[SW_MAX_EVENTS];
+	u64 gap[SW_MAX_EVENTS];
+	u32 bad;
+	u32 open;
+};
+
+#define SW_EVCALL_ALL_BAD ((1U << SW_MAX_EVENTS) - 1)
+
+void sw_evcall_init(struct sw_evcall *c, unsigned int n,
+		    const struct sw_ctr_sample *s);
+void sw_evcall_begin(struct sw_evcall *c, unsigned int n,
+		     const struct sw_ctr_sample *s);
+void sw_evcall_end(struct sw_evcall *c, unsigned int n,
+		   const struct sw_ctr_sample *s);
+
+/* Fixed-point scale of cycles-per-instruction values: 1000 = 1.000 CPI. */
+#define SW_CPI_SCALE 1000
+
+bool sw_cpi_milli(u64 cycles, u64 instructions, u64 *cpi);
+
+#endif /* _STOPWATCH_EVCALL_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evstats.c - per-probe statistics of the virtualized event counts.
+ *
+ * Each probe has one generation of event statistics for the current event
+ * set: per CPU, per event, the running statistics and log2 histogram of
+ * the per-call counts and the number of calls left unmeasured; plus the
+ * per-call cycles-per-instruction statistics when both cycles and
+ * instructions are counted.  The return handler is the only writer of its
+ * CPU's entry; readers merge the CPUs under each CPU's seqcount.
+ */
+#include <linux/slab.h>
+
+#include "stopwatch.h"
+#include "pmu.h"
+
+/**
+ * sw_evgen_alloc() - empty event statistics for the events of @set.
+ * @set: event set (not NULL)
+ *
+ * Context: process context; may sleep.
+ * Return: the statistics, or NULL when out of memory.
+ */
+struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set)
+{
+	struct sw_evgen *g;
+	size_t size;
+	u32 i;
+	int cpu;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	g->set_id = set->id;
+	g->n = set->n;
+	g->cycles = set->cycles;
+	g->instructions = set->instructions;
+	for (i = 0; i < set->n; i++)
+		strscpy(g->names[i], set->spec[i].name, SW_EVENT_NAME_LEN);
+	size = struct_size((struct sw_evpcpu *)NULL, ev, set->n);
+	g->pcpu = __alloc_percpu(size, __alignof__(struct sw_evpcpu));
+	if (!g->pcpu) {
+		kfree(g);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu) {
+		struct sw_evpcpu *pc = per_cpu_ptr(g->pcpu, cpu);
+
+		seqcount_init(&pc->seq);
+		sw_stats_init(&pc->cpi);
+		for (i = 0; i < set->n; i++)
+			sw_stats_init(&pc->ev[i].st);
+	}
+	return g;
+}
+
+/**
+ * sw_evgen_free() - free event statistics; NULL is accepted.
+ * @g: statistics no handler can see any more (after an RCU grace period)
+ *
+ * Context: process context.
+ */
+void sw_evgen_free(struct sw_evgen *g)
+{
+	if (!g)
+		return;
+	free_percpu(g->pcpu);
+	kfree(g);
+}
+
+/*
+ * sw_evgen_record() - count one returned call in this CPU's statistics.
+ * @g:  the probe's event statistics
+ * @ev: the call's counts, or NULL when the call was not measured against
+ *      the events of @g at all (entered before they were set)
+ *
+ * Context: kretprobe return handler: preemption disabled, possibly NMI;
+ * the only writer of this CPU's entry.  No locks, no allocation.
+ */
+void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev)
+{
+	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
+	u32 i, bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
+	u64 cpi;
+
+	raw_write_seqcount_begin(&pc->seq);
+	for (i = 0; i < g->n; i++) {
+		struct sw_evstat *es = &pc->ev[i];
+
+		if (bad & (1U << i)) {
+			es->unmeasured++;
+			continue;
+		}
+		sw_stats_add(&es->st, ev->acc[i]);
+		es->hist[sw_hist_bucket(ev->acc[i])]++;
+	}
+	if (g->cycles >= 0 && g->instructions >= 0 &&
+	    !(bad & (1U << g->cycles | 1U << g->instructions)) &&
+	    sw_cpi_milli(ev->acc[g->cycles], ev->acc[g->instructions], &cpi))
+		sw_stats_add(&pc->cpi, cpi);
+	raw_write_seqcount_end(&pc->seq);
+}
+NOKPROBE_SYMBOL(sw_evgen_record);
+
+/**
+ * sw_evgen_read() - merge a probe's event statistics over all CPUs.
+ * @g: the statistics (kept alive by the caller: RCU or sw_lock)
+ * @r: merged result
+ *
+ * Context: process context, inside rcu_read_lock() when @g is only kept
+ * alive by RCU: does not sleep.
+ * Return: 0.
+ */
+int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r)
+{
+	u32 i, b;
+	int cpu;
+
+	memset(r, 0, sizeof(*r));
+	r->n = g->n;
+	r->cycles = g->cycles;
+	r->instructions = g->instructions;
+	memcpy(r->names, g->names, sizeof(r->names));
+	sw_stats_init(&r->cpi);
+	for (i = 0; i < g->n; i++)
+		sw_stats_init(&r->ev[i].st);
+
+	for_each_possible_cpu(cpu) {
+		struct sw_evpcpu *pc = per_cpu_ptr(g->pcpu, cpu);
+		struct sw_stats cpi, st;
+		u64 unmeasured;
+		unsigned int seq;
+
+		do {
+			seq = read_seqcount_begin(&pc->seq);
+			cpi = pc->cpi;
+		} while (read_seqcount_retry(&pc->seq, seq));
+		sw_stats_merge(&r->cpi, &cpi);
+
+		for (i = 0; i < g->n; i++) {
+			struct sw_evstat *es = &pc->ev[i];
+			u64 hist[SW_HIST_BUCKETS];
+
+			do {
+				seq = read_seqcount_begin(&pc->seq);
+				st = es->st;
+				unmeasured = es->unmeasured;
+				memcpy(hist, es->hist, sizeof(hist));
+			} while (read_seqcount_retry(&pc->seq, seq));
+			sw_stats_merge(&r->ev[i].st, &st);
+			r->ev[i].unmeasured += unmeasured;
+			for (b = 0; b < SW_HIST_BUCKETS; b++)
+				r->ev[i].hist[b] += hist[b];
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw_testmod.c - kernel functions with exactly known instruction counts,
+ * for stopwatch's PMU tests and benchmark.
+ *
+ * /sys/kernel/debug/sw_testmod/ctl takes one command per write:
+ *
+ *   loop N         sw_test_loop(N) with interrupts off: a loop of exactly
+ *                  two instructions per iteration
+ *   sleep N US     sw_test_sleep(N, US): loop N, sleep US microseconds,
+ *                  loop N (the loops with interrupts off)
+ *   recurse D N    sw_test_recurse(D, N): loop N, then recurse to depth D
+ *                  (D + 1 calls; interrupts off)
+ *   bench K        call sw_test_leaf() K times with interrupts off and
+ *                  count the instructions retired by this thread meanwhile
+ *                  (a per-thread perf counter); "result" shows them
+ *   kretprobe on|off   a bare kretprobe with empty handlers on
+ *                  sw_test_leaf, the baseline of the benchmark
+ *
+ * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
+ * bench command.  A failed command returns its errno and logs why.
+ *
+ * Test code: root only, not for production kernels.
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+static DEFINE_MUTEX(sw_test_lock);
+static struct dentry *sw_test_dir;
+static u64 sw_bench_calls, sw_bench_instructions, sw_bench_sink;
+static bool sw_bare_registered;
+
+/* The loop body is exactly two instructions; n == 0 runs none of it. */
+static __always_inline u64 sw_test_spin(u64 n)
+{
+#if defined(CONFIG_ARM64)
+	asm volatile("cbz %0, 2f\n"
+		     "1: subs %0, %0, #1\n"
+		     "b.ne 1b\n"
+		     "2:\n"
+		     : "+r"(n)
+		     :
+		     : "cc");
+#elif defined(CONFIG_X86)
+	asm volatile("test %0, %0\n"
+		     "jz 2f\n"
+		     "1: dec %0\n"
+		     "jnz 1b\n"
+		     "2:\n"
+		     : "+r"(n)
+		     :
+		     : "cc");
+#else
+#error "sw_testmod: loop written for arm64 and x86 only"
+#endif
+	return n;
+}
+
+/* The functions stopwatch probes: global, never inlined or cloned. */
+noinline __noipa u64 sw_test_loop(u64 n)
+{
+	return sw_test_spin(n);
+}
+
+noinline __noipa u64 sw_test_sleep(u64 n, unsigned long us)
+{
+	unsigned long flags;
+	u64 r;
+
+	local_irq_save(flags);
+	r = sw_test_spin(n);
+	local_irq_restore(flags);
+	usleep_range(us, us + us / 64);
+	local_irq_save(flags);
+	r += sw_test_spin(n);
+	local_irq_restore(flags);
+	return r;
+}
+
+noinline __noipa u64 sw_test_recurse(unsigned int depth, u64 n)
+{
+	u64 r = sw_test_spin(n);
+
+	if (depth)
+		r += sw_test_recurse(depth - 1, n);
+	return r;
+}
+
+noinline __noipa u64 sw_test_leaf(u64 x)
+{
+	return x + 1;
+}
+
+static int sw_bare_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_bare_entry);
+
+static int sw_bare_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_bare_return);
+
+static struct kretprobe sw_bare = {
+	.kp.symbol_name = "sw_test_leaf",
+	.entry_handler = sw_bare_entry,
+	.handler = sw_bare_return,
+	.maxactive = 16,
+};
+
+/* This thread's instruction count; interrupts off, counter active here. */
+static u64 sw_read_local(struct perf_event *e)
+{
+	if (READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(e->oncpu) != smp_processor_id())
+		return U64_MAX;
+	e->pmu->read(e);
+	return local64_read(&e->count);
+}
+
+static int sw_bench(u64 calls)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.size = sizeof(attr),
+		.pinned = 1,
+	};
+	struct perf_event *e;
+	unsigned long flags;
+	u64 i, c0, c1, sink = 0;
+
+	e = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (IS_ERR(e)) {
+		pr_err("sw_testmod: bench: no instructions counter (%ld)\n",
+		       PTR_ERR(e));
+		return PTR_ERR(e);
+	}
+	sw_test_leaf(0);	/* first hit outside the measurement */
+	local_irq_save(flags);
+	c0 = sw_read_local(e);
+	for (i = 0; i < calls; i++)
+		sink += sw_test_leaf(i);
+	c1 = sw_read_local(e);
+	local_irq_restore(flags);
+	perf_event_release_kernel(e);
+	if (c0 == U64_MAX || c1 == U64_MAX) {
+		pr_err("sw_testmod: bench: the counter was not counting\n");
+		return -EBUSY;
+	}
+	sw_bench_calls = calls;
+	sw_bench_instructions = c1 - c0;
+	WRITE_ONCE(sw_bench_sink, sink);	/* the calls have an effect */
+	return 0;
+}
+
+static int sw_test_cmd(char *cmd)
+{
+	unsigned long long n, m;
+	unsigned long flags;
+	char onoff[8];
+	int ret = 0;
+
+	if (sscanf(cmd, "loop %llu", &n) == 1) {
+		local_irq_save(flags);
+		sw_test_loop(n);
+		local_irq_restore(flags);
+	} else if (sscanf(cmd, "sleep %llu %llu", &n, &m) == 2) {
+		if (m > 10000000)
+			return -EINVAL;
+		sw_test_sleep(n, m);
+	} else if (sscanf(cmd, "recurse %llu %llu", &n, &m) == 2) {
+		if (n > 64)
+			return -EINVAL;
+		local_irq_save(flags);
+		sw_test_recurse(n, m);
+		local_irq_restore(flags);
+	} else if (sscanf(cmd, "bench %llu", &n) == 1) {
+		ret = sw_bench(n);
+	} else if (sscanf(cmd, "kretprobe %7s", onoff) == 1 &&
+		   !strcmp(onoff, "on")) {
+		if (sw_bare_registered)
+			return -EEXIST;
+		ret = register_kretprobe(&sw_bare);
+		sw_bare_registered = !ret;
+	} else if (sscanf(cmd, "kretprobe %7s", onoff) == 1 &&
+		   !strcmp(onoff, "off")) {
+		if (!sw_bare_registered)
+			return -ENOENT;
+		unregister_kretprobe(&sw_bare);
+		sw_bare_registered = false;
+		/* A kretprobe struct cannot be registered twice as is. */
+		memset(&sw_bare, 0, sizeof(sw_bare));
+		sw_bare.kp.symbol_name = "sw_test_leaf";
+		sw_bare.entry_handler = sw_bare_entry;
+		sw_bare.handler = sw_bare_return;
+		sw_bare.maxactive = 16;
+	} else {
+		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+static ssize_t sw_ctl_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[64];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&sw_test_lock);
+	ret = sw_test_cmd(strim(buf));
+	mutex_unlock(&sw_test_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sw_ctl_write,
+	.llseek = noop_llseek,
+};
+
+static int sw_result_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&sw_test_lock);
+	seq_printf(m, "calls %llu instructions %llu\n", sw_bench_calls,
+		   sw_bench_instructions);
+	mutex_unlock(&sw_test_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_result);
+
+static int __init sw_testmod_init(void)
+{
+	sw_test_dir = debugfs_create_dir("sw_testmod", NULL);
+	if (IS_ERR(sw_test_dir))
+		return PTR_ERR(sw_test_dir);
+	debugfs_create_file("ctl", 0200, sw_test_dir, NULL, &sw_ctl_fops);
+	debugfs_create_file("result", 0400, sw_test_dir, NULL,
+			    &sw_result_fops);
+	return 0;
+}
+
+static void __exit sw_testmod_exit(void)
+{
+	debugfs_remove(sw_test_dir);
+	if (sw_bare_registered)
+		unregister_kretprobe(&sw_bare);
+}
+
+module_init(sw_testmod_init);
+module_exit(sw_testmod_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stopwatch test workloads with known instruction counts");
+

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/pmu-bench.sh - instructions a probe hit costs, exactly:
+# sw_test_leaf() called K times with interrupts off, the instructions this
+# thread retired meanwhile counted by a perf counter of its own
+# (sw_testmod's "bench"), with no probe, with a bare kretprobe (empty
+# handlers: the baseline) and with stopwatch counting 0, 1 and 2 events.
+#
+# A benchmark, not a test: it runs only when the kernel command line says
+# sw_bench=1 (scripts/bench-pmu.sh boots it so) and writes its table to
+# $SW_RESULTS/bench-pmu.txt.  Exact on QEMU arm64 with -icount.
+
+. "$SW_REPO/tests/vm/tap.sh"
+
+D=/sys/kernel/debug/stopwatch
+T=/sys/kernel/debug/sw_testmod
+MOD=$SW_REPO/build/module/$SW_ARCH/stopwatch.ko
+TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+P=$SW_REPO/build/progs/$SW_ARCH
+CPU1=/sys/devices/system/cpu/cpu1/online
+K=1000
+for arg in $(cat /proc/cmdline); do
+	case $arg in sw_bench_calls=*) K=${arg#*=} ;; esac
+done
+
+grep -qw sw_bench=1 /proc/cmdline ||
+	skip_all "benchmark; run it with scripts/bench-pmu.sh"
+[ -r "$MOD" ] && [ -r "$TMOD" ] || skip_all "stopwatch.ko or sw_testmod.ko not built"
+
+load() { "$P/modload" "$MOD" "$*"; }
+ctl() { "$P/swwrite" "$D/$1" "$2"; }
+tctl() { "$P/swwrite" "$T/ctl" "$1"; }
+# bench: instructions of K calls, pinned to cpu0.
+bench() {
+	taskset -c 0 "$P/swwrite" "$T/ctl" "bench $K" >/dev/null &&
+		awk '{ print $4 }' "$T/result"
+}
+
+rmmod stopwatch 2>/dev/null
+rmmod sw_testmod 2>/dev/null
+is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
+# One vCPU online: QEMU's icount is global to all vCPUs.
+[ -w "$CPU1" ] && echo 0 >"$CPU1"
+
+base=$(bench)
+again=$(bench)
+case $base in
+'' | *[!0-9]*) skip_all "no instructions counter (QEMU arm64 needs --icount)" ;;
+esac
+is "the measurement repeats exactly" "$again" "$base"
+is "bare kretprobe on" "$(tctl 'kretprobe on')" ok
+bare=$(bench)
+is "bare kretprobe off" "$(tctl 'kretprobe off')" ok
+is "stopwatch probes=sw_test_leaf, no events" "$(load probes=sw_test_leaf)" ok
+e0=$(bench)
+is "events instructions" "$(ctl events instructions)" ok
+e1=$(bench)
+is "events instructions,cycles" "$(ctl events instructions,cycles)" ok
+e2=$(bench)
+is "events cpu-clock" "$(ctl events cpu-clock)" ok
+s1=$(bench)
+calls=$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2 }' "$D/stats")
+is "stopwatch counted every hit" "$calls" "$((4 * (K + 1)))"
+rmmod stopwatch
+rmmod sw_testmod
+[ -w "$CPU1" ] && echo 1 >"$CPU1"
+
+# row NAME TOTAL: instructions per call, added per hit, ratio to bare.
+row() {
+	awk -v name="$1" -v t="$2" -v b="$base" -v bare="$bare" -v k="$K" 'BEGIN {
+		add = (t - b) / k; badd = (bare - b) / k
+		if (t == b) printf "%-34s %12.3f %12s %10s\n", name, t / k, "-", "-"
+		else printf "%-34s %12.3f %12.3f %9.2fx\n", name, t / k, add, add / badd }'
+}
+{
+	echo "probe hit cost, $SW_ARCH, $(uname -r): instructions retired, exact (QEMU -icount)"
+	echo "$K calls of sw_test_leaf() with interrupts off; baseline: a bare kretprobe with empty handlers"
+	printf '%-34s %12s %12s %10s\n' "configuration" "instr/call" "added/hit" "vs bare"
+	row "no probe" "$base"
+	row "bare kretprobe, empty handlers" "$bare"
+	row "stopwatch, 0 events" "$e0"
+	row "stopwatch, 1 event (instructions)" "$e1"
+	row "stopwatch, 2 events (+cycles)" "$e2"
+	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
+} >"$SW_RESULTS/bench-pmu.txt"
+diag "$(cat "$SW_RESULTS/bench-pmu.txt")"
