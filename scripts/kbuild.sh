@@ -6,8 +6,11 @@
 # built there, so x86_64 and arm64 objects never mix; the module lands in
 # build/module/<arch>/stopwatch.ko.
 #
-# usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [-- make args]
+# usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR] [-- make args]
 #   --arch   target architecture (default: this machine's)
+#   --src    another module's directory (with its own Kbuild), relative to
+#            the top, e.g. bench/kmod: built the same way into
+#            build/module/<arch>/
 #   --kdir   kernel build tree (default for this machine's arch: the newest
 #            /usr/src/linux-headers-*-amd64; for arm64: required)
 # examples:
@@ -18,12 +21,14 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=$(uname -m)
 kdir=
+modsrc=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift 2 ;;
 	--kdir) kdir=$2; shift 2 ;;
+	--src) modsrc=${2%/}; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "kbuild.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -46,9 +51,25 @@ if [ -z "$kdir" ]; then
 fi
 [ -f "$kdir/Makefile" ] || { echo "kbuild.sh: $kdir is not a kernel build tree" >&2; exit 1; }
 
-src=$top/build/kbuild/$arch
 out=$top/build/module/$arch
-mkdir -p "$src" "$out"
+mkdir -p "$out"
+if [ -n "$modsrc" ]; then
+	[ -f "$top/$modsrc/Kbuild" ] || { echo "kbuild.sh: $modsrc has no Kbuild" >&2; exit 2; }
+	src=$top/build/kbuild/$arch-$(echo "$modsrc" | tr / -)
+	mkdir -p "$src"
+	for f in "$top/$modsrc"/Kbuild "$top/$modsrc"/*.c "$top/$modsrc"/*.h; do
+		[ -e "$f" ] && cp -p -u "$f" "$src/"
+	done
+	make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
+	for ko in "$src"/*.ko; do
+		cp "$ko" "$out/"
+		echo "kbuild.sh: $out/$(basename "$ko")"
+	done
+	exit 0
+fi
+
+src=$top/build/kbuild/$arch
+mkdir -p "$src"
 # Mirror the kernel-side sources only (never objects from an in-tree
 # build); unchanged files keep their times, so rebuilds stay incremental.
 cp -p -u "$top/Kbuild" "$src/"
