@@ -14,6 +14,8 @@
  *   bench K        call sw_test_leaf() K times with interrupts off and
  *                  count the instructions retired by this thread meanwhile
  *                  (a per-thread perf counter); "result" shows them
+ *   readcost K     the same for K reads of that counter through
+ *                  pmu->read(), the way stopwatch reads its counters
  *   kretprobe on|off   a bare kretprobe with empty handlers on
  *                  sw_test_leaf, the baseline of the benchmark
  *
@@ -126,7 +128,7 @@ static u64 sw_read_local(struct perf_event *e)
 	return local64_read(&e->count);
 }
 
-static int sw_bench(u64 calls)
+static int sw_bench(u64 calls, bool reads)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
@@ -147,8 +149,12 @@ static int sw_bench(u64 calls)
 	sw_test_leaf(0);	/* first hit outside the measurement */
 	local_irq_save(flags);
 	c0 = sw_read_local(e);
-	for (i = 0; i < calls; i++)
-		sink += sw_test_leaf(i);
+	for (i = 0; i < calls; i++) {
+		if (reads)
+			sink += sw_read_local(e);
+		else
+			sink += sw_test_leaf(i);
+	}
 	c1 = sw_read_local(e);
 	local_irq_restore(flags);
 	perf_event_release_kernel(e);
@@ -184,7 +190,9 @@ static int sw_test_cmd(char *cmd)
 		sw_test_recurse(n, m);
 		local_irq_restore(flags);
 	} else if (sscanf(cmd, "bench %llu", &n) == 1) {
-		ret = sw_bench(n);
+		ret = sw_bench(n, false);
+	} else if (sscanf(cmd, "readcost %llu", &n) == 1) {
+		ret = sw_bench(n, true);
 	} else if (sscanf(cmd, "kretprobe %7s", onoff) == 1 &&
 		   !strcmp(onoff, "on")) {
 		if (sw_bare_registered)

@@ -47,6 +47,10 @@ case $base in
 '' | *[!0-9]*) skip_all "no instructions counter (QEMU arm64 needs --icount)" ;;
 esac
 is "the measurement repeats exactly" "$again" "$base"
+taskset -c 0 "$P/swwrite" "$T/ctl" "readcost $K" >/dev/null
+reads=$(awk '{ print $4 }' "$T/result")
+taskset -c 0 "$P/swwrite" "$T/ctl" "readcost 0" >/dev/null
+reads0=$(awk '{ print $4 }' "$T/result")
 is "bare kretprobe on" "$(tctl 'kretprobe on')" ok
 bare=$(bench)
 is "bare kretprobe off" "$(tctl 'kretprobe off')" ok
@@ -81,5 +85,7 @@ row() {
 	row "stopwatch, 1 event (instructions)" "$e1"
 	row "stopwatch, 2 events (+cycles)" "$e2"
 	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
+	awk -v r="$reads" -v r0="$reads0" -v k="$K" 'BEGIN {
+		printf "(reading one hardware counter through pmu->read(): %.3f instructions)\n", (r - r0) / k }'
 } >"$SW_RESULTS/bench-pmu.txt"
 diag "$(cat "$SW_RESULTS/bench-pmu.txt")"
