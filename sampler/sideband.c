@@ -26,11 +26,14 @@
  * buffer, after the samples already staged on this CPU.
  */
 #include <linux/dcache.h>
+#include <linux/elf.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -93,6 +96,68 @@ static void sw_sb_comm(struct sw_session *s, struct task_struct *t,
 	sw_samp_emit(s, &r, sizeof(r));
 }
 
+#define SW_NT_GNU_BUILD_ID 3	/* ELF note type of the GNU build-id */
+
+/*
+ * The GNU build-id of an ELF file, from its first page in the page cache.
+ * Only a page already cached and up to date is used (it is, for a file
+ * just mapped for execution: its header was read to map it), so this never
+ * sleeps or does I/O; a note outside the first page is not found.
+ *
+ * Context: any but NMI; preemption may be disabled.
+ * Return: bytes of build-id copied to @id (at most SW_BUILD_ID_MAX), or 0.
+ */
+static u8 sw_sb_build_id(struct file *file, u8 *id)
+{
+	struct page *page = find_get_page(file->f_mapping, 0);
+	const Elf64_Ehdr *eh;
+	const char *p;
+	u8 n = 0;
+	int i;
+
+	if (!page)
+		return 0;
+	if (!PageUptodate(page))
+		goto out_put;
+	p = kmap_local_page(page);
+	eh = (const Elf64_Ehdr *)p;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh->e_phoff > PAGE_SIZE ||
+	    eh->e_phnum > (PAGE_SIZE - eh->e_phoff) / sizeof(Elf64_Phdr))
+		goto out_unmap;
+	for (i = 0; i < eh->e_phnum && !n; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(p + eh->e_phoff) + i;
+		u64 off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
+
+		if (ph->p_type != PT_NOTE || end > PAGE_SIZE || end < off)
+			continue;
+		while (off + sizeof(Elf64_Nhdr) <= end) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(p + off);
+			u64 name = off + sizeof(*nh);
+			u64 desc = name + ALIGN(nh->n_namesz, 4);
+			u64 next = desc + ALIGN(nh->n_descsz, 4);
+
+			if (next > end || next <= off)
+				break;
+			if (nh->n_type == SW_NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(p + name, "GNU", 4) && nh->n_descsz &&
+			    nh->n_descsz <= SW_BUILD_ID_MAX) {
+				n = nh->n_descsz;
+				memcpy(id, p + desc, n);
+				break;
+			}
+			off = next;
+		}
+	}
+out_unmap:
+	kunmap_local(p);
+out_put:
+	put_page(page);
+	return n;
+}
+
 static u32 sw_sb_prot(unsigned long vm_flags)
 {
 	return (vm_flags & VM_READ ? PROT_READ : 0) |
@@ -134,6 +199,9 @@ static void sw_sb_mmap(struct sw_session *s, struct task_struct *t,
 		r->ino_generation = inode->i_generation;
 		r->dev_major = MAJOR(inode->i_sb->s_dev);
 		r->dev_minor = MINOR(inode->i_sb->s_dev);
+		r->build_id_size = sw_sb_build_id(vma->vm_file, r->build_id);
+		if (r->build_id_size)
+			flags |= SW_MMAP_F_BUILD_ID;
 	} else {
 		if (vma->vm_ops && vma->vm_ops->name)
 			name = vma->vm_ops->name(vma);

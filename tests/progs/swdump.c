@@ -14,6 +14,7 @@
  *   ustack    one line per sample: its user stack as "sym;caller;..."
  *   kstack    one line per sample: its kernel stack as "sym;caller;..."
  *   tids      the distinct tids of the samples
+ *   mmaps     one line per MMAP record: pid start len pgoff build-id path
  *
  * Refuses streams of another ABI major (exit 3), reports malformed
  * records (exit 4).  Files are merged by record time, as a reader must.
@@ -485,7 +486,7 @@ int main(int argc, char **argv)
 	int a = 2;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s summary|samples|top|images|ustack|kstack|tids [--pid PID] [--kallsyms FILE] FILE...\n",
+		fprintf(stderr, "usage: %s summary|samples|top|images|ustack|kstack|tids|mmaps [--pid PID] [--kallsyms FILE] FILE...\n",
 			argv[0]);
 		return 2;
 	}
@@ -532,6 +533,24 @@ int main(int argc, char **argv)
 				  e->lost_stack + e->lost_throttled;
 			end[3] += e->lost_full;
 			end[4] += e->sideband_written;
+		}
+		if (h->type == SW_REC_MMAP && !strcmp(cmd, "mmaps")) {
+			const struct sw_rec_mmap *m = (const void *)h;
+			char id[2 * SW_BUILD_ID_MAX + 1] = "-";
+			const char *path = sw_mmap_path(m);
+			int j;
+
+			if (pid >= 0 && m->pid != pid)
+				continue;
+			if (h->flags & SW_MMAP_F_BUILD_ID)
+				for (j = 0; j < m->build_id_size &&
+					    j < SW_BUILD_ID_MAX; j++)
+					sprintf(id + 2 * j, "%02x", m->build_id[j]);
+			printf("%u 0x%llx 0x%llx 0x%llx %s %s\n", m->pid,
+			       (unsigned long long)m->start,
+			       (unsigned long long)m->len,
+			       (unsigned long long)m->pgoff, id,
+			       path ? path : "?");
 		}
 		if (h->type != SW_REC_SAMPLE || (pid >= 0 && s->pid != pid))
 			continue;
@@ -588,7 +607,7 @@ int main(int argc, char **argv)
 		   !strcmp(cmd, "tids")) {
 		print_counts();
 	} else if (strcmp(cmd, "samples") && strcmp(cmd, "ustack") &&
-		   strcmp(cmd, "kstack")) {
+		   strcmp(cmd, "kstack") && strcmp(cmd, "mmaps")) {
 		fprintf(stderr, "swdump: unknown command '%s'\n", cmd);
 		return 2;
 	}

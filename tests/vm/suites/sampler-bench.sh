@@ -93,7 +93,9 @@ done
 rmmod stopwatch
 
 # config -> median iters, spread, samples/s per CPU, lost, bytes/sample
-awk -v ms="$MS" -v ncpu="$NCPU" -v ev="$EV" -v perf="${PERF:-none}" '
+CLOCK=$(cmdarg sw_bench_clock)
+CLOCK=${CLOCK:-host time}
+awk -v ms="$MS" -v ncpu="$NCPU" -v ev="$EV" -v perf="${PERF:-none}" -v clock="$CLOCK" '
 function median(list,   n, a, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 1; i <= n; i++)
@@ -110,10 +112,10 @@ function median(list,   n, a, i, j, t) {
 }
 END {
 	b = median(it["base"])
-	printf "stopwatch sampler overhead: busyloop (%d pinned threads, %d ms per run, median of %d runs), event %s, perf: %s\n\n", \
-		ncpu, ms, runs["base"], ev, perf
-	printf "| configuration | work done (iterations) | spread | overhead | samples/s per CPU | lost | bytes/sample |\n"
-	printf "|---|---:|---:|---:|---:|---:|---:|\n"
+	printf "stopwatch sampler overhead: busyloop (%d pinned thread%s, %d ms of guest time per run, median of %d runs), event %s, perf: %s, guest clock: %s\n\n", \
+		ncpu, (ncpu > 1 ? "s" : ""), ms, runs["base"], ev, perf, clock
+	printf "| configuration | work done (iterations) | spread | overhead | samples/s per CPU | CPU per sample | lost | bytes/sample |\n"
+	printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
 	for (i = 1; i <= n; i++) {
 		c = order[i]
 		m = median(it[c])
@@ -124,14 +126,19 @@ END {
 		if (c ~ /^sw-/) sub(/ [0-9]+/, " freq=&", name)
 		sub(/freq= /, "freq=", name)
 		rate = smp[c] / runs[c] / (ms / 1000) / ncpu
-		printf "| %s | %d | %.1f%% | %s | %s | %s | %s |\n", name, m, \
+		cost = rate > 0 ? (1 - m / b) * 1000000 / rate : 0
+		printf "| %s | %d | %.1f%% | %s | %s | %s | %s | %s |\n", name, m, \
 			m ? 100 * (hi[c] - lo[c]) / m : 0, \
 			c == "base" ? "-" : sprintf("%.1f%%", 100 * (1 - m / b)), \
 			c == "base" ? "-" : sprintf("%.0f", rate), \
+			c == "base" ? "-" : sprintf("%.1f us", cost), \
 			c ~ /^perf/ || c == "base" ? "-" : lost[c], \
 			smp[c] && c != "base" ? sprintf("%.0f", bytes[c] / (smp[c] - lost[c] > 0 ? smp[c] - lost[c] : 1)) : "-"
 	}
 	printf "\noverhead = 1 - iterations / baseline iterations (work lost to the profiler, its interrupts and its reader); spread = (max - min) / median of the runs.\n"
+	printf "CPU per sample = overhead / samples per second: the CPU time one sample costs end to end (1 s / that = the records per second a CPU could sustain if it did nothing else).\n"
+	if (clock == "icount")
+		printf "Guest clock icount: 1 us of guest time is 1000 guest instructions, so overhead and CPU per sample count instructions, whatever the host load.\n"
 	printf "perf bytes/sample = perf.data size / samples (includes its headers and side-band records); stopwatch = sample bytes written / samples written.\n"
 }' "$TMP/runs" >"$OUT"
 cat "$OUT"

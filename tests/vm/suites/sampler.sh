@@ -148,6 +148,12 @@ is "written == SAMPLE records in the stream" \
 is "END records total the counters" \
 	"$(sumv "$TMP/hot.sum" end_taken) $(sumv "$TMP/hot.sum" end_written)" \
 	"$(scol all taken) $(scol all written)"
+# a reader must refuse another ABI major: bump the first record's major
+cp "$TMP/hot/cpu0" "$TMP/major2"
+printf '\002' | dd of="$TMP/major2" bs=1 seek=20 conv=notrunc 2>/dev/null
+"$P/swdump" summary "$TMP/major2" >/dev/null 2>"$TMP/major2.err"
+is "reader refuses ABI major 2 (exit 3)" "$?" 3
+check "and says why" grep -q 'ABI major 2' "$TMP/major2.err"
 sd top --pid $hp "$TMP"/hot/cpu* >"$TMP/hot.top"
 total=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/hot.top")
 inhot=$(awk '$2 == "sw_hot" { print $1 }' "$TMP/hot.top")
@@ -227,6 +233,15 @@ is "no user sample unresolved" \
 	"$(awk '$2 == "[unresolved]" { print $1 }' "$TMP/short.img")" ""
 check "its samples in the executable hit sw_hot or sw_cold" \
 	sh -c "'$P/swdump' top --pid $sp '$TMP'/short/cpu* | grep -q ' sw_hot\$'"
+sd mmaps --pid $sp "$TMP"/short/cpu* >"$TMP/short.mmaps"
+bid=$(awk '$6 ~ /\/hotspot$/ { print $5; exit }' "$TMP/short.mmaps")
+diag "hotspot mapping build-id: ${bid:-none}"
+if command -v readelf >/dev/null 2>&1; then
+	is "MMAP build-id matches readelf -n" "$bid" \
+		"$(readelf -n "$P/hotspot" | awk '/Build ID/ { print $3 }')"
+else
+	cmp_ge "MMAP build-id recorded (40 hex digits)" "${#bid}" 40
+fi
 sd summary "$TMP"/short/cpu* >"$TMP/short.sum"
 cmp_ge "task records present (fork, exit, comm)" \
 	"$(($(sumv "$TMP/short.sum" fork) > 0 && $(sumv "$TMP/short.sum" exit) > 0 && $(sumv "$TMP/short.sum" comm) > 0))" 1
