@@ -410,7 +410,13 @@ set -- $(reccount 3000)
 rmin3=$2 rmax3=$3
 diag "recursion depth 2: innermost $rmin1 / $rmin3, outermost $rmax1 / $rmax3 (n = 1000 / 3000)"
 is "recursion: innermost grows by 2 x 2000" "$((rmin3 - rmin1))" 4000
-is "recursion: outermost grows by 3 x 2 x 2000" "$((rmax3 - rmax1))" 12000
+# The outer calls also count the inner calls' probe handling, whose
+# statistics updates take a few more or fewer instructions depending on
+# the values (a new min or max, say): exact up to those.
+d=$((rmax3 - rmax1 - 12000))
+[ $d -lt 0 ] && d=$((-d))
+cmp_le "recursion: outermost grows by 3 x 2 x 2000, give or take the inner probes' bookkeeping (<= 32)" \
+	"$d" 32
 
 # A call that sleeps midway while another thread spins on its CPU.
 sleepcount() {
