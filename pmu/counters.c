@@ -2,13 +2,16 @@
 /*
  * counters.c - the event set: one perf kernel counter per CPU per event.
  *
- * Counters are CPU-wide and pinned: pinned counters are scheduled before
- * every flexible one (perf stat's, say) and are never rotated out for
- * multiplexing, so while stopwatch holds them they count continuously.  A
- * pinned counter that cannot get onto the PMU is put into error state by
- * perf; a counter that stops counting for any reason is seen by the reader
- * (sw_pmu_read) and the calls it was meant to measure are counted as
- * unmeasured instead of being mixed in.  Per-thread counts come from
+ * Counters are CPU-wide and, by default, pinned: pinned counters are
+ * scheduled before every flexible one (perf stat's, say) and are never
+ * rotated out for multiplexing, so while stopwatch holds them they count
+ * continuously; a set that does not fit is refused (EBUSY).  With pinned=0
+ * they are flexible: perf multiplexes them when there are more events
+ * than hardware counters, or other users.  Either way, a counter that is
+ * not counting (error state, switched out) is seen by the reader
+ * (sw_pmu_read: not active, or its enabled-but-not-running time grew) and
+ * the calls it was meant to measure are counted as unmeasured instead of
+ * being mixed in.  Per-thread counts come from
  * pmu/virt.c, which closes and opens each call's segments at context
  * switches.
  *
@@ -51,6 +54,11 @@ static DECLARE_WORK(sw_pmu_work, sw_pmu_work_fn);
  * The current set, for its writers: callers hold sw_lock or sw_pmu_lock
  * (it is replaced holding both).
  */
+static bool sw_pmu_pinned = true;
+module_param_named(pinned, sw_pmu_pinned, bool, 0444);
+MODULE_PARM_DESC(pinned,
+		 "Pin the event counters (default Y: perf schedules them first and never multiplexes them; events that do not fit are refused). N: flexible counters, multiplexed by perf when the PMU is short of counters; calls during which a counter was switched out are counted as unmeasured");
+
 static struct sw_evset *sw_evset_locked(void)
 {
 	return rcu_dereference_protected(sw_evset, 1);
@@ -111,7 +119,7 @@ static struct perf_event *sw_counter_create(const struct sw_event_spec *spec,
 		.type = spec->type,
 		.size = sizeof(attr),
 		.config = spec->config,
-		.pinned = 1,
+		.pinned = sw_pmu_pinned,
 		.disabled = disabled,
 	};
 
@@ -248,8 +256,13 @@ static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 			goto out_free;
 		}
 		c->ev[i] = e;
-		/* Installing a CPU counter is synchronous. */
-		if (READ_ONCE(e->state) == PERF_EVENT_STATE_ACTIVE)
+		/*
+		 * Installing a CPU counter is synchronous.  A flexible one
+		 * may be waiting for its turn (multiplexed): that is fine.
+		 */
+		if (READ_ONCE(e->state) == PERF_EVENT_STATE_ACTIVE ||
+		    (!sw_pmu_pinned &&
+		     READ_ONCE(e->state) == PERF_EVENT_STATE_INACTIVE))
 			continue;
 		if (!strict) {
 			pr_warn(SW_NAME ": cpu %d online: counter for event '%s' is %s: its calls on this CPU are unmeasured\n",

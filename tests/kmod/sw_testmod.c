@@ -7,6 +7,7 @@
  *
  *   loop N         sw_test_loop(N) with interrupts off: a loop of exactly
  *                  two instructions per iteration
+ *   loopirq N      sw_test_loop(N) with interrupts on
  *   sleep N US     sw_test_sleep(N, US): loop N, sleep US microseconds,
  *                  loop N (the loops with interrupts off)
  *   recurse D N    sw_test_recurse(D, N): loop N, then recurse to depth D
@@ -179,6 +180,8 @@ static int sw_test_cmd(char *cmd)
 		local_irq_save(flags);
 		sw_test_loop(n);
 		local_irq_restore(flags);
+	} else if (sscanf(cmd, "loopirq %llu", &n) == 1) {
+		sw_test_loop(n);
 	} else if (sscanf(cmd, "sleep %llu %llu", &n, &m) == 2) {
 		if (m > 10000000)
 			return -EINVAL;

@@ -9,8 +9,9 @@
 # Part 2 (a PMU that counts instructions: arm64 with --icount): exact
 # instruction counts, linear in the loop length; recursion; a sleeping call
 # with a spinner on its CPU; arbitration with another perf user; an
-# over-full event list; PMU-qualified events resolved through sysfs; exact
-# counts on a CPU brought back online.
+# over-full event list; multiplexed (pinned=0) counters, switched out
+# before and during calls; PMU-qualified events resolved through sysfs;
+# exact counts on a CPU brought back online.
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
@@ -468,6 +469,50 @@ is "events unchanged" "$(evlist)" r8
 is "an event this PMU lacks -> ENOENT or EOPNOTSUPP" \
 	"$(ctl events cache-misses | sed 's/EOPNOTSUPP/ENOENT/')" ENOENT
 check "last_error names cache-misses" grep -q "'cache-misses'" "$D/last_error"
+
+# Multiplexing (pinned=0): more events than counters, perf rotates them.
+unload
+EV8="r8 r10008 r20008 r30008 r40008 r50008 r60008 r70008"
+is "load pinned=0 with 8 events for 6 general-purpose counters" \
+	"$(load pinned=0 events=$(echo $EV8 | tr ' ' ,) probes=sw_test_loop)" ok
+check "some counters are waiting their turn (inactive)" \
+	grep -q ' inactive ' "$D/counters"
+ctl reset 1 >/dev/null
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	on 0 "$P/swwrite" "$T/ctl" "loop 100000" >/dev/null
+done
+# Interrupts are off in these calls: no rotation during one.
+meas=0 unm=0 badsum= inexact=
+for e in $EV8; do
+	m=$(hcalls sw_test_loop "$e") u=$(col sw_test_loop "${e}_unmeasured")
+	meas=$((meas + m)) unm=$((unm + u))
+	[ $((m + u)) -eq 12 ] || badsum="$badsum $e:$m+$u"
+	[ "$m" -eq 0 ] || [ "$(col sw_test_loop "${e}_min")" = "$(col sw_test_loop "${e}_max")" ] ||
+		inexact="$inexact $e"
+done
+is "each event: measured + unmeasured == 12 calls" "${badsum:-none}" none
+is "6 counting at a time: 6 x 12 measured, 2 x 12 unmeasured" "$meas $unm" "72 24"
+is "measured counts exact (min == max) for every event" "${inexact:-none}" none
+# Interrupts on, 10 ms calls: perf rotates the events during the calls.
+n=5000000
+ctl reset 1 >/dev/null
+for i in 1 2 3 4; do on 0 "$P/swwrite" "$T/ctl" "loopirq $n" >/dev/null; done
+meas=0 unm=0 partial= per=
+for e in $EV8; do
+	m=$(hcalls sw_test_loop "$e") u=$(col sw_test_loop "${e}_unmeasured")
+	meas=$((meas + m)) unm=$((unm + u)) per="$per $e:$m/$u"
+	if [ "$m" -gt 0 ] && [ "$(col sw_test_loop "${e}_min")" -lt $((2 * n)) ]; then
+		partial="$partial $e:$(col sw_test_loop "${e}_min")"
+	fi
+done
+diag "rotating events, measured/unmeasured of 4 calls:$per"
+cmp_gt "events switched out during a call were detected (unmeasured > 8)" "$unm" 8
+cmp_gt "events counting throughout a call were measured" "$meas" 0
+is "no partial count mixed in (every measured call >= 2 x $n)" \
+	"${partial:-none}" none
+unload
+is "back to pinned instructions,cycles" \
+	"$(load events=instructions,cycles probes=sw_test_loop)" ok
 
 # PMU-qualified name, resolved through sysfs as the CLI does.
 pmudir=
