@@ -202,10 +202,10 @@ static inline bool sw_module_is_formed(struct module *mod)
 
 /*
  * A task's pending kretprobe instances: a list with the newest call first,
- * task->rethooks when kretprobes sit on rethook (x86 since 5.19),
- * task->kretprobe_instances otherwise (arm64 6.1).  Only the task itself
- * pushes and pops it; see pmu/virt.c for why walking it is safe from the
- * sched_switch tracepoint.
+ * task->rethooks when kretprobes sit on rethook (CONFIG_KRETPROBE_ON_RETHOOK:
+ * x86 6.1), task->kretprobe_instances otherwise (arm64 6.1).  Only the task
+ * itself pushes and pops it; see pmu/virt.c for why walking it is safe from
+ * the sched_switch tracepoint.
  */
 #ifdef CONFIG_KRETPROBE_ON_RETHOOK
 /* kretprobe's rethook handler, learnt from the first kretprobe registered. */
