@@ -9,13 +9,14 @@
 # usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR] [-- make args]
 #   --arch   target architecture (default: this machine's)
 #   --src    another module's directory (with its own Kbuild), relative to
-#            the top, e.g. bench/kmod: built the same way into
-#            build/module/<arch>/
+#            the top, e.g. tests/kmod or bench/kmod: built the same way into
+#            build/kmod/<arch>/
 #   --kdir   kernel build tree (default for this machine's arch: the newest
 #            /usr/src/linux-headers-*-amd64; for arm64: required)
 # examples:
 #   scripts/kbuild.sh
 #   scripts/kbuild.sh --arch arm64 --kdir "$(tests/vm/run.sh --arch arm64 --print-kdir)"
+#   scripts/kbuild.sh --src tests/kmod
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,10 +52,10 @@ if [ -z "$kdir" ]; then
 fi
 [ -f "$kdir/Makefile" ] || { echo "kbuild.sh: $kdir is not a kernel build tree" >&2; exit 1; }
 
-out=$top/build/module/$arch
-mkdir -p "$out"
 if [ -n "$modsrc" ]; then
 	[ -f "$top/$modsrc/Kbuild" ] || { echo "kbuild.sh: $modsrc has no Kbuild" >&2; exit 2; }
+	out=$top/build/kmod/$arch
+	mkdir -p "$out"
 	src=$top/build/kbuild/$arch-$(echo "$modsrc" | tr / -)
 	mkdir -p "$src"
 	for f in "$top/$modsrc"/Kbuild "$top/$modsrc"/*.c "$top/$modsrc"/*.h; do
@@ -69,7 +70,8 @@ if [ -n "$modsrc" ]; then
 fi
 
 src=$top/build/kbuild/$arch
-mkdir -p "$src"
+out=$top/build/module/$arch
+mkdir -p "$src" "$out"
 # Mirror the kernel-side sources only (never objects from an in-tree
 # build); unchanged files keep their times, so rebuilds stay incremental.
 cp -p -u "$top/Kbuild" "$src/"

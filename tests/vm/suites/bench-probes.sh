@@ -21,118 +21,156 @@ cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 [ "$(cmdarg sw_bench)" = 1 ] || skip_all "benchmark, not a test: run make bench"
 
 MODDIR=$SW_REPO/build/module/$SW_ARCH
+KMODDIR=$SW_REPO/build/kmod/$SW_ARCH
 P=$SW_REPO/build/progs/$SW_ARCH
 N=$(cmdarg sw_bench_calls)
 N=${N:-100000}
 RUNS=$(cmdarg sw_bench_runs)
-RUNS=${RUNS:-7}
+RUNS=${RUNS:-5}
 EVENTS=${SW_BENCH_EVENTS:-cpu-clock,context-switches}
 TMP=${TMPDIR:-/tmp}/sw-bench-probes
 TSV=$SW_RESULTS/bench-probes.tsv
 mkdir -p "$TMP"
-printf 'path\tfunction\tconfig\tns_per_call\truns\n' >"$TSV"
+printf 'path\tfunction\tconfig\truns_ns_per_call\n' >"$TSV"
 
 GETPPID=$(awk '$2 ~ /^[tT]$/ && $3 ~ /^__(x64|arm64)_sys_getppid$/ { print $3; exit }' /proc/kallsyms)
 BPFTRACE=$(command -v bpftrace)
 FUNCLAT=$(command -v funclatency-bpfcc || ls /usr/sbin/funclatency-bpfcc 2>/dev/null)
 
-# wait_for FILE PATTERN SECONDS: until a tool says it is attached.
+# wait_for FILE PATTERN SECONDS PID: until a tool says it is attached.
 wait_for() {
 	i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -gt $(($3 * 10)) ] && return 1
+		kill -0 "$4" 2>/dev/null || return 1
 		sleep 0.1
 	done
 }
 
-# measure PATH FUNC CONFIG: run the workload, record the median.
-measure() {
-	out=$("$P/callrate" "$1" "$N" "$RUNS")
-	ns=$(echo "$out" | sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p')
-	runs=$(echo "$out" | sed -n 's/^runs=\([^ ]*\).*/\1/p')
-	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${ns:-NA}" "$runs" >>"$TSV"
-	diag "$1 $3: ${ns:-NA} ns/call ($runs)"
-	[ -n "$ns" ]
+# stop_tool PID: SIGINT, then SIGKILL if it does not go within 20 s.
+stop_tool() {
+	kill -INT "$1" 2>/dev/null
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
 
-bench_path() {
+# measure PATH FUNC CONFIG: run the workload; every run's ns/call is kept.
+measure() {
+	out=$("$P/callrate" "$1" "$N" "$RUNS")
+	runs=$(echo "$out" | sed -n 's/^runs=\([^ ]*\).*/\1/p')
+	[ -n "$runs" ] || { diag "$1 $3: callrate failed: $out"; return 1; }
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$runs" >>"$TSV"
+	diag "$1 $3: $out"
+}
+
+# attach_measure PATH FUNC CONFIG PATTERN TIMEOUT CMD...: start a tracer,
+# wait until it has attached, measure, stop it.
+attach_measure() {
+	path=$1 fn=$2 cfg=$3 pat=$4 tmo=$5
+	shift 5
+	"$@" >"$TMP/$cfg.out" 2>&1 &
+	tp=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	if wait_for "$TMP/$cfg.out" "$pat" "$tmo" $tp; then
+		diag "$cfg attached after $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }') s"
+		sleep 1
+		measure "$path" "$fn" "$cfg"
+	else
+		diag "$cfg did not attach within $tmo s: $(head -c 300 "$TMP/$cfg.out")"
+	fi
+	stop_tool $tp
+}
+
+one_round() {
 	path=$1 fn=$2
 	rmmod stopwatch 2>/dev/null
 	measure "$path" "$fn" none
-
-	if insmod "$MODDIR/sw_bare.ko" "func=$fn"; then
+	if insmod "$KMODDIR/sw_bare.ko" "func=$fn"; then
 		measure "$path" "$fn" bare
 		rmmod sw_bare
-	else
-		skip "bare kretprobe on $fn did not load"
 	fi
-
 	if insmod "$MODDIR/stopwatch.ko" "probes=$fn"; then
 		measure "$path" "$fn" stopwatch
 		rmmod stopwatch
 	fi
-
 	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" "events=$EVENTS" 2>"$TMP/ev.err"; then
 		measure "$path" "$fn" "stopwatch+2"
 		rmmod stopwatch
 	else
 		diag "stopwatch with events=$EVENTS: $(cat "$TMP/ev.err")"
 	fi
-
-	if [ -n "$BPFTRACE" ]; then
+	[ -n "$BPFTRACE" ] && attach_measure "$path" "$fn" bpftrace Attaching 300 \
 		"$BPFTRACE" -e "kprobe:$fn { @start[tid] = nsecs; }
-			kretprobe:$fn /@start[tid]/ { @ns = hist(nsecs - @start[tid]); delete(@start[tid]); }" \
-			>"$TMP/bpftrace.out" 2>&1 &
-		bp=$!
-		if wait_for "$TMP/bpftrace.out" Attaching 300; then
-			sleep 1
-			measure "$path" "$fn" bpftrace
-		else
-			diag "bpftrace did not attach: $(head -c 400 "$TMP/bpftrace.out")"
-		fi
-		kill -INT $bp 2>/dev/null
-		wait $bp 2>/dev/null
-	fi
-
-	if [ -n "$FUNCLAT" ]; then
-		"$FUNCLAT" "$fn" >"$TMP/funclat.out" 2>&1 &
-		fp=$!
-		if wait_for "$TMP/funclat.out" Tracing 600; then
-			sleep 1
-			measure "$path" "$fn" funclatency
-		else
-			diag "funclatency did not attach: $(head -c 400 "$TMP/funclat.out")"
-		fi
-		kill -INT $fp 2>/dev/null
-		wait $fp 2>/dev/null
-	fi
-	measure "$path" "$fn" none-after
+			kretprobe:$fn /@start[tid]/ { @ns = hist(nsecs - @start[tid]); delete(@start[tid]); }"
+	measure "$path" "$fn" none
 }
 
-bench_path read ksys_read
-[ -n "$GETPPID" ] && bench_path getppid "$GETPPID"
+[ -r "$MODDIR/stopwatch.ko" ] && [ -r "$KMODDIR/sw_bare.ko" ] ||
+	skip_all "stopwatch.ko or sw_bare.ko not built (bench-probes.prepare)"
+ROUNDS=$(cmdarg sw_bench_rounds)
+ROUNDS=${ROUNDS:-3}
+FL_TIMEOUT=$(cmdarg sw_bench_bcc_timeout)
+FL_TIMEOUT=${FL_TIMEOUT:-900}
+for r in $(seq 1 "$ROUNDS"); do
+	one_round read ksys_read
+	[ -n "$GETPPID" ] && one_round getppid "$GETPPID"
+done
+# bcc compiles its program with clang when it starts: minutes under
+# emulation, so it is attached once per hot path, after the rounds.
+if [ -n "$FUNCLAT" ]; then
+	# Unbuffered, or its "Tracing..." line only shows at exit.
+	export PYTHONUNBUFFERED=1
+	attach_measure read ksys_read funclatency Tracing "$FL_TIMEOUT" "$FUNCLAT" ksys_read
+	[ -n "$GETPPID" ] && attach_measure getppid "$GETPPID" funclatency Tracing "$FL_TIMEOUT" "$FUNCLAT" "$GETPPID"
+	measure read ksys_read none
+	[ -n "$GETPPID" ] && measure getppid "$GETPPID" none
+fi
 
-# Markdown: added ns per call over the mean of the two no-probe runs, and
-# each tool's added cost as a ratio to bpftrace's.
+# Markdown: the median of every run of a config; the added cost over the
+# no-probe median, and each tool's added cost as a ratio to bpftrace's.
 awk -F'\t' '
+	function median(list,    a, n, i, j, t) {
+		n = split(list, a, ",")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
 	NR == 1 { next }
-	{ v[$1, $3] = $4; paths[$1] = 1; fn[$1] = $2 }
+	{
+		k = $1 SUBSEP $3
+		if (k in v)
+			v[k] = v[k] "," $4
+		else
+			v[k] = $4
+		cnt[k] += split($4, tmp, ",")
+		fn[$1] = $2
+		if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
+	}
 	END {
-		n = split("bare stopwatch stopwatch+2 bpftrace funclatency", cfg, " ")
-		printf "| hot path | probe | no probe ns/call | config | ns/call | added ns/call | added vs bpftrace |\n"
+		nc = split("bare stopwatch stopwatch+2 bpftrace funclatency", cfg, " ")
+		printf "| hot path | probed function | config | runs | ns/call (median) | added ns/call | added, ratio to bpftrace |\n"
 		printf "|---|---|---|---|---|---|---|\n"
-		for (p in paths) {
-			base = (v[p, "none"] + v[p, "none-after"]) / 2
-			bt = v[p, "bpftrace"] - base
-			for (i = 1; i <= n; i++) {
-				c = cfg[i]
-				if (!((p, c) in v) || v[p, c] == "NA")
+		for (i = 1; i <= np; i++) {
+			p = order[i]
+			base = median(v[p, "none"])
+			bt = ((p, "bpftrace") in v) ? median(v[p, "bpftrace"]) - base : 0
+			printf "| %s | %s | none | %d | %.1f | | |\n", p, fn[p], cnt[p, "none"], base
+			for (j = 1; j <= nc; j++) {
+				c = cfg[j]
+				if (!((p, c) in v))
 					continue
-				add = v[p, c] - base
-				ratio = (bt > 0) ? sprintf("%.2f", add / bt) : "n/a"
-				printf "| %s | %s | %.1f | %s | %.1f | %.1f | %s |\n", p, fn[p], base, c, v[p, c], add, ratio
+				m = median(v[p, c])
+				ratio = (bt > 0) ? sprintf("%.2f", (m - base) / bt) : "n/a"
+				printf "| %s | %s | %s | %d | %.1f | %.1f | %s |\n", p, fn[p], c, cnt[p, c], m, m - base, ratio
 			}
 		}
 	}' "$TSV" >"$SW_RESULTS/bench-probes.md"
-ok "per-call cost measured ($(($(wc -l <"$TSV") - 1)) configurations)"
+ok "per-call cost measured ($(($(wc -l <"$TSV") - 1)) series)"

@@ -347,7 +347,7 @@ if ! hw_pmu; then
 	skip_all "no hardware PMU (x86 TCG has none; arm64 emulates PMUv3)"
 fi
 if [ ! -r "$TMOD" ]; then
-	skip_all "test module $TMOD not built (tests/kmod/build.sh)"
+	skip_all "test module $TMOD not built (scripts/kbuild.sh --src tests/kmod)"
 fi
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
 load events=instructions,cycles >/dev/null
