@@ -8,6 +8,7 @@
 #   make check                host unit tests (no root, no VM)
 #   make test                 everything: dependencies, build, host and VM tests
 #   make run                  load stopwatch.ko (or boot the VM) and show stats
+#   make bench                measure against the peers; writes BENCHMARKS.md
 #   make install              userspace program and man pages (PREFIX, DESTDIR)
 #   make modules_install      the module (INSTALL_MOD_PATH)
 #
@@ -59,6 +60,10 @@ test:
 run:
 	scripts/run.sh
 
+# Cost side by side with the peers, written to BENCHMARKS.md (not a test).
+bench:
+	scripts/bench.sh
+
 install:
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace PREFIX=$(PREFIX) \
 		DESTDIR=$(DESTDIR) install
@@ -71,4 +76,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
