@@ -31,6 +31,7 @@
 
 #include "builtin.h"
 #include "util/debugfs.h"
+#include "util/pmu-events.h"
 #include "util/recorder.h"
 #include "util/table.h"
 
@@ -38,6 +39,7 @@
 
 struct sw_record_args {
 	const char *event;
+	char *event_buf;	/* -e resolved (PMU/TERMS/ to ALIAS=TYPE:CONFIG) */
 	uint64_t period;
 	uint64_t freq;
 	const char *callchain;
@@ -103,8 +105,9 @@ static void sw_record_usage(FILE *f)
 		"  -p, --pid PID       one running process, until it exits or ^C\n"
 		"  -C, --cpu LIST      only these CPUs (e.g. 0-3,6)\n"
 		"How:\n"
-		"  -e, --event EV      cycles, instructions, cpu-clock, rNNNN, ... (default:\n"
-		"                      cycles, or cpu-clock without a hardware PMU)\n"
+		"  -e, --event EV      cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/, ...\n"
+		"                      (default: cycles, or cpu-clock without a hardware PMU;\n"
+		"                      see 'stopwatch events list')\n"
 		"  -c, --count N       one sample every N events\n"
 		"  -F, --freq HZ       HZ samples per second per CPU (default 1000)\n"
 		"  -g                  record call stacks (kernel and user)\n"
@@ -139,15 +142,37 @@ static int sw_bad(const char *opt, const char *v, const char *want)
 	return -EINVAL;
 }
 
-/* Event names go into the control line: keep them to one token. */
+/*
+ * Event names go into the control line: keep them to one token ("event=" +
+ * the name up to the first blank; ALIAS=TYPE:CONFIG's '=' is fine there).
+ */
 static bool sw_token_ok(const char *s)
 {
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (*s <= ' ' || *s == '=' || (unsigned char)*s >= 0x7f)
+		if (*s <= ' ' || *s == ',' || (unsigned char)*s >= 0x7f)
 			return false;
 	return true;
+}
+
+/* -e through the sysfs resolver: "cpu/event=0x3c/" -> "cpu-event-0x3c=4:0x3c". */
+static int sw_record_resolve_event(struct sw_record_args *a)
+{
+	struct sw_err err = { "" };
+	int ret;
+
+	ret = sw_pmu_events_resolve(sw_sysfs_root(NULL), a->event,
+				    &a->event_buf, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: --event: %s\n", err.msg);
+		return ret;
+	}
+	if (!sw_token_ok(a->event_buf))
+		return sw_bad("--event", a->event,
+			      "one event name such as cycles, cpu-clock or cpu/event=0x3c/");
+	a->event = a->event_buf;
+	return 0;
 }
 
 static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
@@ -167,9 +192,6 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 				sw_record_options, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (!sw_token_ok(optarg))
-				return sw_bad("--event", optarg,
-					      "an event name such as cycles or cpu-clock");
 			a->event = optarg;
 			break;
 		case 'c':
@@ -274,6 +296,8 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 	}
 	a->cmd = argv + optind;
 	a->ncmd = argc - optind;
+	if (a->event && sw_record_resolve_event(a))
+		return -EINVAL;
 	if (a->period && a->freq) {
 		fprintf(stderr,
 			"stopwatch record: -c (period) and -F (frequency) exclude each other\n");
@@ -968,5 +992,6 @@ cleanup:
 	free(r.dir);
 	free(state);
 	free(counters);
+	free(a.event_buf);
 	return ret;
 }

@@ -15,5 +15,6 @@ extern const char sw_version[];
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_events(int argc, char **argv);
 
 #endif /* _SW_BUILTIN_H */

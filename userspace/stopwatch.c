@@ -25,6 +25,7 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct sw_command sw_commands[] = {
+	{ "events", cmd_events, "Show, set, resolve and list the events counted per call" },
 	{ "record", cmd_record, "Sample where the CPUs spend their time into a file" },
 	{ "report", cmd_report, "Show a recording: table, call graph, flame graph, pprof" },
 	{ "stat", cmd_stat, "Print the statistics and histograms of the probed functions" },

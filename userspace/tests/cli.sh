@@ -272,6 +272,101 @@ else
 	skipped "write error on stdout" "no /dev/full"
 fi
 
+# --- events: PMU-qualified names resolved through a fake sysfs ----------------
+S=fixtures/sysfs
+run "$SW" events --help
+expect "events --help shows examples" 0 "stopwatch events set 'cpu/event=0x3c,umask=0x0/,cache-misses'"
+run "$SW" help
+expect "help lists events" 0 "   events "
+run "$SW" events resolve --sysfs "$S" 'cycles,cpu/event=0x3c,umask=0x0/,armv8_pmuv3/inst_retired/,r00c0'
+expect "events resolve: commas inside slashes, the rest unchanged" 0 \
+	"cycles,cpu-event-0x3c-umask-0x0=4:0x3c,inst_retired=8:0x8,r00c0" ""
+[ "$(cat "$tmp/out")" = "cycles,cpu-event-0x3c-umask-0x0=4:0x3c,inst_retired=8:0x8,r00c0" ] &&
+	ok "events resolve: one line, nothing else" ||
+	not_ok "events resolve: one line, nothing else"
+run env STOPWATCH_SYSFS="$S" "$SW" events resolve cpu/mem-loads,ldlat=0/ amd_df/event=0x1a7/
+expect "events resolve: STOPWATCH_SYSFS, several arguments, split bit ranges" 0 \
+	"mem-loads-ldlat-0=4:0x1cd,amd_d.r1000000a7=11:0x1000000a7" ""
+run env STOPWATCH_SYSFS=/nonexistent "$SW" events resolve --sysfs "$S" armv8_pmuv3/cpu_cycles/
+expect "events resolve: --sysfs beats the environment" 0 "cpu_cycles=8:0x11" ""
+fails "events resolve: unknown event, the PMU's events listed" \
+	"stopwatch events: armv8_pmuv3/inst_retire/: PMU 'armv8_pmuv3' has no event or term 'inst_retire' (events: cpu_cycles, inst_retired; terms: event)" \
+	"$SW" events resolve --sysfs "$S" armv8_pmuv3/inst_retire/
+fails "events resolve: unknown PMU" \
+	"stopwatch events: arm/x/: unknown PMU 'arm' (PMUs in $S/bus/event_source/devices: amd_df, armv8_pmuv3, cpu, power, software)" \
+	"$SW" events resolve --sysfs "$S" cycles,arm/x/
+fails "events resolve: a config1 term that is not 0" \
+	"stopwatch events: cpu/mem-loads/: ldlat=0x3 (from event mem-loads) sets config1 bits (config1:0-15), and stopwatch.ko takes the config field only" \
+	"$SW" events resolve --sysfs "$S" cpu/mem-loads/
+fails "events resolve: a value too wide" \
+	"stopwatch events: cpu/umask=0x100/: umask=0x100 does not fit in its 8 bits (config:8-15)" \
+	"$SW" events resolve --sysfs "$S" cpu/umask=0x100/
+fails "events resolve without a list" \
+	"stopwatch events: resolve: give an event list (e.g. cycles,instructions)" \
+	"$SW" events resolve
+fails "events: unknown command" \
+	"stopwatch events: 'sett' is not a command (set, resolve, list; none to show)" \
+	"$SW" events sett cycles
+run "$SW" events list --sysfs "$S"
+expect "events list: generic names" 0 "  context-switches                      software"
+grep -qx '  armv8_pmuv3/inst_retired/             event=0x0008' "$tmp/out" &&
+	grep -qx 'cpu (type 4) terms: any=config:21 cmask=config:24-31 edge=config:18 event=config:0-7 inv=config:23 ldlat=config1:0-15 umask=config:8-15' "$tmp/out" &&
+	! grep -q 'energy-pkg\.' "$tmp/out" &&
+	ok "events list: every PMU's terms and events, no .scale/.unit" ||
+	not_ok "events list: every PMU's terms and events, no .scale/.unit"
+run "$SW" events list --sysfs "$S" power
+[ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'power (type 9) terms: event=config:0-7\n  power/energy-pkg/                     event=0x02')" ] &&
+	ok "events list PMU: that PMU only" ||
+	not_ok "events list PMU: that PMU only"
+fails "events list: unknown PMU" \
+	"stopwatch events: no PMU 'cpuu' in $S/bus/event_source/devices" \
+	"$SW" events list --sysfs "$S" cpuu
+# show and set against a fake debugfs; its events file a plain file.
+E=$tmp/evdbg
+mkdir -p "$E"
+cp "$B/stats" "$E/"
+printf "events: event 'cycles': no hardware PMU present\n" > "$E/last_error"
+printf 'cpu-clock\ncontext-switches\n' > "$E/events"
+run "$SW" events --debugfs "$E"
+[ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'cpu-clock\ncontext-switches')" ] &&
+	ok "events: prints the events file" || not_ok "events: prints the events file"
+run env STOPWATCH_SYSFS="$S" "$SW" events set --debugfs "$E" cycles armv8_pmuv3/inst_retired/
+expect "events set" 0 "" ""
+[ "$(cat "$E/events")" = "cycles,inst_retired=8:0x8" ] &&
+	ok "events set wrote the resolved list" ||
+	not_ok "events set wrote the resolved list" "$(cat "$E/events")"
+fails "events set: nothing written when resolving fails" \
+	"stopwatch events: cpu/event=0x3c: no closing '/' (PMU/TERMS/, e.g. cpu/event=0x3c/)" \
+	"$SW" events set --sysfs "$S" --debugfs "$E" cpu/event=0x3c
+[ "$(cat "$E/events")" = "cycles,inst_retired=8:0x8" ] &&
+	ok "events file unchanged after a failed set" ||
+	not_ok "events file unchanged after a failed set"
+run "$SW" events set --debugfs "$E" ''
+expect "events set '' (none)" 0 "" ""
+[ "$(cat "$E/events")" = "" ] && ok "events set '' wrote an empty list" ||
+	not_ok "events set '' wrote an empty list"
+if [ -w /dev/full ]; then
+	# A write the "module" refuses: the errno and last_error shown.
+	rm "$E/events"
+	ln -s /dev/full "$E/events"
+	fails "events set refused: errno and last_error" \
+		"stopwatch events: stopwatch.ko refused 'cycles': No space left on device: events: event 'cycles': no hardware PMU present" \
+		"$SW" events set --debugfs "$E" cycles
+else
+	skipped "events set refused" "/dev/full not writable"
+fi
+rm -f "$E/events"
+fails "events without an events file" \
+	"stopwatch events: $E/events: No such file or directory (this stopwatch.ko counts no events; rebuild and reload it)" \
+	"$SW" events --debugfs "$E"
+# record -e goes through the same resolver.
+fails "record -e: an unknown PMU event" \
+	"stopwatch record: --event: cpu/bogus/: PMU 'cpu' has no event or term 'bogus' (events: cpu-cycles, mem-loads; terms: any, cmask, edge, event, inv, ldlat, umask)" \
+	env STOPWATCH_SYSFS="$S" "$SW" record -e cpu/bogus/ -a
+fails "record -e: one event only" \
+	"stopwatch record: invalid --event 'cycles,instructions': expected one event name such as cycles, cpu-clock or cpu/event=0x3c/" \
+	"$SW" record -e cycles,instructions -a
+
 # --- record and report -------------------------------------------------------
 run "$SW" help
 expect "help lists record and report" 0 "   report "
@@ -389,6 +484,18 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 		not_ok "record wrote start and stop to the sampler file" "$(cat "$F/sampler")"
 	run "$SW" report -i "$tmp/rec.swd" --sort comm,symbol -q
 	expect "report of what record drained" 0 "symprog   [.] sym_hot"
+	# -e PMU/.../: the sampler gets the resolved ALIAS=TYPE:CONFIG.
+	F3=$tmp/fakedbg3
+	mkdir -p "$F3/samples"
+	cp fixtures/basic/stats "$F3/stats"
+	printf 'state      stopped\n' > "$F3/sampler"
+	"$GEN" --samples 10 --raw "$F3" "$SYMBIN" "$tmp/unused.swd"
+	run env STOPWATCH_SYSFS=fixtures/sysfs "$SW" record --debugfs "$F3" \
+		-e armv8_pmuv3/inst_retired/ -c 100000 -a --duration 0.1 -o "$tmp/rec3.swd"
+	expect "record -e armv8_pmuv3/inst_retired/" 0
+	[ "$(sed -n 2p "$F3/sampler")" = "start event=inst_retired=8:0x8 period=100000 callchain=none" ] &&
+		ok "record -e: the sampler got event=inst_retired=8:0x8" ||
+		not_ok "record -e: the sampler got event=inst_retired=8:0x8" "$(cat "$F3/sampler")"
 	# --daemon: a later file resolves processes described only in an
 	# earlier one (the second batch has no records for them).
 	F2=$tmp/fakedbg2

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-events.c - "stopwatch events": the events stopwatch.ko counts
+ * per call, with PMU-qualified names resolved through sysfs.
+ *
+ *   stopwatch events                    the events counted now
+ *   stopwatch events set LIST           count these instead
+ *   stopwatch events resolve LIST       print LIST as stopwatch.ko takes it
+ *   stopwatch events list [PMU...]      the names there are
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/debugfs.h"
+#include "util/pmu-events.h"
+
+#define SW_EV_PREFIX "stopwatch events: "
+
+struct sw_events_args {
+	const char *debugfs;
+	const char *sysfs;
+	const char *verb;
+	char **rest;
+	int nrest;
+};
+
+enum {
+	OPT_DEBUGFS = 256,
+	OPT_SYSFS,
+};
+
+static const struct option sw_events_options[] = {
+	{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void sw_events_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stopwatch events [--debugfs DIR]\n"
+		"       stopwatch events set [--sysfs DIR] [--debugfs DIR] LIST...\n"
+		"       stopwatch events resolve [--sysfs DIR] LIST...\n"
+		"       stopwatch events list [--sysfs DIR] [PMU...]\n"
+		"\n"
+		"Show or change the perf events stopwatch.ko counts on every call of the\n"
+		"probed functions.  Without a command, print the events counted now.\n"
+		"\n"
+		"Commands:\n"
+		"  set LIST        count these events instead ('' for none); all or nothing\n"
+		"  resolve LIST    print LIST the way stopwatch.ko takes it, e.g. for\n"
+		"                  insmod stopwatch.ko events=...\n"
+		"  list [PMU...]   perf's generic names and every PMU's named events\n"
+		"\n"
+		"LIST is comma-separated; several arguments are joined.  Its items:\n"
+		"  cycles, instructions, cache-misses, cpu-clock, context-switches, ...\n"
+		"  rNNNN, TYPE:CONFIG, ALIAS=TYPE:CONFIG      passed on unchanged\n"
+		"  PMU/NAME/           a named event of %s/%s/PMU/events\n"
+		"  PMU/TERM=VAL,.../   terms placed as PMU/format/TERM says; a bare TERM is 1;\n"
+		"                      config=VAL sets the whole config\n"
+		"PMU events become ALIAS=TYPE:CONFIG: ALIAS is NAME (inst_retired), else\n"
+		"PMU-TERM-VAL-... (cpu-event-0x3c-umask-0x0); when that is too long for the\n"
+		"module's 31 characters, PMU.rCONFIG (cpu.r20d1); '-2', '-3'... keep it unique.\n"
+		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n"
+		"\n"
+		"Options:\n"
+		"      --sysfs DIR     the sysfs root holding %s\n"
+		"                      (default $%s, else %s)\n"
+		"      --debugfs DIR   the stopwatch debugfs directory (default %s)\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"Examples:\n"
+		"  stopwatch events set cycles,instructions\n"
+		"  stopwatch events set 'cpu/event=0x3c,umask=0x0/,cache-misses'\n"
+		"  stopwatch events set armv8_pmuv3/inst_retired/ armv8_pmuv3/cpu_cycles/\n"
+		"  stopwatch events set ''                            count nothing\n"
+		"  insmod stopwatch.ko events=$(stopwatch events resolve cpu/mem-loads,ldlat=0/)\n"
+		"  stopwatch events list cpu\n",
+		SW_SYSFS_DEFAULT, SW_PMU_DEVICES, SW_PMU_DEVICES, SW_SYSFS_ENV,
+		SW_SYSFS_DEFAULT, SW_DEBUGFS_DIR);
+}
+
+static int sw_events_parse_args(int argc, char **argv,
+				struct sw_events_args *a)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", sw_events_options,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_DEBUGFS:
+			a->debugfs = optarg;
+			break;
+		case OPT_SYSFS:
+			a->sysfs = optarg;
+			break;
+		case 'h':
+			sw_events_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, SW_EV_PREFIX "option '%s' needs a value\n\n",
+				argv[optind - 1]);
+			sw_events_usage(stderr);
+			return -EINVAL;
+		default:
+			fprintf(stderr, SW_EV_PREFIX "unknown option '%s'\n\n",
+				argv[optind - 1]);
+			sw_events_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	a->verb = optind < argc ? argv[optind++] : "show";
+	a->rest = argv + optind;
+	a->nrest = argc - optind;
+	if (strcmp(a->verb, "show") && strcmp(a->verb, "set") &&
+	    strcmp(a->verb, "resolve") && strcmp(a->verb, "list")) {
+		fprintf(stderr,
+			SW_EV_PREFIX "'%s' is not a command (set, resolve, list; none to show)\n",
+			a->verb);
+		return -EINVAL;
+	}
+	if (!strcmp(a->verb, "show") && a->nrest) {
+		fprintf(stderr, SW_EV_PREFIX "'show' takes no arguments\n");
+		return -EINVAL;
+	}
+	if ((!strcmp(a->verb, "set") || !strcmp(a->verb, "resolve")) &&
+	    !a->nrest) {
+		fprintf(stderr,
+			SW_EV_PREFIX "%s: give an event list (e.g. cycles,instructions)\n",
+			a->verb);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The arguments joined with commas, resolved. */
+static int sw_events_resolve_args(const struct sw_events_args *a, char **out)
+{
+	struct sw_err err = { "" };
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i, ret;
+
+	*out = NULL;
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < a->nrest; i++)
+		fprintf(f, "%s%s", i ? "," : "", a->rest[i]);
+	if (fclose(f)) {
+		free(list);
+		return -ENOMEM;
+	}
+	ret = sw_pmu_events_resolve(sw_sysfs_root(a->sysfs), list, out, &err);
+	if (ret)
+		fprintf(stderr, SW_EV_PREFIX "%s\n", err.msg);
+	free(list);
+	return ret;
+}
+
+static int sw_events_show(const struct sw_events_args *a)
+{
+	struct sw_err err = { "" };
+	char *dir = NULL, *text = NULL;
+	int ret;
+
+	ret = sw_debugfs_find(a->debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, SW_EV_PREFIX "%s\n", err.msg);
+		goto cleanup;
+	}
+	ret = sw_debugfs_read(dir, "events", &text, NULL, &err);
+	if (ret) {
+		fprintf(stderr, SW_EV_PREFIX "%s%s\n", err.msg,
+			ret == -ENOENT ?
+			" (this stopwatch.ko counts no events; rebuild and reload it)" :
+			"");
+		goto cleanup;
+	}
+	fputs(text, stdout);
+cleanup:
+	free(text);
+	free(dir);
+	return ret;
+}
+
+/* Writes @line to the events file; on refusal says why, with last_error. */
+static int sw_events_write(const char *dir, const char *line)
+{
+	char path[4096], *why = NULL;
+	size_t len = strlen(line), l;
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		fprintf(stderr, SW_EV_PREFIX "cannot open %s: %s%s\n", path,
+			strerror(-ret),
+			ret == -ENOENT ?
+			" (this stopwatch.ko counts no events; rebuild and reload it)" :
+			"");
+		return ret;
+	}
+	n = write(fd, line, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret)
+		return 0;
+	if (!sw_debugfs_read(dir, "last_error", &why, NULL, NULL) && why) {
+		l = strlen(why);
+		while (l && (why[l - 1] == '\n' || why[l - 1] == ' '))
+			why[--l] = '\0';
+	}
+	l = strcspn(line, "\n");
+	fprintf(stderr, SW_EV_PREFIX "stopwatch.ko refused '%.*s': %s%s%s\n",
+		(int)l, line, strerror(-ret), why && *why ? ": " : "",
+		why && *why ? why : "");
+	free(why);
+	return ret;
+}
+
+static int sw_events_set(const struct sw_events_args *a)
+{
+	struct sw_err err = { "" };
+	char *dir = NULL, *list = NULL, *line = NULL;
+	int ret;
+
+	ret = sw_events_resolve_args(a, &list);
+	if (ret)
+		goto cleanup;
+	ret = sw_debugfs_find(a->debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, SW_EV_PREFIX "%s\n", err.msg);
+		goto cleanup;
+	}
+	if (asprintf(&line, "%s\n", list) < 0) {
+		line = NULL;
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = sw_events_write(dir, line);
+cleanup:
+	free(line);
+	free(list);
+	free(dir);
+	return ret;
+}
+
+static int sw_events_print_resolved(const struct sw_events_args *a)
+{
+	char *list = NULL;
+	int ret;
+
+	ret = sw_events_resolve_args(a, &list);
+	if (!ret)
+		printf("%s\n", list);
+	free(list);
+	return ret;
+}
+
+/* One PMU: its type and terms, then its named events. */
+static int sw_events_list_pmu(const char *sysfs, const char *pmu)
+{
+	char **terms = NULL, **evs = NULL, rel[NAME_MAX + 16], text[256];
+	size_t nterms = 0, nevs = 0, i;
+	int ret;
+
+	ret = sw_pmu_read_attr(sysfs, pmu, "type", text, sizeof(text));
+	if (ret)
+		snprintf(text, sizeof(text), "?");
+	printf("%s (type %s)", pmu, text);
+	ret = sw_pmu_dir_names(sysfs, pmu, "format", &terms, &nterms);
+	if (ret)
+		goto cleanup;
+	ret = sw_pmu_dir_names(sysfs, pmu, "events", &evs, &nevs);
+	if (ret)
+		goto cleanup;
+	if (!nterms)
+		printf(": no terms (%s/config=N/)", pmu);
+	else
+		printf(" terms:");
+	for (i = 0; i < nterms; i++) {
+		snprintf(rel, sizeof(rel), "format/%s", terms[i]);
+		if (sw_pmu_read_attr(sysfs, pmu, rel, text, sizeof(text)))
+			snprintf(text, sizeof(text), "?");
+		printf(" %s=%s", terms[i], text);
+	}
+	printf("\n");
+	if (!nevs)
+		printf("  (no named events)\n");
+	for (i = 0; i < nevs; i++) {
+		int w;
+
+		snprintf(rel, sizeof(rel), "events/%s", evs[i]);
+		if (sw_pmu_read_attr(sysfs, pmu, rel, text, sizeof(text)))
+			snprintf(text, sizeof(text), "?");
+		w = printf("  %s/%s/", pmu, evs[i]);
+		printf("%*s%s\n", w < 40 ? 40 - w : 1, "", text);
+	}
+cleanup:
+	sw_strv_free(terms, nterms);
+	sw_strv_free(evs, nevs);
+	if (ret)
+		fprintf(stderr, SW_EV_PREFIX "cannot read PMU %s: %s\n", pmu,
+			strerror(-ret));
+	return ret;
+}
+
+static int sw_events_list(const struct sw_events_args *a)
+{
+	const char *sysfs = sw_sysfs_root(a->sysfs);
+	char **pmus = NULL;
+	size_t npmus = 0, i;
+	int ret, j, shown = 0;
+
+	if (!a->nrest) {
+		printf("Generic events (stopwatch.ko knows them by name):\n");
+		for (i = 0; i < sw_generic_events_n; i++)
+			printf("  %-38s%s\n", sw_generic_events[i].name,
+			       sw_generic_events[i].hw ? "hardware" : "software");
+		printf("  %-38s%s\n", "rNNNN", "raw hardware event, hexadecimal");
+		printf("  %-38s%s\n", "TYPE:CONFIG", "perf_event_attr type and config");
+		printf("  %-38s%s\n", "ALIAS=TYPE:CONFIG", "the same, shown as ALIAS");
+	}
+	ret = sw_pmu_names(sysfs, &pmus, &npmus);
+	if (ret) {
+		fprintf(stderr, SW_EV_PREFIX "cannot list the PMUs in %s/%s: %s\n",
+			sysfs, SW_PMU_DEVICES, strerror(-ret));
+		goto cleanup;
+	}
+	if (!a->nrest)
+		printf("\nPMUs (%s/%s), their terms and named events:\n", sysfs,
+		       SW_PMU_DEVICES);
+	for (j = 0; j < a->nrest; j++) {
+		for (i = 0; i < npmus; i++)
+			if (!strcmp(pmus[i], a->rest[j]))
+				break;
+		if (i == npmus) {
+			fprintf(stderr, SW_EV_PREFIX "no PMU '%s' in %s/%s\n",
+				a->rest[j], sysfs, SW_PMU_DEVICES);
+			ret = -ENOENT;
+			goto cleanup;
+		}
+	}
+	for (i = 0; i < npmus; i++) {
+		bool want = !a->nrest;
+
+		for (j = 0; j < a->nrest; j++)
+			if (!strcmp(pmus[i], a->rest[j]))
+				want = true;
+		if (want) {
+			if (!a->nrest || shown++)
+				putchar('\n');
+			ret = sw_events_list_pmu(sysfs, pmus[i]);
+			if (ret)
+				goto cleanup;
+		}
+	}
+cleanup:
+	sw_strv_free(pmus, npmus);
+	return ret;
+}
+
+int cmd_events(int argc, char **argv)
+{
+	struct sw_events_args a = { 0 };
+	int ret;
+
+	ret = sw_events_parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	if (!strcmp(a.verb, "set"))
+		return sw_events_set(&a);
+	if (!strcmp(a.verb, "resolve"))
+		return sw_events_print_resolved(&a);
+	if (!strcmp(a.verb, "list"))
+		return sw_events_list(&a);
+	return sw_events_show(&a);
+}
