@@ -126,6 +126,65 @@ static void sw_stats_ev_row(struct seq_file *m, struct sw_probe *p,
 	}
 }
 
+static int sw_ctl_show(struct seq_file *m, void *v)
+{
+	const struct sw_ctl_file *ctl = m->private;
+
+	return ctl->show ? ctl->show(m) : 0;
+}
+
+static int sw_ctl_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_ctl_show, inode->i_private);
+}
+
+/* One write is one command: copied, last_error cleared, then applied. */
+static ssize_t sw_ctl_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	const struct sw_ctl_file *ctl =
+		((struct seq_file *)file->private_data)->private;
+	char *buf = sw_ctl_copy(ubuf, len);
+	int ret;
+
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sw_error_clear();
+	ret = ctl->apply(buf);
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sw_ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_ctl_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sw_ctl_write,
+};
+
+/**
+ * sw_debugfs_add_ctl() - create a control file.
+ * @name:   file name
+ * @mode:   permissions (root-only: 0600, or 0200 without @ctl->show)
+ * @parent: directory
+ * @ctl:    what reading shows and what a write does; must outlive the file
+ *
+ * Every write is copied (at most SW_CTL_MAX bytes), clears last_error and
+ * is handed whole to @ctl->apply, whose negative errno the write returns.
+ *
+ * Context: process context.
+ * Return: the dentry (debugfs reports its errors in it).
+ */
+struct dentry *sw_debugfs_add_ctl(const char *name, umode_t mode,
+				  struct dentry *parent,
+				  const struct sw_ctl_file *ctl)
+{
+	return debugfs_create_file(name, mode, parent, (void *)ctl,
+				   &sw_ctl_fops);
+}
+
 static int sw_stats_show(struct seq_file *m, void *v)
 {
 	struct sw_stats st;
@@ -214,7 +273,7 @@ out_free:
 }
 DEFINE_SHOW_ATTRIBUTE(sw_hist);
 
-static int sw_probes_show(struct seq_file *m, void *v)
+static int sw_probes_list(struct seq_file *m)
 {
 	struct sw_probe *p;
 
@@ -225,99 +284,45 @@ static int sw_probes_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int sw_probes_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sw_probes_show, NULL);
-}
-
-static ssize_t sw_probes_write(struct file *file, const char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	char *buf = sw_ctl_copy(ubuf, len);
-	int ret;
-
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	sw_error_clear();
-	ret = sw_probes_apply(buf);
-	kvfree(buf);
-	return ret ? ret : len;
-}
-
-static const struct file_operations sw_probes_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_probes_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sw_probes_write,
+static const struct sw_ctl_file sw_probes_ctl = {
+	.show = sw_probes_list,
+	.apply = sw_probes_apply,
 };
 
-static ssize_t sw_reset_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *ppos)
+static int sw_reset_apply(char *buf)
 {
-	char *buf = sw_ctl_copy(ubuf, len);
-	int ret = 0;
-
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	sw_error_clear();
 	if (strcmp(strim(buf), "1")) {
 		sw_error("reset: write 1 to reset, not '%.32s'", strim(buf));
-		ret = -EINVAL;
-	} else {
-		ret = sw_reset_all();
+		return -EINVAL;
 	}
-	kvfree(buf);
-	return ret ? ret : len;
+	return sw_reset_all();
 }
 
-static const struct file_operations sw_reset_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = sw_reset_write,
-	.llseek = noop_llseek,
+static const struct sw_ctl_file sw_reset_ctl = {
+	.apply = sw_reset_apply,
 };
 
-static int sw_breakdown_mode_show(struct seq_file *m, void *v)
+static int sw_breakdown_mode(struct seq_file *m)
 {
 	seq_printf(m, "%s\n", sw_breakdown_name(READ_ONCE(sw_bd_mode)));
 	return 0;
 }
 
-static int sw_breakdown_open(struct inode *inode, struct file *file)
+static int sw_breakdown_apply(char *buf)
 {
-	return single_open(file, sw_breakdown_mode_show, NULL);
-}
+	int mode = sw_parse_breakdown(strim(buf));
 
-static ssize_t sw_breakdown_write(struct file *file, const char __user *ubuf,
-				  size_t len, loff_t *ppos)
-{
-	char *buf = sw_ctl_copy(ubuf, len);
-	int mode, ret;
-
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	sw_error_clear();
-	mode = sw_parse_breakdown(strim(buf));
 	if (mode < 0) {
 		sw_error("breakdown: '%.32s' is not one of none pid tgid comm cpu",
 			 strim(buf));
-		ret = mode;
-	} else {
-		ret = sw_breakdown_set(mode);
+		return mode;
 	}
-	kvfree(buf);
-	return ret ? ret : len;
+	return sw_breakdown_set(mode);
 }
 
-static const struct file_operations sw_breakdown_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_breakdown_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sw_breakdown_write,
+static const struct sw_ctl_file sw_breakdown_ctl = {
+	.show = sw_breakdown_mode,
+	.apply = sw_breakdown_apply,
 };
 
 static int sw_bdstats_show(struct seq_file *m, void *v)
@@ -326,38 +331,15 @@ static int sw_bdstats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_bdstats);
 
-static int sw_events_show(struct seq_file *m, void *v)
+static int sw_events_list(struct seq_file *m)
 {
 	sw_pmu_events_show(m);
 	return 0;
 }
 
-static int sw_events_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sw_events_show, NULL);
-}
-
-static ssize_t sw_events_write(struct file *file, const char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	char *buf = sw_ctl_copy(ubuf, len);
-	int ret;
-
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	sw_error_clear();
-	ret = sw_pmu_events_apply(buf);
-	kvfree(buf);
-	return ret ? ret : len;
-}
-
-static const struct file_operations sw_events_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_events_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sw_events_write,
+static const struct sw_ctl_file sw_events_ctl = {
+	.show = sw_events_list,
+	.apply = sw_pmu_events_apply,
 };
 
 static int sw_counters_show(struct seq_file *m, void *v)
@@ -450,15 +432,15 @@ int sw_debugfs_init(void)
 	}
 	sw_dbg_hist = debugfs_create_dir("hist", root);
 	debugfs_create_file("stats", 0400, root, NULL, &sw_stats_fops);
-	debugfs_create_file("probes", 0600, root, NULL, &sw_probes_fops);
-	debugfs_create_file("reset", 0200, root, NULL, &sw_reset_fops);
-	debugfs_create_file("breakdown", 0600, root, NULL, &sw_breakdown_fops);
+	sw_debugfs_add_ctl("probes", 0600, root, &sw_probes_ctl);
+	sw_debugfs_add_ctl("reset", 0200, root, &sw_reset_ctl);
+	sw_debugfs_add_ctl("breakdown", 0600, root, &sw_breakdown_ctl);
 	debugfs_create_file("breakdown_stats", 0400, root, NULL,
 			    &sw_bdstats_fops);
 	debugfs_create_file("last_error", 0400, root, NULL,
 			    &sw_last_error_fops);
 	debugfs_create_file("version", 0400, root, NULL, &sw_version_fops);
-	debugfs_create_file("events", 0600, root, NULL, &sw_events_fops);
+	sw_debugfs_add_ctl("events", 0600, root, &sw_events_ctl);
 	debugfs_create_file("counters", 0400, root, NULL, &sw_counters_fops);
 	if (IS_ERR(sw_dbg_hist)) {
 		debugfs_remove(root);

@@ -148,10 +148,24 @@ void sw_bdgen_free(struct sw_bdgen *bd);
 void sw_bd_record(struct sw_bdgen *bd, u64 ns, u32 entry_cpu);
 int sw_breakdown_show(struct seq_file *m);
 
+/**
+ * struct sw_ctl_file - a debugfs control file (sw_debugfs_add_ctl()).
+ * @show:  prints the current state; NULL for a write-only file
+ * @apply: carries out one write, a NUL-terminated copy it may modify;
+ *         returns 0 or a negative errno after saying why with sw_error()
+ */
+struct sw_ctl_file {
+	int (*show)(struct seq_file *m);
+	int (*apply)(char *buf);
+};
+
 /* module/debugfs.c */
 int sw_debugfs_init(void);
 void sw_debugfs_exit(void);
 struct dentry *sw_debugfs_root(void);
+struct dentry *sw_debugfs_add_ctl(const char *name, umode_t mode,
+				  struct dentry *parent,
+				  const struct sw_ctl_file *ctl);
 int sw_debugfs_add_hist(struct sw_probe *p);
 void sw_debugfs_remove_hist(struct sw_probe *p);
 void sw_seq_emit(void *ctx, const char *fmt, ...);

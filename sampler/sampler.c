@@ -840,7 +840,7 @@ static void sw_samp_show_row(struct seq_file *m, const char *label,
 		   err);
 }
 
-static int sw_samp_show(struct seq_file *m, void *unused)
+static int sw_samp_show(struct seq_file *m)
 {
 	struct sw_session *s;
 	u64 v[SW_CNT_NR], sum[SW_CNT_NR] = {};
@@ -877,11 +877,6 @@ static int sw_samp_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int sw_samp_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sw_samp_show, NULL);
-}
-
 /* Settings of a bare "start": the module parameters that apply to all. */
 static void sw_samp_defaults(struct sw_samp_opts *o)
 {
@@ -889,26 +884,15 @@ static void sw_samp_defaults(struct sw_samp_opts *o)
 	o->max_rate = max_sample_rate;
 }
 
-static ssize_t sw_samp_write(struct file *file, const char __user *ubuf,
-			     size_t len, loff_t *ppos)
+/* "start [key=value ...]" or "stop"; the whole write, NUL-terminated. */
+static int sw_samp_apply(char *buf)
 {
 	struct sw_samp_opts defs, o;
 	char err[SW_OPTS_ERR_LEN];
-	char *buf;
 	int cmd, ret = 0;
 
-	if (len > PAGE_SIZE) {
-		sw_error("sampler: control write of %zu bytes is longer than %lu",
-			 len, PAGE_SIZE);
-		return -E2BIG;
-	}
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	sw_error_clear();
 	sw_samp_defaults(&defs);
 	cmd = sw_samp_parse_cmd(buf, &defs, &o, err, sizeof(err));
-	kfree(buf);
 	if (cmd < 0) {
 		sw_error("sampler: %s", err);
 		return cmd;
@@ -923,16 +907,12 @@ static ssize_t sw_samp_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 	}
 	mutex_unlock(&sw_samp_lock);
-	return ret ? ret : len;
+	return ret;
 }
 
-static const struct file_operations sw_samp_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_samp_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = sw_samp_write,
+static const struct sw_ctl_file sw_samp_ctl = {
+	.show = sw_samp_show,
+	.apply = sw_samp_apply,
 };
 
 /* ---- load and unload ------------------------------------------------------------------ */
@@ -1018,8 +998,7 @@ int __init sw_sampler_init(void)
 			    n_subbufs);
 	if (ret)
 		return ret;
-	d = debugfs_create_file("sampler", 0600, sw_debugfs_root(), NULL,
-				&sw_samp_fops);
+	d = sw_debugfs_add_ctl("sampler", 0600, sw_debugfs_root(), &sw_samp_ctl);
 	if (IS_ERR(d)) {
 		ret = PTR_ERR(d);
 		goto out_relay_exit;
