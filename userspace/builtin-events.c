@@ -69,7 +69,7 @@ static void sw_events_usage(FILE *f)
 		"                      config=VAL sets the whole config\n"
 		"PMU events become ALIAS=TYPE:CONFIG: ALIAS is NAME (inst_retired), else\n"
 		"PMU-TERM-VAL-... (cpu-event-0x3c-umask-0x0); when that is too long for the\n"
-		"module's 31 characters, PMU.rCONFIG (cpu.r20d1); '-2', '-3'... keep it unique.\n"
+		"module's 31 characters, PMU.rCONFIG (cpu.r2a401c0); '-2', '-3'... keep it unique.\n"
 		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n"
 		"\n"
 		"Options:\n"

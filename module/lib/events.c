@@ -110,8 +110,9 @@ static bool sw_alias_ok(const char *s, size_t len)
  * @s:  the name (NUL-terminated, no surrounding white space)
  * @ev: filled on success
  *
- * Return: 0, -EINVAL for an unknown or malformed name, -E2BIG for a name
- * longer than SW_EVENT_NAME_LEN - 1.
+ * Return: 0, -EINVAL for an unknown or malformed name, -E2BIG when the
+ * name it would be shown under (the alias, or the whole spelling) is longer
+ * than SW_EVENT_NAME_LEN - 1.
  */
 int sw_event_parse(const char *s, struct sw_event_spec *ev)
 {
@@ -120,8 +121,6 @@ int sw_event_parse(const char *s, struct sw_event_spec *ev)
 	u64 type;
 
 	memset(ev, 0, sizeof(*ev));
-	if (len >= SW_EVENT_NAME_LEN)
-		return -E2BIG;
 	for (i = 0; i < ARRAY_SIZE(sw_event_names); i++) {
 		if (!strcmp(s, sw_event_names[i].name)) {
 			ev->type = sw_event_names[i].type;
@@ -130,13 +129,16 @@ int sw_event_parse(const char *s, struct sw_event_spec *ev)
 			return 0;
 		}
 	}
+	/* Only the name shown in column headers is bounded, not the spec. */
+	eq = strchr(s, '=');
+	if ((eq ? (size_t)(eq - s) : len) >= SW_EVENT_NAME_LEN)
+		return -E2BIG;
 	if (s[0] == 'r' && len > 1 &&
 	    !sw_parse_u64(s + 1, len - 1, 16, &ev->config)) {
 		ev->type = PERF_TYPE_RAW;
 		strcpy(ev->name, s);
 		return 0;
 	}
-	eq = strchr(s, '=');
 	if (eq) {
 		if (!sw_alias_ok(s, eq - s))
 			return -EINVAL;

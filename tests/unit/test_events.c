@@ -45,6 +45,12 @@ static void test_raw_and_typed(void **state)
 	assert_int_equal(ev.type, 8);
 	assert_int_equal(ev.config, 8);
 	assert_string_equal(ev.name, "inst_retired");
+	/* Only the alias is bounded: a long spec under a short alias is fine. */
+	assert_int_equal(sw_event_parse("cpu-event-0x3c-umask-0x0=4:0x000000000000003c",
+					&ev),
+			 0);
+	assert_string_equal(ev.name, "cpu-event-0x3c-umask-0x0");
+	assert_int_equal(ev.config, 0x3c);
 	assert_int_equal(sw_event_parse("1:9", &ev), 0);
 	assert_int_equal(ev.type, PERF_TYPE_SOFTWARE);
 }
@@ -64,6 +70,9 @@ static void test_bad_names(void **state)
 	assert_int_equal(sw_event_parse("=4:1", &ev), -EINVAL);
 	assert_int_equal(
 		sw_event_parse("a_very_long_alias_name_that_overflows=4:1", &ev),
+		-E2BIG);
+	assert_int_equal(
+		sw_event_parse("0x00000000000004:0x000000000000000000003c", &ev),
 		-E2BIG);
 }
 

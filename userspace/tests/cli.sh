@@ -286,7 +286,7 @@ expect "events resolve: commas inside slashes, the rest unchanged" 0 \
 	not_ok "events resolve: one line, nothing else"
 run env STOPWATCH_SYSFS="$S" "$SW" events resolve cpu/mem-loads,ldlat=0/ amd_df/event=0x1a7/
 expect "events resolve: STOPWATCH_SYSFS, several arguments, split bit ranges" 0 \
-	"mem-loads-ldlat-0=4:0x1cd,amd_d.r1000000a7=11:0x1000000a7" ""
+	"mem-loads-ldlat-0=4:0x1cd,amd_df-event-0x1a7=11:0x1000000a7" ""
 run env STOPWATCH_SYSFS=/nonexistent "$SW" events resolve --sysfs "$S" armv8_pmuv3/cpu_cycles/
 expect "events resolve: --sysfs beats the environment" 0 "cpu_cycles=8:0x11" ""
 fails "events resolve: unknown event, the PMU's events listed" \

@@ -737,19 +737,15 @@ static void sw_alias_cut(char *s, size_t max)
 	}
 }
 
-/* Room for the alias: the module's limit less "=TYPE:0xCONFIG". */
-static int sw_alias_room(uint32_t type, uint64_t config)
+/* Room for the alias: the module bounds the name, not "=TYPE:CONFIG". */
+static int sw_alias_room(void)
 {
-	char tc[48];
-	int n = snprintf(tc, sizeof(tc), "=%" PRIu32 ":0x%" PRIx64, type,
-			 config);
-
-	return SW_PMU_ITEM_MAX - n;
+	return SW_PMU_ITEM_MAX;
 }
 
 static void sw_alias_make(struct sw_resolve *c, struct sw_pmu_event *ev)
 {
-	size_t room = (size_t)sw_alias_room(ev->type, ev->config), keep;
+	size_t room = (size_t)sw_alias_room(), keep;
 	char cand[512], raw[32];
 
 	if (c->event[0] && c->extra[0])
@@ -892,12 +888,6 @@ int sw_pmu_event_resolve(const char *sysfs, const char *spec,
 		goto cleanup;
 	ev->type = (uint32_t)type;
 	ev->config = fields[0];
-	if (sw_alias_room(ev->type, ev->config) < 1) {
-		ret = sw_err_set(err, -E2BIG,
-				 "%s: %" PRIu32 ":0x%" PRIx64 " leaves no room for a name in stopwatch.ko's %d characters",
-				 spec, ev->type, ev->config, SW_PMU_ITEM_MAX);
-		goto cleanup;
-	}
 	sw_alias_make(c, ev);
 	ret = 0;
 cleanup:
@@ -977,7 +967,7 @@ static bool sw_name_taken(const struct sw_item *it, size_t n, size_t self,
 static void sw_alias_unique(struct sw_item *it, size_t n, size_t self)
 {
 	struct sw_pmu_event *ev = &it[self].ev;
-	size_t room = (size_t)sw_alias_room(ev->type, ev->config);
+	size_t room = (size_t)sw_alias_room();
 	char base[SW_PMU_ITEM_MAX + 1], sfx[16];
 	unsigned int k;
 

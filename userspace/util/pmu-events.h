@@ -39,7 +39,7 @@
 #define SW_SYSFS_DEFAULT "/sys"
 #define SW_PMU_DEVICES "bus/event_source/devices"
 
-/* stopwatch.ko's SW_EVENT_NAME_LEN - 1: the longest item it parses. */
+/* stopwatch.ko's SW_EVENT_NAME_LEN - 1: the longest alias it accepts. */
 #define SW_PMU_ITEM_MAX 31
 
 /**
