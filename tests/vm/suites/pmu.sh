@@ -19,25 +19,14 @@
 # programs first.
 
 . "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
 
-D=/sys/kernel/debug/stopwatch
 T=/sys/kernel/debug/sw_testmod
-MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
 TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
-P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
 CPU1=/sys/devices/system/cpu/cpu1/online
-TMP=${TMPDIR:-/tmp}/sw-pmu.$$
-mkdir -p "$TMP"
 
 # --- helpers ---------------------------------------------------------------
 
-# col PROBE COLUMN: a probe's value in the stats column named COLUMN.
-col() {
-	awk -v p="$1" -v c="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-		$1 == p && k { print $k; found = 1 }
-		END { if (!found) print "absent" }' "$D/stats"
-}
 
 # hcalls PROBE UNIT: N of the hist/PROBE section titled "PROBE: UNIT, N calls".
 hcalls() {
@@ -70,15 +59,6 @@ evlist() { tr '\n' ' ' <"$D/events" | sed 's/ $//'; }
 hdr() { head -n 1 "$D/stats"; }
 hashdr() { case " $(echo $(hdr)) " in *" $1 "*) echo yes ;; *) echo no ;; esac; }
 
-loaded() { [ -d /sys/module/stopwatch ]; }
-unload() {
-	if loaded; then
-		rmmod stopwatch 2>"$TMP/rmmod.err" ||
-			diag "rmmod: $(cat "$TMP/rmmod.err")"
-	fi
-}
-load() { "$P/modload" "$MOD" "$*"; }
-ctl() { "$P/swwrite" "$D/$1" "$2"; }
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
 # on CPU CMD...: run pinned to CPU.
 on() {
@@ -87,11 +67,6 @@ on() {
 	taskset -c "$c" "$@"
 }
 
-ksym() {
-	awk -v re="$1" '$2 ~ /^[tT]$/ && $3 ~ re && NF == 3 { print $3; exit }' \
-		/proc/kallsyms
-}
-kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
 cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
 
 # Whether this machine has a hardware PMU perf can use.

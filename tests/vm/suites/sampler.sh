@@ -13,12 +13,7 @@
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.
 
 . "$SW_REPO/tests/vm/tap.sh"
-
-D=/sys/kernel/debug/stopwatch
-MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
-P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
-TMP=${TMPDIR:-/tmp}/sw-sampler.$$
-mkdir -p "$TMP"
+. "$SW_REPO/tests/vm/lib.sh"
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
 
 if [ "$SW_ARCH" = arm64 ]; then
@@ -29,15 +24,9 @@ fi
 
 # --- helpers ---------------------------------------------------------------
 
-loaded() { [ -d /sys/module/stopwatch ]; }
-unload() {
-	if loaded; then
-		rmmod stopwatch 2>"$TMP/rmmod.err" || diag "rmmod: $(cat "$TMP/rmmod.err")"
-	fi
-}
-load() { "$P/modload" "$MOD" "$*"; }
+# ctl TEXT: here always the sampler file.
 ctl() { "$P/swwrite" "$D/sampler" "$1"; }
-kprobes_n() { cat /sys/kernel/debug/kprobes/list 2>/dev/null | wc -l; }
+kprobes_n() { kprobes_list | wc -l; }
 
 # scol ROW COLUMN: a value of the sampler file's per-CPU table ("all" row
 # for the sum), by column name.

@@ -6,24 +6,11 @@
 # SW_ARCH, SW_REPO (see tests/vm/README.md) and the TAP helpers of tap.sh.
 
 . "$SW_REPO/tests/vm/tap.sh"
-
-D=/sys/kernel/debug/stopwatch
-MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
-P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
-TMP=${TMPDIR:-/tmp}/sw-suite.$$
-mkdir -p "$TMP"
+. "$SW_REPO/tests/vm/lib.sh"
 
 # --- helpers ---------------------------------------------------------------
 
-# col PROBE COLUMN [FILE]: a probe's value in a column picked by header name.
-col() {
-	awk -v p="$1" -v c="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-		$1 == p && k { print $k; found = 1 }
-		END { if (!found) print "absent" }' "${3:-$D/stats}"
-}
-
-# bdcol PROBE KEY COLUMN: the same for a breakdown_stats row.
+# bdcol PROBE KEY COLUMN: col's counterpart for a breakdown_stats row.
 bdcol() {
 	# The key goes through the environment: awk -v would undo escapes.
 	BDKEY=$2 awk -v p="$1" -v c="$3" '
@@ -38,26 +25,6 @@ bdsum() {
 		"$D/breakdown_stats"
 }
 
-loaded() { [ -d /sys/module/stopwatch ]; }
-
-unload() {
-	if loaded; then
-		rmmod stopwatch 2>"$TMP/rmmod.err" || diag "rmmod: $(cat "$TMP/rmmod.err")"
-	fi
-}
-
-# load [PARAMS]: load the module, printing ok or the errno name.
-load() { "$P/modload" "$MOD" "$*"; }
-
-ctl() { "$P/swwrite" "$D/$1" "$2"; }
-
-# First kernel text symbol matching an extended regex, from kallsyms.
-ksym() {
-	awk -v re="$1" '$2 ~ /^[tT]$/ && $3 ~ re && NF == 3 { print $3; exit }' \
-		/proc/kallsyms
-}
-
-kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
 GETPPID=$(ksym '^__(x64|arm64)_sys_getppid$')
 NANOSLEEP=hrtimer_nanosleep

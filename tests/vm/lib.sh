@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/lib.sh - what the stopwatch suites share (POSIX sh; sourced
+# after tap.sh).  Paths the suites use and the helpers every one of them
+# needs; a suite may redefine any of them after sourcing this.
+#
+#   D, MOD, P, TMP         debugfs dir, stopwatch.ko, test programs, scratch
+#   loaded / unload        is stopwatch.ko loaded / rmmod it if so
+#   load [PARAMS]          finit_module: prints ok or the errno's name
+#   ctl FILE TEXT          one write(2) to $D/FILE: prints ok or the errno name
+#   col PROBE COLUMN [F]   a probe's value in a column picked by header name
+#   ksym REGEX             first kernel text symbol matching REGEX
+#   kprobes_list           the kernel's list of registered kprobes
+
+D=/sys/kernel/debug/stopwatch
+MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
+P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
+TMP=${TMPDIR:-/tmp}/sw-${SW_SUITE:-suite}.$$
+mkdir -p "$TMP"
+
+loaded() { [ -d /sys/module/stopwatch ]; }
+
+unload() {
+	if loaded; then
+		rmmod stopwatch 2>"$TMP/rmmod.err" ||
+			diag "rmmod: $(cat "$TMP/rmmod.err")"
+	fi
+}
+
+load() { "$P/modload" "$MOD" "$*"; }
+
+ctl() { "$P/swwrite" "$D/$1" "$2"; }
+
+col() {
+	awk -v p="$1" -v c="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == p && k { print $k; found = 1 }
+		END { if (!found) print "absent" }' "${3:-$D/stats}"
+}
+
+ksym() {
+	awk -v re="$1" '$2 ~ /^[tT]$/ && $3 ~ re && NF == 3 { print $3; exit }' \
+		/proc/kallsyms
+}
+
+kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
