@@ -92,11 +92,25 @@ if [ "$sw_switch" = 1 ]; then
     mkdir -p "$root"
     mount9p hostroot "$root" "ro${sw_9pcache:+,cache=$sw_9pcache}" || die "cannot mount the host root (9p tag hostroot)"
     # The host root is read-only: give the usual writable places tmpfs.
+    # A repository inside one of them (a clone in /tmp, say) would be
+    # hidden by it: hold the repository aside and put it back on top.
+    hold=
+    for d in tmp run var/tmp var/log mnt; do
+        case "$sw_repo/" in "/$d/"*) hold=/sw-repo-hold ;; esac
+    done
+    if [ -n "$hold" ]; then
+        mkdir -p "$hold"
+        mount -o bind "$root$sw_repo" "$hold" || die "cannot hold $sw_repo aside"
+    fi
     for d in tmp run var/tmp var/log mnt; do
         if [ -d "$root/$d" ]; then
             mount -t tmpfs -o mode=1777 tmpfs "$root/$d" || say "no tmpfs on /$d"
         fi
     done
+    if [ -n "$hold" ]; then
+        mkdir -p "$root$sw_repo" && mount -o move "$hold" "$root$sw_repo" ||
+            die "cannot put $sw_repo back over the tmpfs"
+    fi
     mount -o move /proc "$root/proc"
     mount -o move /sys "$root/sys"
     mount -o move /dev "$root/dev"
