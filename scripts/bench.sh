@@ -120,7 +120,9 @@ mins=$((($(date +%s) - start + 59) / 60))
 	echo
 	echo "## 2. Instructions added per probe hit (arm64 guest, exact)"
 	echo
+	echo '```'
 	section "arm64 instruction counts" "${arm:+$arm/bench-pmu.txt}"
+	echo '```'
 	echo
 	echo "## 3, 4. Sampler overhead, records per second, bytes per sample (x86_64 guest)"
 	echo
@@ -128,7 +130,9 @@ mins=$((($(date +%s) - start + 59) / 60))
 	echo
 	echo "## 5. Reader: \`stopwatch report\` (host)"
 	echo
-	cat "$work/report.md"
+	echo '```'
+	sed '/./,$!d' "$work/report.md"
+	echo '```'
 	echo
 	echo "## 6. Events per second serviceable at 1% and 2% overhead (XPTI-style)"
 	echo
