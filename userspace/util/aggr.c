@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/aggr.h"
+#include "util/tree.h"
 
 static const char *const sw_sk_names[SW_SK_NR] = {
 	[SW_SK_COMM] = "comm",
@@ -407,45 +408,6 @@ static inline uint64_t sw_fkey(struct sw_symbolizer *sym, uint32_t loc)
 	return (uint64_t)r->image << 32 | r->sym;
 }
 
-struct sw_cg_node {
-	uint64_t fk;
-	uint64_t w;
-	uint32_t child;		/* first child + 1, 0 if none */
-	uint32_t next;		/* next sibling + 1 */
-};
-
-struct sw_cg {
-	struct sw_cg_node *node;
-	size_t n;
-	size_t cap;
-};
-
-static int64_t sw_cg_child(struct sw_cg *g, uint32_t parent, uint64_t fk)
-{
-	uint32_t c = g->node[parent].child;
-
-	while (c) {
-		if (g->node[c - 1].fk == fk)
-			return c - 1;
-		c = g->node[c - 1].next;
-	}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct sw_cg_node *n = realloc(g->node, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		g->node = n;
-		g->cap = cap;
-	}
-	g->node[g->n].fk = fk;
-	g->node[g->n].w = 0;
-	g->node[g->n].child = 0;
-	g->node[g->n].next = g->node[parent].child;
-	g->node[parent].child = (uint32_t)g->n + 1;
-	return (int64_t)g->n++;
-}
-
 static void sw_fk_print(FILE *f, struct sw_symbolizer *sym, uint64_t fk)
 {
 	const struct sw_machine *m = sym->m;
@@ -458,18 +420,18 @@ static void sw_fk_print(FILE *f, struct sw_symbolizer *sym, uint64_t fk)
 
 static int sw_w_cmp(const void *x, const void *y)
 {
-	const struct sw_cg_node *const *a = x, *const *b = y;
+	const struct sw_tree_node *const *a = x, *const *b = y;
 
 	if ((*a)->w != (*b)->w)
 		return (*a)->w > (*b)->w ? -1 : 1;
-	return (*a)->fk < (*b)->fk ? -1 : (*a)->fk > (*b)->fk;
+	return (*a)->key < (*b)->key ? -1 : (*a)->key > (*b)->key;
 }
 
-static int sw_cg_print(FILE *f, struct sw_cg *g, uint32_t node, size_t level,
+static int sw_cg_print(FILE *f, struct sw_tree *g, uint32_t node, size_t level,
 		       uint64_t total, struct sw_symbolizer *sym,
 		       const struct sw_cg_opts *o)
 {
-	struct sw_cg_node **kids;
+	struct sw_tree_node **kids;
 	size_t nk = 0, i;
 	uint32_t c;
 	int ret = 0;
@@ -493,7 +455,7 @@ static int sw_cg_print(FILE *f, struct sw_cg *g, uint32_t node, size_t level,
 		if (pct < o->min_pct)
 			break;
 		fprintf(f, "%*s%6.2f%%  ", (int)(4 + 4 * level), "", pct);
-		sw_fk_print(f, sym, kids[i]->fk);
+		sw_fk_print(f, sym, kids[i]->key);
 		fputc('\n', f);
 		ret = sw_cg_print(f, g, (uint32_t)(kids[i] - g->node), level + 1,
 				  total, sym, o);
@@ -525,7 +487,7 @@ int sw_print_callgraph(FILE *f, const struct sw_stacks *st,
 	struct sw_intern paths;
 	uint64_t *pw = NULL;
 	size_t nfw = 0, e, pcap = 0;
-	struct sw_cg g = { 0 };
+	struct sw_tree g = { 0 };
 	uint64_t *seq = NULL;
 	size_t seqcap = 0;
 	uint32_t i;
@@ -586,16 +548,9 @@ int sw_print_callgraph(FILE *f, const struct sw_stacks *st,
 
 		if (pct < o->min_pct)
 			break;
-		if (!g.cap) {
-			g.cap = 256;
-			g.node = malloc(g.cap * sizeof(*g.node));
-			if (!g.node) {
-				ret = -ENOMEM;
-				goto out;
-			}
-		}
-		memset(&g.node[0], 0, sizeof(g.node[0]));	/* the root */
-		g.n = 1;
+		ret = sw_tree_reset(&g, 0);
+		if (ret)
+			goto out;
 		for (i = 0; i < st->set.n; i++) {
 			const uint32_t *locs = sw_stacks_locs(st, i);
 			size_t n = sw_stacks_depth(st, i), j;
@@ -605,11 +560,11 @@ int sw_print_callgraph(FILE *f, const struct sw_stacks *st,
 			if (sw_fkey(sym, locs[0]) != fw[e].fk)
 				continue;
 			for (j = 1; j < n && j <= o->depth; j++) {
-				int64_t c = sw_cg_child(&g, cur,
+				int64_t c = sw_tree_child(&g, cur,
 							sw_fkey(sym, locs[j]));
 
 				if (c < 0) {
-					ret = -ENOMEM;
+					ret = (int)c;
 					goto out;
 				}
 				cur = (uint32_t)c;
@@ -659,7 +614,7 @@ out:
 	free(seq);
 	free(fw);
 	free(pw);
-	free(g.node);
+	sw_tree_free(&g);
 	sw_intern_free(&paths);
 	sw_u64map_free(&self);
 	return ret;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/flamegraph.h"
+#include "util/tree.h"
 
 #define SW_FG_ROW 16
 #define SW_FG_TOP 52
@@ -21,17 +22,8 @@
 #define SW_FG_PAD 10
 #define SW_FG_MINW 0.1
 
-struct sw_fg_node {
-	uint32_t label;		/* id in labels */
-	uint32_t child;		/* first child + 1 */
-	uint32_t next;		/* next sibling + 1 */
-	uint64_t w;
-};
-
 struct sw_fg {
-	struct sw_fg_node *node;
-	size_t n;
-	size_t cap;
+	struct sw_tree t;	/* keys: label ids */
 	struct sw_intern labels;
 	uint32_t maxdepth;
 };
@@ -64,28 +56,7 @@ void sw_xml_escape(FILE *f, const char *s)
 
 static int64_t sw_fg_child(struct sw_fg *g, uint32_t parent, uint32_t label)
 {
-	uint32_t c = g->node[parent].child;
-
-	while (c) {
-		if (g->node[c - 1].label == label)
-			return c - 1;
-		c = g->node[c - 1].next;
-	}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 1024;
-		struct sw_fg_node *n = realloc(g->node, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		g->node = n;
-		g->cap = cap;
-	}
-	g->node[g->n].label = label;
-	g->node[g->n].child = 0;
-	g->node[g->n].w = 0;
-	g->node[g->n].next = g->node[parent].child;
-	g->node[parent].child = (uint32_t)g->n + 1;
-	return (int64_t)g->n++;
+	return sw_tree_child(&g->t, parent, label);
 }
 
 /* Warm colors by name hash, as flame graphs are usually drawn; kernel
@@ -122,18 +93,18 @@ struct sw_fg_ctx {
 static int sw_fg_label_cmp(const void *x, const void *y, void *arg)
 {
 	const struct sw_fg *g = arg;
-	const struct sw_fg_node *a = *(const struct sw_fg_node *const *)x;
-	const struct sw_fg_node *b = *(const struct sw_fg_node *const *)y;
+	const struct sw_tree_node *a = *(const struct sw_tree_node *const *)x;
+	const struct sw_tree_node *b = *(const struct sw_tree_node *const *)y;
 
-	return strcmp(sw_intern_s(&g->labels, a->label),
-		      sw_intern_s(&g->labels, b->label));
+	return strcmp(sw_intern_s(&g->labels, (uint32_t)a->key),
+		      sw_intern_s(&g->labels, (uint32_t)b->key));
 }
 
 static int sw_fg_draw(struct sw_fg_ctx *c, uint32_t node, double x,
 		      uint32_t depth)
 {
-	struct sw_fg_node *n = &c->g->node[node], **kids;
-	const char *name = sw_intern_s(&c->g->labels, n->label);
+	struct sw_tree_node *n = &c->g->t.node[node], **kids;
+	const char *name = sw_intern_s(&c->g->labels, (uint32_t)n->key);
 	double w = (double)n->w * c->scale, y;
 	size_t nk = 0, i;
 	char color[32];
@@ -153,7 +124,7 @@ static int sw_fg_draw(struct sw_fg_ctx *c, uint32_t node, double x,
 		c->total ? 100.0 * (double)n->w / (double)c->total : 0.0, x, y,
 		w, SW_FG_ROW - 1, color, x + 3, y + 11.5);
 
-	for (k = n->child; k; k = c->g->node[k - 1].next)
+	for (k = n->child; k; k = c->g->t.node[k - 1].next)
 		nk++;
 	if (!nk)
 		return 0;
@@ -161,11 +132,11 @@ static int sw_fg_draw(struct sw_fg_ctx *c, uint32_t node, double x,
 	if (!kids)
 		return -ENOMEM;
 	nk = 0;
-	for (k = n->child; k; k = c->g->node[k - 1].next)
-		kids[nk++] = &c->g->node[k - 1];
+	for (k = n->child; k; k = c->g->t.node[k - 1].next)
+		kids[nk++] = &c->g->t.node[k - 1];
 	qsort_r(kids, nk, sizeof(*kids), sw_fg_label_cmp, c->g);
 	for (i = 0; i < nk && !ret; i++) {
-		ret = sw_fg_draw(c, (uint32_t)(kids[i] - c->g->node), x,
+		ret = sw_fg_draw(c, (uint32_t)(kids[i] - c->g->t.node), x,
 				 depth + 1);
 		x += (double)kids[i]->w * c->scale;
 	}
@@ -280,21 +251,17 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 
 	sw_intern_init(&g.labels);
 	lab = sw_intern_str(&g.labels, "all");
-	g.cap = 1024;
-	g.node = calloc(g.cap, sizeof(*g.node));
-	if (lab < 0 || !g.node) {
+	if (lab < 0 || sw_tree_reset(&g.t, (uint32_t)lab)) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	g.node[0].label = (uint32_t)lab;	/* the root */
-	g.n = 1;
 	for (i = 0; i < st->set.n; i++) {
 		const uint32_t *locs = sw_stacks_locs(st, i);
 		size_t n = sw_stacks_depth(st, i), j;
 		uint64_t w = o->period ? st->period[i] : st->samples[i];
 		uint32_t cur = 0, depth = 1;
 
-		g.node[0].w += w;
+		g.t.node[0].w += w;
 		lab = sw_intern_str(&g.labels, sw_str(sym->m,
 						       sw_stacks_comm(st, i)));
 		if (lab < 0 || (id = sw_fg_child(&g, cur, (uint32_t)lab)) < 0) {
@@ -302,7 +269,7 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 			goto out;
 		}
 		cur = (uint32_t)id;
-		g.node[cur].w += w;
+		g.t.node[cur].w += w;
 		for (j = n; j-- > 0; depth++) {
 			lab = sw_intern_str(&g.labels,
 					    sw_frame_label(sym, locs[j], true,
@@ -313,7 +280,7 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 				goto out;
 			}
 			cur = (uint32_t)id;
-			g.node[cur].w += w;
+			g.t.node[cur].w += w;
 		}
 		if (depth > g.maxdepth)
 			g.maxdepth = depth;
@@ -321,7 +288,7 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 
 	c.f = f;
 	c.g = &g;
-	c.total = g.node[0].w;
+	c.total = g.t.node[0].w;
 	c.scale = c.total ? (double)(width - 2 * SW_FG_PAD) / (double)c.total : 0;
 	c.height = SW_FG_TOP + SW_FG_BOTTOM + (g.maxdepth + 1) * SW_FG_ROW;
 	c.unit = o->unit ? o->unit : "samples";
@@ -356,7 +323,7 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 	if (!ret && ferror(f))
 		ret = -EIO;
 out:
-	free(g.node);
+	sw_tree_free(&g.t);
 	sw_intern_free(&g.labels);
 	return ret;
 }
