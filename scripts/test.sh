@@ -77,7 +77,7 @@ fi
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
 	echo "arm64 --icount ${suites:-pmu}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu"
 }
 
 if [ $vm -eq 1 ]; then

@@ -564,6 +564,8 @@ boot() {
     cmdline+=" sw_suites=$(IFS=,; echo "${SUITES[*]}") sw_switch=$SWITCH_ROOT"
     cmdline+=" sw_shell=$SHELL_MODE sw_9pcache=$NINEP_CACHE"
     [ "$SWITCH_ROOT" = 1 ] || cmdline+=" sw_moddir=$SYSROOT/lib/modules"
+    # Suites may need to know: some QEMU behaviour differs under -icount.
+    [ "$ICOUNT" = 1 ] && cmdline+=" sw_icount=1"
     [ -n "$APPEND" ] && cmdline+=" $APPEND"
 
     # shellcheck disable=SC2206

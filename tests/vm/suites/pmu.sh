@@ -251,17 +251,24 @@ if [ -w "$CPU1" ]; then
 		"$(hcalls $NANOSLEEP cpu-clock) $(col $NANOSLEEP cpu-clock_unmeasured)" \
 		"5 0"
 	# A call sleeping on cpu1 when cpu1 goes away finishes on cpu0.
-	is "reset" "$(ctl reset 1)" ok
-	on 1 "$P/sleeper" 1500 1 >/dev/null &
-	sp=$!
-	sleep 0.5
-	is "cpu1 offline under a sleeping call" "$(cpu1_set 0 && cat $CPU1)" 0
-	wait $sp
-	is "that call measured, not lost (and the shell's sleep 0.5)" \
-		"$(hcalls $NANOSLEEP cpu-clock) $(col $NANOSLEEP cpu-clock_unmeasured)" \
-		"2 0"
-	cmp_le "its cpu-clock stays far below its 1.5 s" \
-		"$(col $NANOSLEEP cpu-clock_max)" 150000000
+	# Not under QEMU -icount: there, with a vCPU powered off while its
+	# timer is pending, guest time was seen to stop for good (the sleep
+	# never ended); the same check runs without -icount on every arch.
+	if grep -qw sw_icount=1 /proc/cmdline; then
+		skip "offline under a sleeping call: QEMU -icount can stall the clock when a vCPU powers off (checked in the boots without -icount)"
+	else
+		is "reset" "$(ctl reset 1)" ok
+		on 1 "$P/sleeper" 1500 1 >/dev/null &
+		sp=$!
+		sleep 0.5
+		is "cpu1 offline under a sleeping call" "$(cpu1_set 0 && cat $CPU1)" 0
+		wait $sp
+		is "that call measured, not lost (and the shell's sleep 0.5)" \
+			"$(hcalls $NANOSLEEP cpu-clock) $(col $NANOSLEEP cpu-clock_unmeasured)" \
+			"2 0"
+		cmp_le "its cpu-clock stays far below its 1.5 s" \
+			"$(col $NANOSLEEP cpu-clock_max)" 150000000
+	fi
 	is "cpu1 online" "$(cpu1_set 1 && cat $CPU1)" 1
 	for i in 1 2 3; do
 		cpu1_set 0
