@@ -25,6 +25,42 @@
 #include "../module/compat.h"
 #include "sampler.h"
 
+/*
+ * sw_fp_walk() - follow frame records {next fp, return address} from @fp,
+ * appending the return addresses to @out after its first @n entries.
+ * Kernel records are read with copy_from_kernel_nofault(), user ones with
+ * copy_from_user_nmi(); an unreadable record sets @fault, a full @out sets
+ * @trunc.  A zero, misaligned or non-increasing frame pointer, or a zero
+ * return address, ends the walk normally.
+ * Context: overflow handler (NMI or hard IRQ); never faults, never sleeps.
+ */
+static __always_inline u32 sw_fp_walk(unsigned long fp, bool user, u64 *out,
+				      u32 n, u32 max, u16 *flags, u16 fault,
+				      u16 trunc)
+{
+	unsigned long rec[2];
+
+	while (fp && !(fp & (sizeof(long) - 1))) {
+		if (user ? sw_copy_from_user_nmi(rec, (const void __user *)fp,
+						 sizeof(rec)) :
+			   copy_from_kernel_nofault(rec, (void *)fp, sizeof(rec))) {
+			*flags |= fault;
+			break;
+		}
+		if (!rec[1])
+			break;
+		if (n == max) {
+			*flags |= trunc;
+			break;
+		}
+		out[n++] = sw_strip_pac(rec[1]);
+		if (rec[0] <= fp)
+			break;
+		fp = rec[0];
+	}
+	return n;
+}
+
 #ifdef CONFIG_X86
 /*
  * Registers saved by the CPU on an interrupt have the always-one EFLAGS
@@ -63,33 +99,13 @@ static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
 	return n;
 }
 #else
-/* Portable fallback: frame records {next fp, return address}. */
+/* Portable fallback: the kernel's frame records. */
 static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
 			  u16 *flags)
 {
-	unsigned long fp = sw_regs_fp(regs);
-	unsigned long rec[2];
-	u32 n = 0;
-
-	out[n++] = instruction_pointer(regs);
-	while (fp && !(fp & (sizeof(long) - 1))) {
-		if (copy_from_kernel_nofault(rec, (void *)fp, sizeof(rec))) {
-			*flags |= SW_SAMPLE_F_KSTACK_ERR;
-			break;
-		}
-		if (!rec[1])
-			break;
-		if (n == max) {
-			*flags |= SW_SAMPLE_F_KSTACK_TRUNC;
-			break;
-		}
-		out[n++] = sw_strip_pac(rec[1]);
-		/* frames lie at increasing addresses; anything else ends it */
-		if (rec[0] <= fp)
-			break;
-		fp = rec[0];
-	}
-	return n;
+	out[0] = instruction_pointer(regs);
+	return sw_fp_walk(sw_regs_fp(regs), false, out, 1, max, flags,
+			  SW_SAMPLE_F_KSTACK_ERR, SW_SAMPLE_F_KSTACK_TRUNC);
 }
 #endif
 
@@ -127,30 +143,10 @@ NOKPROBE_SYMBOL(sw_stack_kernel);
  */
 u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 {
-	unsigned long fp = sw_regs_fp(regs);
-	unsigned long rec[2];
-	u32 n = 0;
-
-	out[n++] = instruction_pointer(regs);
+	out[0] = instruction_pointer(regs);
 	if (sw_user_regs_compat(regs))
-		return n;
-	while (fp && !(fp & (sizeof(long) - 1))) {
-		if (sw_copy_from_user_nmi(rec, (const void __user *)fp,
-					  sizeof(rec))) {
-			*flags |= SW_SAMPLE_F_USTACK_FAULT;
-			break;
-		}
-		if (!rec[1])
-			break;
-		if (n == max) {
-			*flags |= SW_SAMPLE_F_USTACK_TRUNC;
-			break;
-		}
-		out[n++] = sw_strip_pac(rec[1]);
-		if (rec[0] <= fp)
-			break;
-		fp = rec[0];
-	}
-	return n;
+		return 1;
+	return sw_fp_walk(sw_regs_fp(regs), true, out, 1, max, flags,
+			  SW_SAMPLE_F_USTACK_FAULT, SW_SAMPLE_F_USTACK_TRUNC);
 }
 NOKPROBE_SYMBOL(sw_stack_user);

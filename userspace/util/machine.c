@@ -228,11 +228,24 @@ static int sw_set_thread_comm(struct sw_machine *m, uint32_t tid,
 	return sw_u64map_put(&m->thread_comm, tid, (uint64_t)id);
 }
 
+/* Names thread @tid of process @p; a leader's name is the process's too. */
+static int sw_name_task(struct sw_machine *m, struct sw_proc *p, uint32_t tid,
+			const char *comm)
+{
+	uint64_t id;
+	int ret;
+
+	ret = sw_set_thread_comm(m, tid, comm, SW_COMM_LEN);
+	if (ret)
+		return ret;
+	if (p->pid == tid && sw_u64map_get(&m->thread_comm, tid, &id))
+		p->comm = (uint32_t)id;
+	return 0;
+}
+
 static int sw_rec_comm(struct sw_machine *m, const struct sw_rec_comm *r)
 {
 	struct sw_proc *p;
-	uint64_t id;
-	int ret;
 
 	m->nr_comms++;
 	if (r->h.flags & SW_COMM_F_EXEC) {
@@ -247,19 +260,12 @@ static int sw_rec_comm(struct sw_machine *m, const struct sw_rec_comm *r)
 		if (!p)
 			return -ENOMEM;
 	}
-	ret = sw_set_thread_comm(m, r->tid, r->comm, SW_COMM_LEN);
-	if (ret)
-		return ret;
-	if (r->pid == r->tid && sw_u64map_get(&m->thread_comm, r->tid, &id))
-		p->comm = (uint32_t)id;
-	return 0;
+	return sw_name_task(m, p, r->tid, r->comm);
 }
 
 static int sw_rec_fork(struct sw_machine *m, const struct sw_rec_fork *r)
 {
 	struct sw_proc *parent, *p;
-	uint64_t id;
-	int ret;
 
 	m->nr_forks++;
 	if (!(r->h.flags & SW_FORK_F_THREAD) && r->pid != r->ppid) {
@@ -273,12 +279,7 @@ static int sw_rec_fork(struct sw_machine *m, const struct sw_rec_fork *r)
 		if (!p)
 			return -ENOMEM;
 	}
-	ret = sw_set_thread_comm(m, r->tid, r->comm, SW_COMM_LEN);
-	if (ret)
-		return ret;
-	if (r->pid == r->tid && sw_u64map_get(&m->thread_comm, r->tid, &id))
-		p->comm = (uint32_t)id;
-	return 0;
+	return sw_name_task(m, p, r->tid, r->comm);
 }
 
 static int sw_rec_exit(struct sw_machine *m, const struct sw_rec_exit *r)
