@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_bdtab.c - the bounded breakdown table, from module/lib/bdtab.c.
+ * test_bdtab.c - the bounded breakdown table, from lib/bdtab.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_evcall.c - per-call segment accounting, from module/lib/evcall.c.
+ * test_evcall.c - per-call segment accounting, from lib/evcall.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

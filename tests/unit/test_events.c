@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_events.c - event name parsing, from module/lib/events.c.
+ * test_events.c - event name parsing, from lib/events.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_parse.c - control-line parsing, from the module's module/lib/parse.c.
+ * test_parse.c - control-line parsing, from the module's lib/parse.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

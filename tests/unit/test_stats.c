@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_stats.c - Welford statistics, parallel merge, 128-bit helpers and the
- * @hist_log printer, built from the same module/lib/stats.c as the module.
+ * @hist_log printer, built from the same lib/stats.c as the module.
  */
 #include <math.h>
 #include <setjmp.h>

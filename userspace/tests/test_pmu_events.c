@@ -4,7 +4,7 @@
  * of fixtures/sysfs (an x86-like "cpu" PMU, "armv8_pmuv3", "amd_df" with a
  * split event field, "power" with .scale/.unit companions, "software"
  * with no format at all), and what comes out fed to stopwatch.ko's own
- * parser (module/lib/events.c, compiled in).
+ * parser (lib/events.c, compiled in).
  */
 #include <errno.h>
 #include <ftw.h>

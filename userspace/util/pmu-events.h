@@ -4,7 +4,7 @@
  * accepts.
  *
  * stopwatch.ko parses perf's generic names (cycles, cpu-clock, ...), raw
- * "rNNNN", "TYPE:CONFIG" and "ALIAS=TYPE:CONFIG" (module/lib/events.c).
+ * "rNNNN", "TYPE:CONFIG" and "ALIAS=TYPE:CONFIG" (lib/events.c).
  * perf's PMU syntax, "cpu/event=0x3c,umask=0x0/" or
  * "armv8_pmuv3/inst_retired/", needs sysfs to mean anything:
  *
