@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - Welford running statistics, their parallel merge, and the
- * SystemTap @hist_log style histogram printer.
+ * SystemTap @hist_log style histogram printer and its parser.
  *
  * The hot path (sw_stats_add) is called from kretprobe handlers: it takes no
  * locks, allocates nothing and does one 64-bit division.  Everything that
@@ -313,4 +313,240 @@ void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
 		     (unsigned long long)sw_hist_bucket_low(i), bar,
 		     (unsigned long long)buckets[i]);
 	}
+}
+
+static bool sw_hist_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Narrows [*s, *s + *len) to its text without surrounding white space. */
+static void sw_hist_trim(const char **s, size_t *len)
+{
+	while (*len && sw_hist_space(**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && sw_hist_space((*s)[*len - 1]))
+		(*len)--;
+}
+
+/* Strict decimal u64 of exactly @len digits. */
+static int sw_hist_u64(const char *s, size_t len, u64 *v)
+{
+	u64 x = 0;
+	size_t i;
+
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		unsigned int d = (unsigned int)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (x > (U64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* Offset of the last @c in @s[0, len), or -1. */
+static long sw_hist_rfind(const char *s, size_t len, char c)
+{
+	while (len--)
+		if (s[len] == c)
+			return (long)len;
+	return -1;
+}
+
+/*
+ * Title "<probe>: <unit>, <N> calls", taken apart from the right since
+ * only the probe name is free-form.
+ */
+static int sw_hist_title(struct sw_hist_reader *r, const char *s, size_t len)
+{
+	static const char tail[] = " calls";
+	size_t tl = sizeof(tail) - 1, ul;
+	long sp, c;
+	u64 calls;
+
+	if (len <= tl || memcmp(s + len - tl, tail, tl))
+		return -EINVAL;
+	len -= tl;
+	sp = sw_hist_rfind(s, len, ' ');
+	if (sp < 1 || s[sp - 1] != ',' ||
+	    sw_hist_u64(s + sp + 1, len - (size_t)sp - 1, &calls))
+		return -EINVAL;
+	len = (size_t)sp - 1;
+	/* The last ": " separates probe and unit. */
+	for (c = (long)len - 2; c >= 0; c--)
+		if (s[c] == ':' && s[c + 1] == ' ')
+			break;
+	if (c < 1)
+		return -EINVAL;
+	ul = len - (size_t)c - 2;
+	if (!ul || ul >= SW_HIST_UNIT_LEN)
+		return -EINVAL;
+	for (sp = c + 2; sp < (long)len; sp++)
+		if (sw_hist_space(s[sp]) || s[sp] == ',' || s[sp] == ':')
+			return -EINVAL;
+	memcpy(r->unit, s + c + 2, ul);
+	r->unit[ul] = '\0';
+	r->probe = s;
+	r->probe_len = (size_t)c;
+	r->calls = calls;
+	return 0;
+}
+
+/* "value |-----...----- count" */
+static bool sw_hist_header(const char *s, size_t len)
+{
+	size_t i = 5;
+
+	if (len < 5 || memcmp(s, "value", 5))
+		return false;
+	while (i < len && sw_hist_space(s[i]))
+		i++;
+	if (i == len || s[i++] != '|')
+		return false;
+	while (i < len && s[i] == '-')
+		i++;
+	while (i < len && sw_hist_space(s[i]))
+		i++;
+	return len - i == 5 && !memcmp(s + i, "count", 5);
+}
+
+/* "<low> |<bar> <count>": the row's bucket and count. */
+static int sw_hist_row(struct sw_hist_reader *r, const char *s, size_t len,
+		       unsigned int *bucket, u64 *count)
+{
+	const char *pipe = memchr(s, '|', len), *lab = s, *rest;
+	long bar = pipe ? pipe - s : -1, sp;
+	size_t ll = bar < 0 ? 0 : (size_t)bar, rl, i;
+	u64 low;
+
+	if (bar < 0) {
+		r->why = "expected '<value> |<bar> <count>'";
+		return -EINVAL;
+	}
+	sw_hist_trim(&lab, &ll);
+	if (sw_hist_u64(lab, ll, &low)) {
+		r->why = "bucket value is not a number";
+		return -EINVAL;
+	}
+	*bucket = sw_hist_bucket(low);
+	if (low & (low - 1) || *bucket >= r->nbuckets) {
+		r->why = "bucket value is not 0 or a power of two";
+		return -EINVAL;
+	}
+	rest = s + bar + 1;
+	rl = len - (size_t)bar - 1;
+	sw_hist_trim(&rest, &rl);
+	sp = sw_hist_rfind(rest, rl, ' ');
+	if (sw_hist_u64(rest + sp + 1, rl - (size_t)(sp + 1), count)) {
+		r->why = "count is not a number";
+		return -EINVAL;
+	}
+	for (i = 0; sp > 0 && i < (size_t)sp; i++)
+		if (rest[i] != '@' && rest[i] != ' ') {
+			r->why = "bar holds characters other than '@'";
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/**
+ * sw_hist_reader_init() - start reading histogram text.
+ * @r: reader; the caller sets @r->nbuckets (and @r->buckets after each
+ *     title) itself
+ */
+void sw_hist_reader_init(struct sw_hist_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->nbuckets = SW_HIST_BUCKETS;
+	r->last = -1;
+}
+
+static int sw_hist_fail(struct sw_hist_reader *r, const char *why)
+{
+	r->why = why;
+	return -EINVAL;
+}
+
+/**
+ * sw_hist_read_line() - take one line of histogram text.
+ * @r:    reader
+ * @line: the line, without or with its newline
+ * @len:  its length
+ *
+ * Checks the order (title, header, rows in rising bucket order, '~' only
+ * between rows) and the syntax of each line, and adds each row's count to
+ * @r->buckets.  The caller checks what only it knows: the probe name and
+ * that units do not repeat.
+ *
+ * Context: any; no allocation.
+ * Return: SW_HIST_TITLE (@r->probe, @r->unit, @r->calls set), SW_HIST_LINE,
+ * or -EINVAL with @r->why set.
+ */
+int sw_hist_read_line(struct sw_hist_reader *r, const char *line, size_t len)
+{
+	unsigned int b;
+	u64 count;
+	bool tilde;
+
+	sw_hist_trim(&line, &len);
+	if (!len)
+		return SW_HIST_LINE;
+	tilde = len == 1 && line[0] == '~';
+	if (!tilde && !memchr(line, '|', len)) {
+		if (r->sections && !r->header)
+			return sw_hist_fail(r, "expected the 'value |---...--- count' header");
+		if (sw_hist_title(r, line, len))
+			return sw_hist_fail(r, r->sections ?
+				"expected a row '<value> |<bar> <count>' or a title '<probe>: <unit>, <calls> calls'" :
+				"expected a title '<probe>: <unit>, <calls> calls'");
+		r->sections++;
+		r->header = false;
+		r->last = -1;
+		r->buckets = NULL;
+		return SW_HIST_TITLE;
+	}
+	if (!r->sections)
+		return sw_hist_fail(r, "expected a title '<probe>: <unit>, <calls> calls' first");
+	if (!r->header) {
+		if (!sw_hist_header(line, len))
+			return sw_hist_fail(r, "expected the 'value |---...--- count' header");
+		r->header = true;
+		return SW_HIST_LINE;
+	}
+	if (tilde)
+		return r->last < 0 ?
+			sw_hist_fail(r, "'~' before the first bucket") :
+			SW_HIST_LINE;
+	if (sw_hist_row(r, line, len, &b, &count))
+		return -EINVAL;
+	if ((int)b <= r->last)
+		return sw_hist_fail(r, "bucket out of order");
+	r->last = (int)b;
+	if (r->buckets)
+		r->buckets[b] = count;
+	return SW_HIST_LINE;
+}
+
+/**
+ * sw_hist_read_end() - finish reading histogram text.
+ * @r: reader
+ *
+ * Return: 0, -ENODATA (no section at all) or -EINVAL (the last section
+ * has no header; @r->why set).
+ */
+int sw_hist_read_end(struct sw_hist_reader *r)
+{
+	if (!r->sections)
+		return -ENODATA;
+	if (!r->header)
+		return sw_hist_fail(r, "missing the 'value |---...--- count' header");
+	return 0;
 }

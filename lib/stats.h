@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stats.h - running statistics (count, min, max, mean, variance) and log2
- * histograms.  Pure logic: compiled into stopwatch.ko and into host tests.
+ * histograms: their text format, printed and parsed.  Pure logic: compiled
+ * into stopwatch.ko, the stopwatch program and host tests.
  */
 #ifndef _STOPWATCH_STATS_H
 #define _STOPWATCH_STATS_H
@@ -75,6 +76,52 @@ typedef void (*sw_emit_fn)(void *ctx, const char *fmt, ...) __printf(2, 3);
 
 void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
 		   void *ctx);
+
+/*
+ * The histogram text format: a hist/<probe> file is one or more sections
+ * separated by blank lines, each a title (SW_HIST_TITLE_FMT: probe, unit,
+ * call count) and what sw_hist_print() prints for it.  sw_hist_print()
+ * writes it; the reader below is its one parser.
+ */
+#define SW_HIST_TITLE_FMT "%s: %s, %llu calls\n"
+
+/* Longest unit ("ns", an event name) the reader takes, with the NUL. */
+#define SW_HIST_UNIT_LEN 32
+
+/* sw_hist_read_line() results. */
+#define SW_HIST_LINE 0	/* a header, row, '~' or blank line */
+#define SW_HIST_TITLE 1	/* a title: a new section starts */
+
+/**
+ * struct sw_hist_reader - state of reading histogram text line by line.
+ * @buckets:   where the current section's rows go: the caller points it at
+ *             zeroed counts after each SW_HIST_TITLE (NULL drops the rows)
+ * @nbuckets:  number of counts at @buckets
+ * @probe:     the probe named by the last title (points into that line)
+ * @probe_len: its length
+ * @unit:      the unit of the last title
+ * @calls:     the call count of the last title
+ * @why:       after -EINVAL, what is wrong with the line
+ * @sections:  sections seen (private)
+ * @header:    the current section's header was seen (private)
+ * @last:      bucket of the current section's last row, -1 (private)
+ */
+struct sw_hist_reader {
+	u64 *buckets;
+	unsigned int nbuckets;
+	const char *probe;
+	size_t probe_len;
+	char unit[SW_HIST_UNIT_LEN];
+	u64 calls;
+	const char *why;
+	unsigned int sections;
+	bool header;
+	int last;
+};
+
+void sw_hist_reader_init(struct sw_hist_reader *r);
+int sw_hist_read_line(struct sw_hist_reader *r, const char *line, size_t len);
+int sw_hist_read_end(struct sw_hist_reader *r);
 
 sw_u128 sw_u128_div_u64(sw_u128 n, u64 d);
 u64 sw_u128_sqrt(sw_u128 x);

@@ -300,6 +300,152 @@ static void test_hist_print_wide_labels(void **state)
 	assert_non_null(strstr(b.text, "              value |---"));
 }
 
+/* Reads @text line by line into one section per title; returns the result. */
+static int read_text(const char *text, u64 (*sec)[SW_HIST_BUCKETS],
+		     unsigned int nsec, struct sw_hist_reader *r)
+{
+	unsigned int n = 0;
+	const char *nl;
+	int ret;
+
+	sw_hist_reader_init(r);
+	for (; *text; text = nl + 1) {
+		nl = strchr(text, '\n');
+		assert_non_null(nl);
+		ret = sw_hist_read_line(r, text, (size_t)(nl - text));
+		if (ret < 0)
+			return ret;
+		if (ret == SW_HIST_TITLE) {
+			assert_true(n < nsec);
+			memset(sec[n], 0, sizeof(sec[n]));
+			r->buckets = sec[n++];
+		}
+	}
+	return sw_hist_read_end(r);
+}
+
+/* Prints @h with a title, reads it back, and compares every bucket. */
+static void round_trip(const u64 *h, u64 calls)
+{
+	static u64 back[1][SW_HIST_BUCKETS];
+	struct sw_hist_reader r;
+	struct buf b = { .len = 0 };
+	unsigned int i;
+
+	buf_emit(&b, SW_HIST_TITLE_FMT, "do_sys_openat2", "cycles",
+		 (unsigned long long)calls);
+	sw_hist_print(h, SW_HIST_BUCKETS, buf_emit, &b);
+	assert_true(b.len < sizeof(b.text));
+	assert_int_equal(read_text(b.text, back, 1, &r), 0);
+	assert_int_equal(r.sections, 1);
+	assert_int_equal(r.probe_len, strlen("do_sys_openat2"));
+	assert_memory_equal(r.probe, "do_sys_openat2", r.probe_len);
+	assert_string_equal(r.unit, "cycles");
+	assert_true(r.calls == calls);
+	for (i = 0; i < SW_HIST_BUCKETS; i++)
+		if (back[0][i] != h[i])
+			fail_msg("bucket %u: printed %llu, read %llu", i,
+				 (unsigned long long)h[i],
+				 (unsigned long long)back[0][i]);
+}
+
+static void test_hist_round_trip(void **state)
+{
+	u64 h[SW_HIST_BUCKETS] = { 0 };
+	int i, k;
+
+	(void)state;
+	round_trip(h, 0);		/* header only */
+	h[0] = 3;
+	round_trip(h, 3);		/* the zero bucket */
+	h[3] = 100;
+	h[4] = 50;
+	h[13] = 1;			/* elided runs between */
+	round_trip(h, 154);
+	h[64] = U64_MAX;		/* widest label, largest count */
+	round_trip(h, U64_MAX);
+	for (k = 0; k < 200; k++) {	/* random sparse histograms */
+		memset(h, 0, sizeof(h));
+		for (i = 0; i < 6; i++)
+			h[lcg() % SW_HIST_BUCKETS] = lcg() >> (lcg() % 64);
+		round_trip(h, lcg());
+	}
+}
+
+static void test_hist_reader_sections(void **state)
+{
+	static u64 sec[3][SW_HIST_BUCKETS];
+	struct sw_hist_reader r;
+	const char *text =
+		"vfs_read: ns, 5 calls\n"
+		"value |-------------------------------------------------- count\n"
+		"  256 |                                                   0\n"
+		"  512 |                                                   0\n"
+		" 1024 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 5\n"
+		" 2048 |                                                   0\n"
+		" 4096 |                                                   0\n"
+		"\n"
+		"vfs_read: instructions, 4 calls\n"
+		"value |-------------------------------------------------- count\n"
+		"\n"
+		"a: b: ns, 1 calls\n"
+		"value |-------------------------------------------------- count\n"
+		"    0 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 1\n"
+		"    1 |                                                   0\n"
+		"      ~\n"
+		"    8 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 1\n";
+
+	(void)state;
+	assert_int_equal(read_text(text, sec, 3, &r), 0);
+	assert_int_equal(r.sections, 3);
+	assert_true(sec[0][11] == 5);
+	assert_true(sec[2][0] == 1 && sec[2][4] == 1);
+	/* The last ": " separates probe and unit. */
+	assert_int_equal(r.probe_len, 4);
+	assert_string_equal(r.unit, "ns");
+}
+
+static void expect_bad(const char *text, int err, const char *why)
+{
+	static u64 sec[4][SW_HIST_BUCKETS];
+	struct sw_hist_reader r;
+
+	assert_int_equal(read_text(text, sec, 4, &r), err);
+	if (why)
+		assert_string_equal(r.why, why);
+}
+
+#define T "p: ns, 1 calls\n"
+#define H "value |-------------------------------------------------- count\n"
+
+static void test_hist_reader_errors(void **state)
+{
+	(void)state;
+	expect_bad("", -ENODATA, NULL);
+	expect_bad(T, -EINVAL, "missing the 'value |---...--- count' header");
+	expect_bad(T "  1 |@ 1\n", -EINVAL,
+		   "expected the 'value |---...--- count' header");
+	expect_bad(H, -EINVAL,
+		   "expected a title '<probe>: <unit>, <calls> calls' first");
+	expect_bad("p: ns, 1 call\n", -EINVAL,
+		   "expected a title '<probe>: <unit>, <calls> calls'");
+	expect_bad(": ns, 1 calls\n", -EINVAL,
+		   "expected a title '<probe>: <unit>, <calls> calls'");
+	expect_bad("p: a unit, 1 calls\n", -EINVAL,
+		   "expected a title '<probe>: <unit>, <calls> calls'");
+	expect_bad("p: ns, 18446744073709551616 calls\n", -EINVAL,
+		   "expected a title '<probe>: <unit>, <calls> calls'");
+	expect_bad(T H "  3 |@ 1\n", -EINVAL,
+		   "bucket value is not 0 or a power of two");
+	expect_bad(T H "  2 |@ 1\n  1 |@ 1\n", -EINVAL, "bucket out of order");
+	expect_bad(T H "  ~\n", -EINVAL, "'~' before the first bucket");
+	expect_bad(T H "  1 |@x 1\n", -EINVAL,
+		   "bar holds characters other than '@'");
+	expect_bad(T H "  1 |@ 1x\n", -EINVAL, "count is not a number");
+	expect_bad(T H "  1 |@ 1\nnot a row\n", -EINVAL,
+		   "expected a row '<value> |<bar> <count>' or a title '<probe>: <unit>, <calls> calls'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +463,9 @@ int main(void)
 		cmocka_unit_test(test_hist_print_layout),
 		cmocka_unit_test(test_hist_print_empty_and_zero),
 		cmocka_unit_test(test_hist_print_wide_labels),
+		cmocka_unit_test(test_hist_round_trip),
+		cmocka_unit_test(test_hist_reader_sections),
+		cmocka_unit_test(test_hist_reader_errors),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

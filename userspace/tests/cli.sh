@@ -192,12 +192,12 @@ fails "empty stats" \
 	"$SW" stat --debugfs "$tmp/bad"
 printf 'probe calls\nvfs_read 12x\n' > "$tmp/bad/stats"
 fails "non-numeric stats field" \
-	"stopwatch: $tmp/bad/stats: line 2: column 'calls': '12x' is not an unsigned integer" \
+	"stopwatch: $tmp/bad/stats: line 2: column 'calls': '12x' is not an unsigned number" \
 	"$SW" stat --debugfs "$tmp/bad"
 cp "$B/stats" "$tmp/bad/stats"
 printf 'vfs_read: ns, 1 calls\n 1024 |@ 1\n' > "$tmp/bad/hist/vfs_read"
 fails "histogram without header" \
-	"stopwatch: $tmp/bad/hist/vfs_read: line 2: expected the 'value |---...--- count' header, got '1024 |@ 1'" \
+	"stopwatch: $tmp/bad/hist/vfs_read: line 2: expected the 'value |---...--- count' header: '1024 |@ 1'" \
 	"$SW" stat --debugfs "$tmp/bad"
 run "$SW" stat --debugfs "$tmp/bad" --no-hist
 expect "--no-hist does not read histograms" 0 "vfs_read"

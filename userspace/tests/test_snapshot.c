@@ -177,9 +177,9 @@ static void test_stats_errors(void **state)
 	check_stats_error("vfs_read 1 2\nvfs_write 3 4\n", -EINVAL,
 			  "stats: no 'probe' column in the header line, which starts with 'vfs_read': is the header missing?");
 	check_stats_error("probe calls\nvfs_read abc\n", -EINVAL,
-			  "stats: line 2: column 'calls': 'abc' is not an unsigned integer");
+			  "stats: line 2: column 'calls': 'abc' is not an unsigned number");
 	check_stats_error("probe calls\nvfs_read -1\n", -EINVAL,
-			  "stats: line 2: column 'calls': '-1' is not an unsigned integer");
+			  "stats: line 2: column 'calls': '-1' is not an unsigned number");
 	check_stats_error("probe calls\nvfs_read 18446744073709551616\n",
 			  -ERANGE,
 			  "stats: line 2: column 'calls': '18446744073709551616' is too large for 64 bits");
@@ -252,7 +252,7 @@ static void test_breakdown_parse(void **state)
 	check_bd_error("probe pid calls\nf abc 1\n", "pid",
 		       "bds: line 2: pid 'abc' is not a number");
 	check_bd_error("probe pid calls\nf 1 x\n", "pid",
-		       "bds: line 2: column 'calls': 'x' is not an unsigned integer");
+		       "bds: line 2: column 'calls': 'x' is not an unsigned number");
 	check_bd_error("probe cgroup calls\n", "", 
 		       "bds: the header has no key column named after the breakdown mode '?'");
 	check_bd_error("f 1 2\n", "pid",

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hist.c - parse and print log2 histograms in @hist_log layout.
+ * hist.c - the sections of hist/<probe> files, read and printed with
+ * lib/stats.c's parser and printer.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,336 +61,119 @@ int sw_hist_top(const struct sw_hist *h)
 	return -1;
 }
 
-static char *sw_trim(char *s)
+/* Appends an empty section to @set; NULL when out of memory. */
+static struct sw_hist *sw_hist_add(struct sw_hist_set *set, size_t *cap)
 {
-	char *e;
+	struct sw_hist *nh;
 
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
+	if (set->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 2;
+
+		nh = realloc(set->hist, ncap * sizeof(*nh));
+		if (!nh)
+			return NULL;
+		set->hist = nh;
+		*cap = ncap;
+	}
+	nh = &set->hist[set->n++];
+	memset(nh, 0, sizeof(*nh));
+	return nh;
 }
 
-/*
- * Title line "<probe>: <unit>, <N> calls", parsed from the right since
- * only the probe name is free-form.
- */
-static int sw_hist_title(char *line, const char **probe, struct sw_hist *h)
+/* A new section titled as @r says: checks what lib/stats.c cannot know. */
+static int sw_hist_section(struct sw_hist_set *set, size_t *cap,
+			   const struct sw_hist_reader *r, const char *probe,
+			   const char *what, size_t lineno, struct sw_err *err)
 {
-	char *s = sw_trim(line), *e, *num, *unit, *colon;
-	size_t len = strlen(s);
+	struct sw_hist *h;
 
-	if (len < 6 || strcmp(s + len - 6, " calls"))
-		return -EINVAL;
-	e = s + len - 6;
-	*e = '\0';
-	num = strrchr(s, ' ');
-	if (!num || num == s || num[-1] != ',')
-		return -EINVAL;
-	num[-1] = '\0';
-	if (sw_parse_u64(num + 1, &h->calls))
-		return -EINVAL;
-	colon = strstr(s, ": ");
-	if (!colon)
-		return -EINVAL;
-	while (strstr(colon + 2, ": "))
-		colon = strstr(colon + 2, ": ");
-	*colon = '\0';
-	unit = colon + 2;
-	if (!*s || !*unit || strlen(unit) >= sizeof(h->unit) ||
-	    strpbrk(unit, " \t,:"))
-		return -EINVAL;
-	strcpy(h->unit, unit);
-	*probe = s;
-	return 0;
-}
-
-/* "value |-----...----- count" */
-static int sw_hist_is_header(char *line)
-{
-	char *s = sw_trim(line);
-
-	if (strncmp(s, "value", 5))
-		return 0;
-	s = sw_trim(s + 5);
-	if (*s++ != '|')
-		return 0;
-	s += strspn(s, "-");
-	return !strcmp(sw_trim(s), "count");
-}
-
-/* "<low> |<bar> <count>"; *@bucket set to the row's bucket. */
-static int sw_hist_row(char *line, int *bucket, uint64_t *count,
-		       const char **why)
-{
-	char *bar = strchr(line, '|'), *label, *num;
-	uint64_t low;
-
-	if (!bar) {
-		*why = "expected '<value> |<bar> <count>'";
-		return -EINVAL;
-	}
-	*bar++ = '\0';
-	label = sw_trim(line);
-	if (sw_parse_u64(label, &low)) {
-		*why = "bucket value is not a number";
-		return -EINVAL;
-	}
-	*bucket = sw_hist_bucket_of(low);
-	if (*bucket < 0) {
-		*why = "bucket value is not 0 or a power of two";
-		return -EINVAL;
-	}
-	bar = sw_trim(bar);
-	num = strrchr(bar, ' ');
-	num = num ? num + 1 : bar;
-	if (sw_parse_u64(num, count)) {
-		*why = "count is not a number";
-		return -EINVAL;
-	}
-	*num = '\0';
-	if (bar[strspn(bar, "@ ")]) {
-		*why = "bar holds characters other than '@'";
-		return -EINVAL;
-	}
+	if (probe && (strlen(probe) != r->probe_len ||
+		      memcmp(probe, r->probe, r->probe_len)))
+		return sw_err_set(err, -EINVAL,
+				  "%s: line %zu: title names probe '%.*s', expected '%s'",
+				  what, lineno, (int)r->probe_len, r->probe,
+				  probe);
+	if (sw_hist_find(set, r->unit))
+		return sw_err_set(err, -EINVAL,
+				  "%s: line %zu: second '%s' histogram", what,
+				  lineno, r->unit);
+	h = sw_hist_add(set, cap);
+	if (!h)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	strcpy(h->unit, r->unit);
+	h->calls = r->calls;
 	return 0;
 }
 
 int sw_hist_parse(const char *text, const char *probe, const char *what,
 		  struct sw_hist_set **out, struct sw_err *err)
 {
-	struct sw_hist_set *set = NULL;
-	struct sw_hist *cur = NULL;
-	char *copy = NULL, *pos, *line, *nl;
-	size_t lineno = 0, cap = 0;
-	int ret = 0, have_header = 0, last = -1;
+	struct sw_hist_reader r;
+	struct sw_hist_set *set;
+	const char *line, *nl;
+	size_t lineno = 0, cap = 0, len;
+	int ret = 0;
 
 	*out = NULL;
-	copy = strdup(text);
 	set = calloc(1, sizeof(*set));
-	if (!copy || !set) {
-		ret = sw_err_set(err, -ENOMEM, "out of memory");
-		goto cleanup;
-	}
-
-	for (pos = copy; *pos; ) {
-		char raw[160];
-		const char *why = NULL, *name;
-		uint64_t count;
-		int b;
-
-		line = pos;
-		nl = strchr(pos, '\n');
-		if (nl) {
-			*nl = '\0';
-			pos = nl + 1;
-		} else {
-			pos += strlen(pos);
-		}
+	if (!set)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	sw_hist_reader_init(&r);
+	for (line = text; *line; line = nl ? nl + 1 : line + len) {
+		nl = strchr(line, '\n');
+		len = nl ? (size_t)(nl - line) : strlen(line);
 		lineno++;
-		snprintf(raw, sizeof(raw), "%s", sw_trim(line));
-		line = sw_trim(line);
-		if (!*line)
-			continue;
-
-		if (!strchr(line, '|') && strcmp(line, "~")) {
-			struct sw_hist h = { 0 };
-			size_t i;
-
-			if (cur && !have_header) {
-				ret = sw_err_set(err, -EINVAL,
-						 "%s: line %zu: expected the 'value |---...--- count' header, got '%s'",
-						 what, lineno, raw);
-				goto cleanup;
+		ret = sw_hist_read_line(&r, line, len);
+		if (ret == -EINVAL) {
+			while (len && isspace((unsigned char)line[len - 1]))
+				len--;
+			while (len && isspace((unsigned char)*line)) {
+				line++;
+				len--;
 			}
-			if (sw_hist_title(line, &name, &h)) {
-				ret = sw_err_set(err, -EINVAL,
-						 cur ? "%s: line %zu: expected a row '<value> |<bar> <count>' or a title '<probe>: <unit>, <calls> calls', got '%s'" :
-						       "%s: line %zu: expected a title '<probe>: <unit>, <calls> calls', got '%s'",
-						 what, lineno, raw);
-				goto cleanup;
-			}
-			if (probe && strcmp(name, probe)) {
-				ret = sw_err_set(err, -EINVAL,
-						 "%s: line %zu: title names probe '%s', expected '%s'",
-						 what, lineno, name, probe);
-				goto cleanup;
-			}
-			for (i = 0; i < set->n; i++)
-				if (!strcmp(set->hist[i].unit, h.unit)) {
-					ret = sw_err_set(err, -EINVAL,
-							 "%s: line %zu: second '%s' histogram",
-							 what, lineno, h.unit);
-					goto cleanup;
-				}
-			if (set->n == cap) {
-				size_t ncap = cap ? cap * 2 : 2;
-				struct sw_hist *nh = realloc(set->hist,
-							     ncap * sizeof(*nh));
-
-				if (!nh) {
-					ret = sw_err_set(err, -ENOMEM,
-							 "out of memory");
-					goto cleanup;
-				}
-				set->hist = nh;
-				cap = ncap;
-			}
-			cur = &set->hist[set->n++];
-			*cur = h;
-			have_header = 0;
-			last = -1;
-			continue;
-		}
-
-		if (!cur) {
-			ret = sw_err_set(err, -EINVAL,
-					 "%s: line %zu: expected a title '<probe>: <unit>, <calls> calls' first, got '%s'",
-					 what, lineno, raw);
+			ret = sw_err_set(err, ret, "%s: line %zu: %s: '%.*s'",
+					 what, lineno, r.why, (int)len, line);
 			goto cleanup;
 		}
-		if (!have_header) {
-			if (!sw_hist_is_header(line)) {
-				ret = sw_err_set(err, -EINVAL,
-						 "%s: line %zu: expected the 'value |---...--- count' header, got '%s'",
-						 what, lineno, raw);
-				goto cleanup;
-			}
-			have_header = 1;
+		if (ret != SW_HIST_TITLE)
 			continue;
-		}
-		if (!strcmp(line, "~")) {
-			if (last < 0) {
-				ret = sw_err_set(err, -EINVAL,
-						 "%s: line %zu: '~' before the first bucket",
-						 what, lineno);
-				goto cleanup;
-			}
-			continue;
-		}
-		if (sw_hist_row(line, &b, &count, &why)) {
-			ret = sw_err_set(err, -EINVAL, "%s: line %zu: %s: '%s'",
-					 what, lineno, why, raw);
+		ret = sw_hist_section(set, &cap, &r, probe, what, lineno, err);
+		if (ret)
 			goto cleanup;
-		}
-		if (b <= last) {
-			ret = sw_err_set(err, -EINVAL,
-					 "%s: line %zu: bucket %llu out of order: '%s'",
-					 what, lineno,
-					 (unsigned long long)sw_hist_low((unsigned int)b),
-					 raw);
-			goto cleanup;
-		}
-		cur->bucket[b] = count;
-		last = b;
+		r.buckets = set->hist[set->n - 1].bucket;
 	}
-
-	if (!set->n) {
-		ret = sw_err_set(err, -ENODATA, "%s: empty: no histogram",
-				 what);
-		goto cleanup;
+	ret = sw_hist_read_end(&r);
+	if (ret == -ENODATA)
+		ret = sw_err_set(err, ret, "%s: empty: no histogram", what);
+	else if (ret)
+		ret = sw_err_set(err, ret, "%s: line %zu: %s", what, lineno,
+				 r.why);
+	if (!ret) {
+		*out = set;
+		set = NULL;
 	}
-	if (!have_header) {
-		ret = sw_err_set(err, -EINVAL,
-				 "%s: line %zu: missing the 'value |---...--- count' header",
-				 what, lineno);
-		goto cleanup;
-	}
-	*out = set;
-	set = NULL;
 cleanup:
 	sw_hist_set_free(set);
-	free(copy);
 	return ret;
 }
 
-static int sw_digits(uint64_t v)
-{
-	int d = 1;
+/* lib/stats.c's output sink, writing to a FILE. */
+static void sw_hist_emit(void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	while (v >= 10) {
-		v /= 10;
-		d++;
-	}
-	return d;
+static void sw_hist_emit(void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(ctx, fmt, ap);
+	va_end(ap);
 }
 
-static int sw_hist_elide(const uint64_t *b, int i, int lo, int hi)
+int sw_hist_fprint(FILE *f, const char *probe, const struct sw_hist *h)
 {
-	int k;
-
-	if (b[i])
-		return 0;
-	for (k = i - SW_HIST_ELISION; k <= i + SW_HIST_ELISION; k++)
-		if (k >= lo && k <= hi && b[k])
-			return 0;
-	return 1;
-}
-
-/* floor(n * SW_HIST_BAR / max) for n <= max, without overflow. */
-static unsigned int sw_bar_len(uint64_t n, uint64_t max)
-{
-#ifdef __SIZEOF_INT128__
-	return (unsigned int)(((unsigned __int128)n * SW_HIST_BAR) / max);
-#else
-	long double r = (long double)n * SW_HIST_BAR / (long double)max;
-
-	return (unsigned int)r;
-#endif
-}
-
-int sw_hist_print(FILE *f, const char *probe, const struct sw_hist *h)
-{
-	char bar[SW_HIST_BAR + 1];
-	int lo = -1, hi = -1, i, width;
-	uint64_t maxc = 0;
-	int elided = 0;
-
-	fprintf(f, "%s: %s, %llu calls\n", probe, h->unit,
+	fprintf(f, SW_HIST_TITLE_FMT, probe, h->unit,
 		(unsigned long long)h->calls);
-	for (i = 0; i < SW_HIST_BUCKETS; i++) {
-		if (!h->bucket[i])
-			continue;
-		if (lo < 0)
-			lo = i;
-		hi = i;
-		if (h->bucket[i] > maxc)
-			maxc = h->bucket[i];
-	}
-	memset(bar, '-', SW_HIST_BAR);
-	bar[SW_HIST_BAR] = '\0';
-	if (lo < 0) {
-		fprintf(f, "%5s |%s count\n", "value", bar);
-		return ferror(f) ? -EIO : 0;
-	}
-	lo = lo >= SW_HIST_ELISION ? lo - SW_HIST_ELISION : 0;
-	hi = hi + SW_HIST_ELISION < SW_HIST_BUCKETS ? hi + SW_HIST_ELISION :
-						      SW_HIST_BUCKETS - 1;
-	width = sw_digits(sw_hist_low((unsigned int)hi));
-	if (width < 5)
-		width = 5;
-	fprintf(f, "%*s |%s count\n", width, "value", bar);
-
-	for (i = lo; i <= hi; i++) {
-		unsigned int n;
-
-		if (sw_hist_elide(h->bucket, i, lo, hi)) {
-			if (!elided)
-				fprintf(f, "%*s~\n", width + 1, "");
-			elided = 1;
-			continue;
-		}
-		elided = 0;
-		n = sw_bar_len(h->bucket[i], maxc);
-		if (h->bucket[i] && !n)
-			n = 1;
-		memset(bar, '@', n);
-		memset(bar + n, ' ', SW_HIST_BAR - n);
-		fprintf(f, "%*llu |%s %llu\n", width,
-			(unsigned long long)sw_hist_low((unsigned int)i), bar,
-			(unsigned long long)h->bucket[i]);
-	}
+	sw_hist_print(h->bucket, SW_HIST_BUCKETS, sw_hist_emit, f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -13,6 +13,10 @@
  * Bucket 0 holds the value 0; bucket b >= 1 holds [2^(b-1), 2^b).  A row's
  * label is its bucket's lower bound; "~" stands for all-zero buckets left
  * out.  A file holds one such section per unit (ns, cycles, ...).
+ *
+ * The format has one owner, lib/stats.c (built into stopwatch.ko too):
+ * its sw_hist_print() prints it and its sw_hist_reader parses it; this
+ * file collects the sections and prints them with those.
  */
 #ifndef _SW_UTIL_HIST_H
 #define _SW_UTIL_HIST_H
@@ -21,12 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/stats.h"
 #include "util/err.h"
-
-#define SW_HIST_BUCKETS 65
-#define SW_HIST_UNIT_LEN 32
-#define SW_HIST_BAR 50
-#define SW_HIST_ELISION 2
 
 /**
  * struct sw_hist - one histogram section.
@@ -72,7 +72,7 @@ const struct sw_hist *sw_hist_find(const struct sw_hist_set *s,
 /* Lower bound of bucket @b: 0 for bucket 0, else 2^(b-1). */
 static inline uint64_t sw_hist_low(unsigned int b)
 {
-	return b ? 1ULL << (b - 1) : 0;
+	return sw_hist_bucket_low(b);
 }
 
 /* Bucket whose lower bound is @low, or -1 when @low is no bucket's bound. */
@@ -85,13 +85,13 @@ uint64_t sw_hist_total(const struct sw_hist *h);
 int sw_hist_top(const struct sw_hist *h);
 
 /**
- * sw_hist_print() - print a section the way the kernel does.
+ * sw_hist_fprint() - print a section the way the kernel does.
  * @f:     output
  * @probe: probe name for the title line
  * @h:     the histogram
  *
  * Return: 0, or -EIO when writing failed.
  */
-int sw_hist_print(FILE *f, const char *probe, const struct sw_hist *h);
+int sw_hist_fprint(FILE *f, const char *probe, const struct sw_hist *h);
 
 #endif /* _SW_UTIL_HIST_H */

@@ -26,6 +26,7 @@ void sw_breakdown_free(struct sw_breakdown *bd)
 	}
 	free(bd->row);
 	free(bd->col);
+	free(bd->places);
 	free(bd->mode);
 	sw_table_free(bd->tab);
 	free(bd);
@@ -43,6 +44,7 @@ void sw_snapshot_free(struct sw_snapshot *s)
 	}
 	free(s->probe);
 	free(s->col);
+	free(s->places);
 	free(s->dir);
 	sw_breakdown_free(s->bd);
 	sw_table_free(s->tab);
@@ -92,13 +94,18 @@ static bool sw_filtered(const struct sw_snapshot_opts *o, const char *name)
 	return false;
 }
 
-/* Parses the numeric cells of row @r, all but the columns in @skip. */
+/*
+ * Parses the numeric cells of row @r, all but the columns @skip1 and
+ * @skip2.  The first row parsed (@first) sets each column's decimal
+ * places; every later row must print the column alike.
+ */
 static int sw_row_values(const struct sw_table *t, size_t r, int skip1,
-			 int skip2, uint64_t **out, const char *what,
-			 struct sw_err *err)
+			 int skip2, unsigned int *places, bool first,
+			 uint64_t **out, const char *what, struct sw_err *err)
 {
 	uint64_t *val = calloc(t->ncols ? t->ncols : 1, sizeof(*val));
 	size_t c, n = 0;
+	unsigned int p;
 	int ret;
 
 	if (!val)
@@ -108,31 +115,44 @@ static int sw_row_values(const struct sw_table *t, size_t r, int skip1,
 
 		if ((int)c == skip1 || (int)c == skip2)
 			continue;
-		ret = sw_parse_u64(cell, &val[n++]);
+		ret = sw_parse_fixed(cell, &val[n], &p);
+		if (!ret && !first && p != places[n])
+			ret = -EDOM;
 		if (ret) {
 			free(val);
-			return sw_err_set(err, ret,
+			return sw_err_set(err, ret == -EDOM ? -EINVAL : ret,
 					  "%s: line %zu: column '%s': '%s' is %s",
 					  what, t->line[r], t->col[c], cell,
 					  ret == -ERANGE ?
 					  "too large for 64 bits" :
-					  "not an unsigned integer");
+					  ret == -EDOM ?
+					  "not printed with the decimal places of the rows above" :
+					  "not an unsigned number");
 		}
+		places[n++] = p;
 	}
 	*out = val;
 	return 0;
 }
 
-/* Names of the columns but @skip1 and @skip2, in order. */
+/*
+ * Names of the columns but @skip1 and @skip2, in order, and a zeroed
+ * array for their decimal places.
+ */
 static const char **sw_value_cols(const struct sw_table *t, int skip1,
-				  int skip2, size_t *n)
+				  int skip2, size_t *n, unsigned int **places)
 {
 	const char **col = calloc(t->ncols ? t->ncols : 1, sizeof(*col));
 	size_t c;
 
 	*n = 0;
-	if (!col)
+	*places = calloc(t->ncols ? t->ncols : 1, sizeof(**places));
+	if (!col || !*places) {
+		free(col);
+		free(*places);
+		*places = NULL;
 		return NULL;
+	}
 	for (c = 0; c < t->ncols; c++)
 		if ((int)c != skip1 && (int)c != skip2)
 			col[(*n)++] = t->col[c];
@@ -161,7 +181,7 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 				 what, s->tab->col[0]);
 		goto cleanup;
 	}
-	s->col = sw_value_cols(s->tab, pcol, -1, &s->ncols);
+	s->col = sw_value_cols(s->tab, pcol, -1, &s->ncols, &s->places);
 	s->probe = calloc(s->tab->nrows ? s->tab->nrows : 1,
 			  sizeof(*s->probe));
 	if (!s->col || !s->probe) {
@@ -180,7 +200,8 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 					 what, s->tab->line[r], name);
 			goto cleanup;
 		}
-		ret = sw_row_values(s->tab, r, pcol, -1, &p->val, what, err);
+		ret = sw_row_values(s->tab, r, pcol, -1, s->places, !s->nprobes,
+				    &p->val, what, err);
 		if (ret)
 			goto cleanup;
 		p->name = name;
@@ -257,7 +278,8 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		goto cleanup;
 	}
 	bd->mode = strdup(bd->tab->col[kcol]);
-	bd->col = sw_value_cols(bd->tab, pcol, kcol, &bd->ncols);
+	bd->col = sw_value_cols(bd->tab, pcol, kcol, &bd->ncols,
+				&bd->places);
 	bd->row = calloc(bd->tab->nrows ? bd->tab->nrows : 1,
 			 sizeof(*bd->row));
 	if (!bd->mode || !bd->col || !bd->row) {
@@ -274,8 +296,9 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		bd->nrows++;
 		ret = sw_bd_key(row, bd->mode, what, bd->tab->line[r], err);
 		if (!ret)
-			ret = sw_row_values(bd->tab, r, pcol, kcol, &row->val,
-					    what, err);
+			ret = sw_row_values(bd->tab, r, pcol, kcol,
+					    bd->places, bd->nrows == 1,
+					    &row->val, what, err);
 		if (ret)
 			goto cleanup;
 	}

@@ -4,8 +4,9 @@
  * each probe's histograms and, on request, the breakdown table.
  *
  * Columns are found by name.  Every column of "stats" but "probe" is an
- * unsigned 64-bit number; columns this program does not know are kept so
- * that writers can pass them on.
+ * unsigned 64-bit number, or a fixed-point decimal (cpi_* "1.250") kept
+ * as an integer scaled by 10^places; columns this program does not know
+ * are kept so that writers can pass them on.
  */
 #ifndef _SW_UTIL_SNAPSHOT_H
 #define _SW_UTIL_SNAPSHOT_H
@@ -56,6 +57,7 @@ struct sw_bd_row {
  * @mode:  what the rows are keyed by: "none", "pid", "tgid", "comm", "cpu"
  * @ncols: number of numeric columns
  * @col:   their names
+ * @places: decimal places of each column (0: integers)
  * @nrows: number of rows (of the selected probes)
  * @row:   the rows
  * @tab:   the parsed file the strings point into
@@ -64,6 +66,7 @@ struct sw_breakdown {
 	char *mode;
 	size_t ncols;
 	const char **col;
+	unsigned int *places;
 	size_t nrows;
 	struct sw_bd_row *row;
 	struct sw_table *tab;
@@ -75,6 +78,7 @@ struct sw_breakdown {
  * @time_ns: CLOCK_REALTIME just before reading, nanoseconds
  * @ncols:   number of numeric columns of "stats"
  * @col:     their names, in file order
+ * @places:  decimal places of each column (0: integers; "1.250": 3)
  * @nprobes: number of (selected) probes
  * @probe:   the probes, in file order
  * @bd:      the breakdown, or NULL when not asked for
@@ -85,6 +89,7 @@ struct sw_snapshot {
 	uint64_t time_ns;
 	size_t ncols;
 	const char **col;
+	unsigned int *places;
 	size_t nprobes;
 	struct sw_probe_stat *probe;
 	struct sw_breakdown *bd;

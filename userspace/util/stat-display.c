@@ -128,12 +128,11 @@ static void sw_grid_print(FILE *f, const struct sw_grid *g)
 }
 
 static const char *sw_fmt_value(char *buf, const char *col, uint64_t v,
-				bool human)
+				unsigned int places, bool human)
 {
-	if (human && sw_ends_with(col, "_ns"))
+	if (human && !places && sw_ends_with(col, "_ns"))
 		return sw_fmt_human_ns(buf, v);
-	snprintf(buf, SW_UNITS_LEN, "%llu", (unsigned long long)v);
-	return buf;
+	return sw_fmt_fixed(buf, v, places);
 }
 
 static int sw_print_stats_grid(FILE *f, const struct sw_snapshot *s,
@@ -157,7 +156,7 @@ static int sw_print_stats_grid(FILE *f, const struct sw_snapshot *s,
 			ret = sw_grid_set(&g, r + 1, c + 1,
 					  sw_fmt_value(buf, s->col[c],
 						       s->probe[r].val[c],
-						       o->human));
+						       s->places[c], o->human));
 	}
 	if (!ret)
 		sw_grid_print(f, &g);
@@ -191,7 +190,7 @@ static int sw_print_bd_grid(FILE *f, const struct sw_breakdown *bd,
 			ret = sw_grid_set(&g, r + 1, c + 2,
 					  sw_fmt_value(buf, bd->col[c],
 						       bd->row[r].val[c],
-						       o->human));
+						       bd->places[c], o->human));
 	}
 	if (!ret)
 		sw_grid_print(f, &g);
@@ -215,7 +214,7 @@ int sw_print_table(FILE *f, const struct sw_snapshot *s,
 
 		for (k = 0; !ret && hs && k < hs->n; k++) {
 			fputc('\n', f);
-			ret = sw_hist_print(f, s->probe[i].name, &hs->hist[k]);
+			ret = sw_hist_fprint(f, s->probe[i].name, &hs->hist[k]);
 		}
 	}
 	if (!ret && ferror(f))
@@ -252,6 +251,7 @@ static void sw_json_hist(FILE *f, const struct sw_hist_set *hs)
 
 static void sw_json_breakdown(FILE *f, const struct sw_breakdown *bd)
 {
+	char buf[SW_UNITS_LEN];
 	size_t r, c;
 
 	fputs(",\"breakdown\":{\"mode\":", f);
@@ -275,7 +275,7 @@ static void sw_json_breakdown(FILE *f, const struct sw_breakdown *bd)
 		for (c = 0; c < bd->ncols; c++) {
 			fputc(',', f);
 			sw_json_key(f, bd->col[c]);
-			sw_json_u64(f, row->val[c]);
+			fputs(sw_fmt_fixed(buf, row->val[c], bd->places[c]), f);
 		}
 		fputc('}', f);
 	}
@@ -285,6 +285,7 @@ static void sw_json_breakdown(FILE *f, const struct sw_breakdown *bd)
 int sw_print_json(FILE *f, const struct sw_snapshot *s,
 		  const struct sw_display_opts *o)
 {
+	char buf[SW_UNITS_LEN];
 	size_t i, c;
 
 	fprintf(f, "{\"time_ns\":%llu,\"probes\":[",
@@ -298,7 +299,7 @@ int sw_print_json(FILE *f, const struct sw_snapshot *s,
 		for (c = 0; c < s->ncols; c++) {
 			fputc(',', f);
 			sw_json_key(f, s->col[c]);
-			sw_json_u64(f, p->val[c]);
+			fputs(sw_fmt_fixed(buf, p->val[c], s->places[c]), f);
 		}
 		if (o->hist)
 			sw_json_hist(f, p->hist);
@@ -377,7 +378,7 @@ static void sw_prom_column(FILE *f, const struct sw_snapshot *s, int c,
 
 		sw_prom_sample(f, name, s->probe[i].name, NULL, NULL,
 			       seconds ? sw_fmt_seconds(buf, v) :
-					 sw_u64_str(buf, v));
+					 sw_fmt_fixed(buf, v, s->places[c]));
 	}
 }
 
@@ -539,7 +540,7 @@ static void sw_prom_bd_column(FILE *f, const struct sw_breakdown *bd,
 
 		sw_prom_bd_sample(f, name, &bd->row[r], lname,
 				  seconds ? sw_fmt_seconds(buf, v) :
-					    sw_u64_str(buf, v));
+					    sw_fmt_fixed(buf, v, bd->places[c]));
 	}
 }
 

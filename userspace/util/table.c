@@ -190,6 +190,39 @@ int sw_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+int sw_parse_fixed(const char *s, uint64_t *v, unsigned int *places)
+{
+	const char *dot = strchr(s, '.');
+	uint64_t ip, fp = 0;
+	char whole[24];
+	unsigned int n = 0;
+	size_t len;
+	int ret;
+
+	if (!dot) {
+		*places = 0;
+		return sw_parse_u64(s, v);
+	}
+	len = (size_t)(dot - s);
+	if (!len || len >= sizeof(whole) || !dot[1] ||
+	    strlen(dot + 1) > SW_FIXED_MAX_PLACES)
+		return -EINVAL;
+	memcpy(whole, s, len);
+	whole[len] = '\0';
+	ret = sw_parse_u64(whole, &ip);
+	if (!ret)
+		ret = sw_parse_u64(dot + 1, &fp);
+	if (ret)
+		return ret;
+	for (n = 0; dot[1 + n]; n++)
+		if (__builtin_mul_overflow(ip, 10, &ip))
+			return -ERANGE;
+	if (__builtin_add_overflow(ip, fp, v))
+		return -ERANGE;
+	*places = n;
+	return 0;
+}
+
 static int sw_isodigit(char c)
 {
 	return c >= '0' && c <= '7';

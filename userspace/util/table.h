@@ -64,6 +64,22 @@ static inline const char *sw_table_at(const struct sw_table *t, size_t row,
  */
 int sw_parse_u64(const char *s, uint64_t *v);
 
+/* Most decimal places sw_parse_fixed() takes. */
+#define SW_FIXED_MAX_PLACES 9
+
+/**
+ * sw_parse_fixed() - unsigned decimal with an optional fraction, scaled.
+ * @s:      "1250" or "1.250": digits, optionally '.' and 1 to
+ *          SW_FIXED_MAX_PLACES digits, nothing else
+ * @v:      the value times 10^@places ("1.250" -> 1250)
+ * @places: the number of digits after the point (0 without one)
+ *
+ * stopwatch.ko prints fixed-point columns (cpi_*) with three places.
+ *
+ * Return: 0, -EINVAL (not a number), -ERANGE (too large).
+ */
+int sw_parse_fixed(const char *s, uint64_t *v, unsigned int *places);
+
 /**
  * sw_unescape_octal() - undo the kernel's seq_escape() "\ooo" escapes.
  * @s: escaped string, e.g. "my\040task"

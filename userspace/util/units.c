@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * units.c - formatting nanosecond counts.
+ * units.c - formatting nanosecond counts and fixed-point values.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +22,22 @@ char *sw_fmt_seconds(char *buf, uint64_t ns)
 		       (unsigned long long)frac);
 	while (len > 0 && buf[len - 1] == '0')
 		buf[--len] = '\0';
+	return buf;
+}
+
+char *sw_fmt_fixed(char *buf, uint64_t v, unsigned int places)
+{
+	uint64_t div = 1;
+	unsigned int i;
+
+	for (i = 0; i < places; i++)
+		div *= 10;
+	if (!places)
+		snprintf(buf, SW_UNITS_LEN, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, SW_UNITS_LEN, "%llu.%0*llu",
+			 (unsigned long long)(v / div), (int)places,
+			 (unsigned long long)(v % div));
 	return buf;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * units.h - formatting nanosecond counts.
+ * units.h - formatting nanosecond counts and fixed-point values.
  */
 #ifndef _SW_UTIL_UNITS_H
 #define _SW_UTIL_UNITS_H
@@ -22,6 +22,18 @@
  * Return: @buf.
  */
 char *sw_fmt_seconds(char *buf, uint64_t ns);
+
+/**
+ * sw_fmt_fixed() - a fixed-point value as the module prints it.
+ * @buf:    at least SW_UNITS_LEN bytes
+ * @v:      the value times 10^@places
+ * @places: decimal places, at most 9 (0 prints an integer)
+ *
+ * 1250, 3 -> "1.250"; 7, 3 -> "0.007"; 42, 0 -> "42".
+ *
+ * Return: @buf.
+ */
+char *sw_fmt_fixed(char *buf, uint64_t v, unsigned int places);
 
 /**
  * sw_fmt_human_ns() - @ns with a unit and three significant digits.
