@@ -71,6 +71,49 @@ install:
 modules_install:
 	$(KMAKE) modules_install
 
+# DKMS (dkms.conf), as root:
+#   make dkms-install [DKMS_KERNEL=<release>]   add, build and install the
+#       module for that kernel (default: the running one); rerun to rebuild
+#   make dkms-add       copy the kernel sources to /usr/src/stopwatch-<ver>
+#                       and register them with dkms (dkms-install does it)
+#   make dkms-remove    every kernel's build and the copy in /usr/src
+# dkms runs without MAKEFLAGS: nothing of this make leaks into its kbuild.
+DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+DKMS_SRC = /usr/src/stopwatch-$(DKMS_VERSION)
+DKMS_KERNEL ?= $(shell uname -r)
+# the module's sources: every top-level folder but the userspace/test ones
+DKMS_DIRS = $(filter-out userspace tests bench build scripts docs,$(patsubst %/,%,$(wildcard */)))
+DKMS = env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dkms
+.PHONY: dkms dkms-add dkms-install dkms-remove
+
+dkms: dkms-install
+
+dkms-add:
+	@test -n "$(DKMS_VERSION)" || { echo "make: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+	@command -v dkms >/dev/null || { echo "make: dkms is not installed (apt-get install dkms)" >&2; exit 1; }
+	rm -rf $(DKMS_SRC).new
+	mkdir -p $(DKMS_SRC).new
+	cp -p dkms.conf Kbuild $(DKMS_SRC).new/
+	find $(DKMS_DIRS) -type f -name '*.[ch]' 2>/dev/null | \
+		cpio -pdm --quiet $(DKMS_SRC).new
+	rm -rf $(DKMS_SRC)
+	mv $(DKMS_SRC).new $(DKMS_SRC)
+	@if $(DKMS) status -m stopwatch -v $(DKMS_VERSION) | grep -q stopwatch; then \
+		echo "dkms: stopwatch/$(DKMS_VERSION) already added (sources refreshed)"; \
+	else \
+		echo "$(DKMS) add -m stopwatch -v $(DKMS_VERSION)"; \
+		$(DKMS) add -m stopwatch -v $(DKMS_VERSION); \
+	fi
+
+dkms-install: dkms-add
+	@test -d /lib/modules/$(DKMS_KERNEL)/build || { echo "make: no headers for $(DKMS_KERNEL) (/lib/modules/$(DKMS_KERNEL)/build); install linux-headers-$(DKMS_KERNEL) or pass DKMS_KERNEL=" >&2; exit 1; }
+	$(DKMS) build --force -m stopwatch -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
+	$(DKMS) install --force -m stopwatch -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
+
+dkms-remove:
+	-$(DKMS) remove -m stopwatch -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
 clean:
 	-$(KMAKE) clean
 	rm -rf $(BUILD)

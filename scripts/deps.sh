@@ -7,7 +7,8 @@
 # usage: scripts/deps.sh [build|test|all]   (default: all)
 #   build  compiler, kernel headers, host test framework
 #   test   build + what the VM suites and peers need (QEMU, busybox, kernel
-#          image, cross compiler, perf, bpftrace, bcc, python3)
+#          image, cross compiler, perf, bpftrace, bcc, python3, dkms;
+#          the 6.12 and 6.12-rt kernels come from tests/vm/run.sh --kernel)
 set -eu
 
 want=${1:-all}
@@ -18,7 +19,7 @@ build) ;;
 test|all)
 	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
-	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go"
+	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go dkms"
 	;;
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
 esac

@@ -1,17 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/kbuild.sh - build stopwatch.ko for one architecture out of the
-# source tree: the kernel sources are copied to build/kbuild/<arch>/ and
-# built there, so x86_64 and arm64 objects never mix; the module lands in
-# build/module/<arch>/stopwatch.ko.
+# scripts/kbuild.sh - build stopwatch.ko for one architecture and kernel
+# out of the source tree: the kernel sources are copied to
+# build/kbuild/<arch>-<release>/ and built there, so objects of different
+# architectures and kernels never mix; the module lands in
+# build/module/<arch>-<release>/stopwatch.ko and is copied to
+# build/module/<arch>/stopwatch.ko (the last one built).  <release> is the
+# kernel release of --kdir (UTS_RELEASE, what uname -r reports there).
 #
 # usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR] [-- make args]
 #   --arch   target architecture (default: this machine's)
 #   --src    another module's directory (with its own Kbuild), relative to
 #            the top, e.g. tests/kmod or bench/kmod: built the same way into
-#            build/kmod/<arch>/
-#   --kdir   kernel build tree (default for this machine's arch: the newest
+#            build/kmod/<arch>-<release>/ and build/kmod/<arch>/
+#   --kdir   kernel build tree (default for x86_64: the running kernel's
+#            if installed, else the one of Debian's default kernel
+#            (linux-headers-amd64), else the newest non-rt
 #            /usr/src/linux-headers-*-amd64; for arm64: required)
 # examples:
 #   scripts/kbuild.sh
@@ -29,7 +34,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift 2 ;;
 	--src) modsrc=${2%/}; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "kbuild.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -43,7 +48,16 @@ esac
 
 if [ -z "$kdir" ]; then
 	if [ "$arch" = x86_64 ]; then
-		kdir=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+		if [ -f "/lib/modules/$(uname -r)/build/Makefile" ]; then
+			kdir=/lib/modules/$(uname -r)/build
+		else
+			dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+				sed -n 's/^\(linux-headers-[^ ,]*\).*/\1/p')
+			[ -n "$dep" ] && [ -f "/usr/src/$dep/Makefile" ] && kdir=/usr/src/$dep
+		fi
+		[ -n "$kdir" ] || kdir=$(for d in /usr/src/linux-headers-*-amd64; do
+			case $d in *-rt-amd64) ;; *) [ -d "$d" ] && echo "$d" ;; esac
+		done | sort -V | tail -n 1)
 	fi
 	if [ -z "$kdir" ]; then
 		echo "kbuild.sh: no kernel build tree for $arch; pass --kdir" >&2
@@ -51,12 +65,18 @@ if [ -z "$kdir" ]; then
 	fi
 fi
 [ -f "$kdir/Makefile" ] || { echo "kbuild.sh: $kdir is not a kernel build tree" >&2; exit 1; }
+# The release the kernel reports (uname -r); Debian's 6.1 headers have an
+# upstream version in include/config/kernel.release, not the release.
+kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h" 2>/dev/null) || kver=
+[ -n "$kver" ] || kver=$(cat "$kdir/include/config/kernel.release" 2>/dev/null) || kver=
+[ -n "$kver" ] || { echo "kbuild.sh: $kdir has no include/generated/utsrelease.h" >&2; exit 1; }
+echo "kbuild.sh: $arch, kernel $kver ($kdir)"
 
 if [ -n "$modsrc" ]; then
 	[ -f "$top/$modsrc/Kbuild" ] || { echo "kbuild.sh: $modsrc has no Kbuild" >&2; exit 2; }
-	out=$top/build/kmod/$arch
-	mkdir -p "$out"
-	src=$top/build/kbuild/$arch-$(echo "$modsrc" | tr / -)
+	out=$top/build/kmod/$arch-$kver
+	mkdir -p "$out" "$top/build/kmod/$arch"
+	src=$top/build/kbuild/$arch-$kver-$(echo "$modsrc" | tr / -)
 	mkdir -p "$src"
 	for f in "$top/$modsrc"/Kbuild "$top/$modsrc"/*.c "$top/$modsrc"/*.h; do
 		[ -e "$f" ] && cp -p -u "$f" "$src/"
@@ -64,28 +84,39 @@ if [ -n "$modsrc" ]; then
 	make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 	for ko in "$src"/*.ko; do
 		cp "$ko" "$out/"
+		cp "$ko" "$top/build/kmod/$arch/"
 		echo "kbuild.sh: $out/$(basename "$ko")"
 	done
 	exit 0
 fi
 
-src=$top/build/kbuild/$arch
-out=$top/build/module/$arch
-mkdir -p "$src" "$out"
+src=$top/build/kbuild/$arch-$kver
+out=$top/build/module/$arch-$kver
+mkdir -p "$src" "$out" "$top/build/module/$arch"
 # Mirror the kernel-side sources only (never objects from an in-tree
-# build); unchanged files keep their times, so rebuilds stay incremental.
+# build): every top-level folder but the userspace and test ones, so the
+# module's folders can change without this script; unchanged files keep
+# their times, so rebuilds stay incremental.
+kdirs=$(cd "$top" && for d in */; do
+	d=${d%/}
+	case $d in userspace|tests|bench|build|scripts|docs) continue ;; esac
+	echo "$d"
+done)
 cp -p -u "$top/Kbuild" "$src/"
-(cd "$top" && find module include pmu sampler relay -type f \
+# shellcheck disable=SC2086
+(cd "$top" && find $kdirs -type f \
 	\( -name '*.c' -o -name '*.h' \) 2>/dev/null) |
 	while read -r f; do
 		mkdir -p "$src/$(dirname "$f")"
 		cp -p -u "$top/$f" "$src/$f"
 	done
 # Drop sources deleted from the tree.
-(cd "$src" && find module include pmu sampler relay -type f \
+# shellcheck disable=SC2086
+(cd "$src" && find $kdirs -type f \
 	\( -name '*.c' -o -name '*.h' \) 2>/dev/null) |
 	while read -r f; do [ -e "$top/$f" ] || rm -f "$src/$f"; done
 
 make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 cp "$src/stopwatch.ko" "$out/stopwatch.ko"
+cp "$src/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
 echo "kbuild.sh: $out/stopwatch.ko"

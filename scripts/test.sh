@@ -7,25 +7,34 @@
 # machine need not load modules).  Ends with one "N passed, N failed,
 # N skipped" line over everything; exits nonzero if anything failed.
 #
-# usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...] [--arch A,...]
-#   --arch   guest architectures (default x86_64,arm64; arm64 runs with
-#            -icount, which the exact instruction-count checks need)
+# usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
+#                        [--arch A,...] [--kernels K,...]
+#   --arch     guest architectures (default x86_64,arm64; arm64 boots twice
+#              per kernel: with -icount for the pmu suite, which the exact
+#              instruction-count checks need, and without for the rest)
+#   --kernels  guest kernel series (default 6.1,6.12,6.12-rt; 6.12-rt is
+#              x86_64 only), or exact releases: see tests/vm/run.sh --kernel
+# Each kernel's module is built once, warning-free, into
+# build/module/<arch>-<release>/; the DKMS check builds it through dkms
+# for the x86_64 kernels.  Each boot's wall time is printed.
 # examples:
 #   scripts/test.sh                      # everything
 #   scripts/test.sh --host-only          # unit tests only, no VM
 #   scripts/test.sh --suite stopwatch    # one VM suite
+#   scripts/test.sh --kernels 6.12 --arch x86_64 --suite smoke,stopwatch
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-host=1 vm=1 suites= arches=x86_64,arm64
+host=1 vm=1 suites= arches=x86_64,arm64 kernels=6.1,6.12,6.12-rt
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only) vm=0; shift ;;
 	--vm-only) host=0; shift ;;
 	--suite) suites=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
-	-h|--help) sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--kernels) kernels=$2; shift 2 ;;
+	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -71,47 +80,146 @@ if [ $host -eq 1 ]; then
 	[ $rc -eq 0 ] || { tail -20 "$log/unit.log"; [ "$(grep -c 'FAILED' "$log/unit.log")" -gt 0 ] || broken "host unit tests (exit $rc)"; }
 fi
 
-# The VM boots: ARCH EXTRA-OPTIONS SUITES.  arm64 boots twice: -icount
-# (exact instruction counts) only for the pmu suite, since it makes the
-# load-heavy suites several times slower.
+# The VM boots of one kernel: ARCH EXTRA-OPTIONS SUITES.  arm64 boots
+# twice: -icount (exact instruction counts) only for the pmu suite, since it
+# makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
 	echo "arm64 --icount ${suites:-pmu}"
 	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu"
 }
 
-if [ $vm -eq 1 ]; then
-	built=
-	vm_runs | while read -r arch extra list; do
-		case ",$arches," in *",$arch,"*) ;; *) continue ;; esac
-		[ "$extra" = - ] && extra=
-		[ "$list" = all ] && list=
-		stage "VM suites ($arch${extra:+ $extra}${list:+: $list})"
-		if [ "$arch" != x86_64 ]; then
-			case " $built " in *" $arch "*) ;; *)
-				kdir=$(tests/vm/run.sh --arch "$arch" --print-kdir) &&
-					scripts/kbuild.sh --arch "$arch" --kdir "$kdir" >"$log/kbuild-$arch.log" 2>&1 &&
-					make progs ARCH="$arch" CROSS_COMPILE=aarch64-linux-gnu- >"$log/progs-$arch.log" 2>&1 ||
-					{ tail -20 "$log/kbuild-$arch.log" 2>/dev/null; echo "0 passed, 1 failed" >"$log/vm-$arch-build.log"; continue; }
-				built="$built $arch" ;;
-			esac
-		fi
-		name=$arch${extra:+-icount}
-		tests/vm/run.sh --arch "$arch" $extra --timeout 1500 ${list:+--suite "$list"} 2>&1 |
-			tee "$log/vm-$name.log"
+# Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.
+matrix() {
+	for k in $(echo "$kernels" | tr ',' ' '); do
+		for a in $(echo "$arches" | tr ',' ' '); do
+			case $a in amd64|x86) a=x86_64 ;; aarch64) a=arm64 ;; esac
+			case $a:$k in arm64:*-rt|arm64:*-rt-*) continue ;; esac
+			echo "$a $k"
+		done
 	done
+}
+
+# Resolve and prepare each kernel (installs/downloads it), build the module
+# for it; writes "ARCH SPEC KVER" lines to $log/kernels for the boots.
+: >"$log/kernels"
+prepare_kernels() {
+	stage "kernels and module builds (${kernels} on ${arches})"
+	progs_arm64=
+	matrix | while read -r arch k; do
+		env=$(tests/vm/run.sh --arch "$arch" --kernel "$k" --print-env 2>"$log/resolve-$arch-$k.log") || {
+			cat "$log/resolve-$arch-$k.log"
+			echo "0 passed, 1 failed" >"$log/vm-$arch-$k-resolve.log"
+			echo "test.sh: VM $arch $k: kernel not available"
+			continue
+		}
+		eval "$env"
+		t0=$(date +%s)
+		if ! scripts/kbuild.sh --arch "$arch" --kdir "$SW_KDIR" >"$log/kbuild-$arch-$SW_KVER.log" 2>&1; then
+			tail -n 30 "$log/kbuild-$arch-$SW_KVER.log"
+			echo "test.sh: VM $arch $k: module build for $SW_KVER failed"
+			echo "0 passed, 1 failed" >"$log/vm-$arch-$k-build.log"
+			continue
+		elif grep -E 'warning:|error:' "$log/kbuild-$arch-$SW_KVER.log"; then
+			echo "test.sh: VM $arch $k: module build for $SW_KVER has warnings"
+			echo "0 passed, 1 failed" >"$log/vm-$arch-$k-build.log"
+		fi
+		echo "test.sh: module for $arch $SW_KVER built in $(($(date +%s) - t0))s"
+		if [ "$arch" = arm64 ] && [ -z "$progs_arm64" ]; then
+			make progs ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- >"$log/progs-arm64.log" 2>&1 || {
+				tail -n 20 "$log/progs-arm64.log"
+				echo "0 passed, 1 failed" >"$log/vm-arm64-progs.log"
+				continue
+			}
+			progs_arm64=1
+		fi
+		echo "$arch $k $SW_KVER" >>"$log/kernels"
+	done
+}
+
+# DKMS: add the source tree to dkms, build and install the module through
+# dkms for every x86_64 kernel of the matrix (their headers are installed
+# by now); the x86_64 boots load it (tests/vm/suites/dkms.sh).  One check
+# per step, ending with a "N passed, N failed" line.
+dkms_check() {
+	dp=0 df=0
+	dok() { dp=$((dp + 1)); echo "ok - dkms: $*"; }
+	dnok() { df=$((df + 1)); echo "not ok - dkms: $*"; }
+	ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
+	if make dkms-add >"$log/dkms-add.log" 2>&1; then
+		dok "make dkms-add (stopwatch/$ver in /usr/src)"
+	else
+		tail -n 20 "$log/dkms-add.log"; dnok "make dkms-add"
+	fi
+	n=0
+	while read -r arch k kver; do
+		[ "$arch" = x86_64 ] || continue
+		n=$((n + 1))
+		if make dkms-install DKMS_KERNEL="$kver" >"$log/dkms-$kver.log" 2>&1; then
+			dok "dkms build and install for $kver"
+		else
+			tail -n 30 "$log/dkms-$kver.log"
+			mk=/var/lib/dkms/stopwatch/$ver/build/make.log
+			[ -f "$mk" ] && tail -n 30 "$mk"
+			dnok "dkms build and install for $kver"
+			continue
+		fi
+		mk=/var/lib/dkms/stopwatch/$ver/$kver/x86_64/log/make.log
+		[ -f "$mk" ] || mk=/var/lib/dkms/stopwatch/$ver/build/make.log
+		if [ -f "$mk" ] && grep -E 'warning:|error:' "$mk"; then
+			dnok "dkms build for $kver is warning-free"
+		else
+			dok "dkms build for $kver is warning-free"
+		fi
+		ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch.ko* /lib/modules/"$kver"/extra/stopwatch.ko* 2>/dev/null | head -n 1)
+		if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
+			dok "dkms installed $ko for $kver"
+		else
+			dnok "dkms installed stopwatch.ko for $kver (found '${ko:-nothing}')"
+		fi
+	done <"$log/kernels"
+	[ $n -gt 0 ] || echo "# dkms: no x86_64 kernel in the matrix: only the dkms add checked"
+	echo "$dp passed, $df failed, 0 skipped"
+}
+
+if [ $vm -eq 1 ]; then
+	prepare_kernels
+	if [ $host -eq 1 ]; then
+		stage "DKMS"
+		dkms_check >"$log/dkms.log" 2>&1
+		cat "$log/dkms.log"
+		count_cmocka "$log/dkms.log" "DKMS"
+	fi
+	while read -r karch k kver; do
+		vm_runs | while read -r arch extra list; do
+			[ "$arch" = "$karch" ] || continue
+			[ "$extra" = - ] && extra=
+			[ "$list" = all ] && list=
+			name=$arch-$k${extra:+-icount}
+			stage "VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
+			t0=$(date +%s)
+			tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra --timeout 1500 \
+				${list:+--suite "$list"} </dev/null 2>&1 | tee "$log/vm-$name.log"
+			echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
+				tee -a "$log/timings"
+		done
+	done <"$log/kernels"
 	for f in "$log"/vm-*.log; do
 		[ -e "$f" ] || continue
+		name=$(basename "$f" .log); name=${name#vm-}
+		what="VM $(echo "$name" | sed 's/-/ /')"
 		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$f" | tail -n 1)
 		if [ -z "$line" ]; then
-			broken "VM run $(basename "$f" .log) reported no summary"
+			broken "$what reported no summary"
 			continue
 		fi
 		p=$(echo "$line" | sed 's/^\([0-9]*\) passed.*/\1/')
 		f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
 		s=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
 		pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0}))
+		[ "$f" -eq 0 ] || { echo "test.sh: $what: $f failed"; stage_fail="$stage_fail $what"; }
 	done
+	[ -f "$log/timings" ] && { stage "boot times"; cat "$log/timings"; }
 fi
 
 stage "summary"

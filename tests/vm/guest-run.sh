@@ -9,6 +9,8 @@
 #   SW_SUITES   comma-separated suite names (tests/vm/suites/NAME.sh)
 #   SW_SHELL    1: start an interactive shell on the console afterwards
 #   SW_CONSOLE  console tty name (ttyS0, ttyAMA0)
+# and exports SW_MODULE (build/module/<arch>-<release>/stopwatch.ko) when
+# the module was built for the running kernel.
 #
 # Writes to $SW_RESULTS: booted (guest uptime when userspace was ready),
 # tap.txt (TAP of all suites), NAME.log (each suite's output), dmesg.txt,
@@ -25,6 +27,14 @@ export TMPDIR=/tmp
 mkdir -p "$HOME"
 
 SW_VM=$SW_REPO/tests/vm
+
+# The module built for this very kernel (scripts/kbuild.sh keeps one per
+# kernel in build/module/<arch>-<release>/); lib.sh falls back to
+# build/module/<arch>/, the last one built.
+if [ -z "${SW_MODULE:-}" ] && [ -f "$SW_REPO/build/module/$SW_ARCH-$SW_KVER/stopwatch.ko" ]; then
+    SW_MODULE=$SW_REPO/build/module/$SW_ARCH-$SW_KVER/stopwatch.ko
+    export SW_MODULE
+fi
 
 say() {
     echo "sw-guest: $*"

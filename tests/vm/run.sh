@@ -11,8 +11,9 @@ usage() {
     cat <<EOF
 Usage: tests/vm/run.sh [OPTIONS]
 
-Boots a QEMU TCG guest of the host's Debian kernel (x86_64) or of the
-matching Debian arm64 kernel, runs the requested suites (tests/vm/suites/
+Boots a QEMU TCG guest of a Debian 12 kernel (x86_64: installed on this
+host with apt, several side by side; arm64: downloaded into .cache/vm/),
+runs the requested suites (tests/vm/suites/
 NAME.sh) in that one boot, prints TAP and a final "N passed, N failed,
 N skipped" line. Exits nonzero if a test failed, the guest timed out,
 crashed or did not report, or the kernel console shows BUG:/WARNING:/Oops/
@@ -20,6 +21,13 @@ Call Trace/soft lockup/general protection/Kernel panic.
 
 Options:
   --arch x86_64|arm64   guest architecture (default x86_64)
+  --kernel SPEC         guest kernel: a series, 6.1, 6.12 or 6.12-rt (amd64
+                        only), meaning the newest release of it apt-cache
+                        offers with headers, or an exact release such as
+                        6.12.117+deb12-amd64; installed/downloaded when
+                        missing; never replaced by another kernel (error).
+                        Default: \$SW_VM_KVER, else the series of Debian's
+                        default kernel (linux-image-<arch>)
   --suite NAME          suite to run; repeatable or comma-separated
                         (default: every tests/vm/suites/*.sh, smoke first)
   --icount              -icount shift=0: exact, deterministic instruction
@@ -56,6 +64,8 @@ Options:
 Examples:
   tests/vm/run.sh                                  # all suites, x86_64
   tests/vm/run.sh --suite smoke                    # harness self-check
+  tests/vm/run.sh --kernel 6.12-rt --suite smoke   # PREEMPT_RT guest
+  tests/vm/run.sh --arch arm64 --kernel 6.12 --print-kdir
   tests/vm/run.sh --arch arm64 --suite smoke --icount
   tests/vm/run.sh --suite stopwatch --multi-thread --timeout 1200
   tests/vm/run.sh --shell                          # poke around in the guest
@@ -63,8 +73,9 @@ Examples:
        KDIR="\$(tests/vm/run.sh --arch arm64 --print-kdir)"
   tests/vm/run.sh --selftest
 
-Results of the last run: .cache/vm/runs/<arch>-latest/ (console.log,
-tap.txt, report.txt, <suite>.log, dmesg.txt, qemu-cmd.txt).
+Results of the last run: .cache/vm/runs/<arch>-<release>[-icount]-latest/
+(console.log, tap.txt, report.txt, <suite>.log, dmesg.txt, qemu-cmd.txt);
+.cache/vm/runs/<arch>-latest points at the newest of an architecture.
 EOF
 }
 
@@ -83,16 +94,20 @@ die() {
 #   QEMU_MACHINE QEMU_CPU machine and CPU arguments
 #   CONSOLE               kernel console device
 #   DEB_ARCH              Debian architecture of the guest kernel
-#   KERNEL_FROM           host: the kernel installed on this host
+#   KERNEL_FROM           host: a kernel installed on this host (installed
+#                         with apt when missing; several side by side)
 #                         debs: Debian packages downloaded and unpacked into
-#                         .cache/vm/<arch>/root (= @SYSROOT@)
+#                         .cache/vm/<arch>-<release>/root (= @SYSROOT@)
 #   KERNEL_IMAGE MODULE_DIR KDIR BUSYBOX   paths below @SYSROOT@
 #   SWITCH_ROOT           1: the guest switch_roots into the host root and
 #                         runs host binaries; 0: stays in the initramfs with
 #                         the host root at /host
 #   KARCH CROSS_COMPILE   for building modules (make ARCH=... CROSS_COMPILE=)
-#   BOOT_MODULES          modules the initramfs loads (those built into the
-#                         kernel are skipped), dependencies first
+#   BOOT_MODULES          what the initramfs needs for the 9p root: these and
+#                         everything they depend on in the kernel's
+#                         modules.dep (netfs, fscache, ... as that kernel
+#                         has them) are loaded, dependencies first; those
+#                         built into the kernel are skipped
 #   HOST_PKGS             further host packages the harness needs
 #   ICOUNT_MAX_SMP        most vCPUs that boot under -icount (0: no limit)
 # ---------------------------------------------------------------------------
@@ -111,8 +126,7 @@ arch_x86_64() {
     SWITCH_ROOT=1
     KARCH=x86
     CROSS_COMPILE=
-    BOOT_MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
-        virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+    BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
     HOST_PKGS="busybox-static cpio"
     ICOUNT_MAX_SMP=1 # under -icount the secondary CPUs never come up
 }
@@ -132,8 +146,7 @@ arch_arm64() {
     SWITCH_ROOT=0
     KARCH=arm64
     CROSS_COMPILE=aarch64-linux-gnu-
-    BOOT_MODULES="virtio_ring virtio virtio_mmio virtio_pci_modern_dev
-        virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+    BOOT_MODULES="virtio_mmio virtio_pci 9pnet_virtio 9p"
     HOST_PKGS="cpio kmod"
     ICOUNT_MAX_SMP=0
 }
@@ -168,8 +181,13 @@ ensure_pkgs() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-    apt_update_once
     log "installing ${missing[*]}"
+    # the package lists are usually current: update only if that fails
+    if [ "$APT_UPDATED" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get \
+        "${APT_OPTS[@]}" install -y --no-install-recommends "${missing[@]}" >&2; then
+        return 0
+    fi
+    apt_update_once
     DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y \
         --no-install-recommends "${missing[@]}" >&2 ||
         die "apt-get install ${missing[*]} failed"
@@ -183,29 +201,101 @@ subst() {
     printf '%s' "${s//@SYSROOT@/$SYSROOT}"
 }
 
-# newest /lib/modules/*-SUFFIX that has /boot/vmlinuz-* and its headers
-discover_host_kver() {
-    local d v
-    for d in /lib/modules/*-"$1"; do
-        v=${d##*/}
-        [ -f "/boot/vmlinuz-$v" ] && [ -d "/usr/src/linux-headers-$v" ] &&
-            printf '%s\n' "$v"
-    done | sort -V | tail -n 1
+# The guest kernel is picked by --kernel SPEC (or SW_VM_KVER): a series
+# X.Y or X.Y-FLAVOUR (6.1, 6.12, 6.12-rt) resolves to the newest Debian
+# linux-image-<release> of that series for DEB_ARCH that apt-cache knows
+# with its headers; an exact release (6.12.117+deb12-amd64) is taken as is.
+# Without either: the series of Debian's default kernel (the release the
+# linux-image-DEB_ARCH meta-package depends on).  Nothing else is ever
+# taken instead: a kernel that cannot be had is an error.
+
+# series_regex SERIES: ERE for the linux-image-<release> names of a series
+series_regex() {
+    local s=$1 flav=
+    case $s in *-*) flav=${s#*-}- s=${s%%-*} ;; esac
+    printf '^linux-image-%s(\\.[0-9]+)?(-[0-9]+|\\+[a-z0-9]+)-%s%s$' \
+        "${s//./\\.}" "$flav" "$DEB_ARCH"
+}
+
+is_series() { [[ $1 =~ ^[0-9]+\.[0-9]+(-[a-z0-9]+)?$ ]]; }
+
+# have_kernel_pkgs REL: apt knows linux-image-REL and linux-headers-REL
+have_kernel_pkgs() {
+    [ -n "$(apt_field "linux-image-$1:$DEB_ARCH" Version)" ] &&
+        [ -n "$(apt_field "linux-headers-$1:$DEB_ARCH" Version)" ]
+}
+
+# newest_in_series SERIES: newest release of the series apt can provide
+newest_in_series() {
+    local re n
+    re=$(series_regex "$1")
+    while IFS= read -r n; do
+        n=${n%%:*}
+        have_kernel_pkgs "${n#linux-image-}" && { printf '%s\n' "${n#linux-image-}"; return 0; }
+    done < <(apt-cache pkgnames "linux-image-${1%%-*}" 2> /dev/null |
+        sed 's/:.*//' | grep -E "$re" | sort -u | sort -rV)
+    return 1
+}
+
+# default_series: X.Y of the release linux-image-DEB_ARCH depends on
+default_series() {
+    local v
+    v=$(apt_dep "linux-image-$DEB_ARCH:$DEB_ARCH" '^linux-image-')
+    v=${v#linux-image-}
+    [[ $v =~ ^([0-9]+\.[0-9]+) ]] || return 1
+    printf '%s\n' "${BASH_REMATCH[1]}"
+}
+
+# kernel_ready REL: the kernel can be used without apt (installed on the
+# host / unpacked in the cache)
+kernel_ready() {
+    case $KERNEL_FROM in
+    host)
+        [ -f "/boot/vmlinuz-$1" ] && [ -f "/lib/modules/$1/modules.dep" ] &&
+            [ -f "/usr/src/linux-headers-$1/Makefile" ]
+        ;;
+    debs) [ -f "$CACHE/$ARCH-$1/complete" ] ;;
+    esac
+}
+
+# resolve_kernel: sets KVER from KSPEC, or dies.
+resolve_kernel() {
+    local spec=$KSPEC what
+    if [ -n "$spec" ] && ! is_series "$spec"; then
+        [[ $spec =~ ^[0-9][A-Za-z0-9.+_~-]*-$DEB_ARCH$ ]] ||
+            die "--kernel $spec: not a $DEB_ARCH kernel release (e.g. $(
+                [ "$DEB_ARCH" = amd64 ] && echo 6.12.117+deb12-amd64 || echo 6.1.0-56-arm64)) nor a series (6.1, 6.12, 6.12-rt)"
+        KVER=$spec
+        kernel_ready "$KVER" && return 0
+        have_kernel_pkgs "$KVER" && return 0
+        apt_update_once
+        have_kernel_pkgs "$KVER" ||
+            die "kernel $KVER ($DEB_ARCH) is neither installed nor installable: apt has no linux-image-$KVER with linux-headers-$KVER"
+        return 0
+    fi
+    if [ -z "$spec" ]; then
+        spec=$(default_series) || {
+            apt_update_once
+            spec=$(default_series)
+        } || die "cannot tell Debian's default $DEB_ARCH kernel (linux-image-$DEB_ARCH); pass --kernel"
+    fi
+    what="$spec ($DEB_ARCH)"
+    KVER=$(newest_in_series "$spec") || {
+        apt_update_once
+        KVER=$(newest_in_series "$spec")
+    } || die "no installable kernel for --kernel $what: apt-cache has no package matching $(series_regex "$spec") with its headers"
+    log "kernel $what: $KVER"
 }
 
 prepare_kernel_host() {
     SYSROOT=
-    KVER=${SW_VM_KVER:-$(discover_host_kver "$DEB_ARCH")}
-    if [ -z "$KVER" ]; then
-        log "no complete $DEB_ARCH kernel (image, modules, headers) installed"
-        [ "$(id -u)" = 0 ] || die "need root to install linux-image-$DEB_ARCH"
-        apt_update_once
-        DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y \
-            --no-install-recommends "linux-image-$DEB_ARCH" \
-            "linux-headers-$DEB_ARCH" >&2 || die "kernel install failed"
-        KVER=$(discover_host_kver "$DEB_ARCH")
+    resolve_kernel
+    if ! kernel_ready "$KVER"; then
+        log "installing kernel $KVER (image, modules, headers) on the host"
+        ensure_pkgs "linux-image-$KVER" "linux-headers-$KVER"
+        kernel_ready "$KVER" ||
+            die "kernel $KVER: /boot/vmlinuz-$KVER, /lib/modules/$KVER or /usr/src/linux-headers-$KVER missing after installing it"
     fi
-    [ -n "$KVER" ] || die "no kernel found for $DEB_ARCH"
 }
 
 apt_field() { # PKG FIELD
@@ -214,53 +304,40 @@ apt_field() { # PKG FIELD
 
 apt_dep() { # PKG REGEX: first dependency whose name matches
     apt-cache depends "$1" 2> /dev/null | awk -v re="$2" '
-        $1 == "Depends:" { n = $2; sub(/:.*/, "", n); if (n ~ re) { print n; exit } }'
+        $1 ~ /^\|?Depends:$/ { n = $2; gsub(/[<>]/, "", n); sub(/:.*/, "", n)
+            if (n ~ re) { print n; exit } }'
 }
 
-# Download and unpack the guest kernel, headers, kbuild and busybox.
+# Download and unpack the guest kernel, headers, kbuild and busybox into
+# .cache/vm/<arch>-<release>/root, one directory per release.
 prepare_kernel_debs() {
-    local dir=$CACHE/$ARCH want= cached host_kver hostarch v hv kb common
-    SYSROOT=$dir/root
-    host_kver=$(discover_host_kver "$(dpkg --print-architecture)")
-    [ -n "$host_kver" ] && want=${host_kver%-*}-$DEB_ARCH
-    [ -n "${SW_VM_KVER:-}" ] && want=$SW_VM_KVER
-    cached=$(cat "$dir/kver" 2> /dev/null || true)
-    # reuse the cache if it has what is wanted, or what was chosen the last
-    # time the same release was wanted (not available, newest one taken)
-    if [ -n "$cached" ] && [ -f "$SYSROOT/boot/vmlinuz-$cached" ] &&
-        { [ -z "$want" ] || [ "$want" = "$cached" ] ||
-            [ "$want" = "$(cat "$dir/wanted" 2> /dev/null)" ]; }; then
-        KVER=$cached
-        return 0
-    fi
-    [ "$(id -u)" = 0 ] || die "need root to download the $DEB_ARCH kernel"
+    local dir hostarch v hv kb common deb
     if ! dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH"; then
+        [ "$(id -u)" = 0 ] || die "need root to add the $DEB_ARCH architecture"
         log "dpkg --add-architecture $DEB_ARCH"
         dpkg --add-architecture "$DEB_ARCH"
         APT_UPDATED=0
+        apt_update_once
     fi
-    apt_update_once
-    if [ -n "$want" ] && [ -n "$(apt_field "linux-image-$want:$DEB_ARCH" Version)" ]; then
-        v=$want
-    else
-        v=$(apt_dep "linux-image-$DEB_ARCH:$DEB_ARCH" '^linux-image-')
-        v=${v#linux-image-}
-        [ -n "$v" ] || die "cannot resolve linux-image-$DEB_ARCH:$DEB_ARCH"
-        [ -n "$want" ] && log "linux-image-$want:$DEB_ARCH is not available; using $v"
-    fi
+    resolve_kernel
+    v=$KVER
+    dir=$CACHE/$ARCH-$v
+    SYSROOT=$dir/root
+    kernel_ready "$v" && return 0
+    [ "$(id -u)" = 0 ] || die "need root to download the $DEB_ARCH kernel"
     hv=$(apt_field "linux-headers-$v:$DEB_ARCH" Version)
     kb=$(apt_dep "linux-headers-$v:$DEB_ARCH" '^linux-kbuild-')
-    common=linux-headers-${v%-*}-common
-    [ -n "$hv" ] && [ -n "$kb" ] || die "cannot resolve linux-headers-$v:$DEB_ARCH"
+    common=$(apt_dep "linux-headers-$v:$DEB_ARCH" '^linux-headers-.*-common')
+    [ -n "$hv" ] && [ -n "$kb" ] && [ -n "$common" ] ||
+        die "cannot resolve linux-headers-$v:$DEB_ARCH and its kbuild/common packages"
     hostarch=$(dpkg --print-architecture)
     log "downloading the $DEB_ARCH kernel $v ($hv)"
-    rm -rf "$dir/debs" "$dir/root.new"
+    rm -rf "$dir/debs" "$dir/root.new" "$dir/complete"
     mkdir -p "$dir/debs" "$dir/root.new"
     (cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download \
         "linux-image-$v:$DEB_ARCH" "linux-headers-$v:$DEB_ARCH" "$common" \
         "$kb:$hostarch=$hv" "busybox-static:$DEB_ARCH") >&2 ||
         die "downloading the $DEB_ARCH kernel packages failed"
-    local deb
     for deb in "$dir"/debs/*.deb; do
         dpkg-deb -x "$deb" "$dir/root.new" || die "cannot unpack $deb"
     done
@@ -270,9 +347,7 @@ prepare_kernel_debs() {
         "$dir/root.new/usr/src/linux-headers-$v/Makefile"
     rm -rf "$SYSROOT" "$dir/debs"
     mv "$dir/root.new" "$SYSROOT"
-    printf '%s\n' "$v" > "$dir/kver"
-    printf '%s\n' "$want" > "$dir/wanted"
-    KVER=$v
+    printf '%s\n' "$v" > "$dir/complete"
 }
 
 prepare_kernel() {
@@ -329,7 +404,8 @@ visit_module() {
     [ -n "${MOD_SEEN[$name]:-}" ] && return 0
     MOD_SEEN[$name]=1
     [ -n "${MOD_BUILTIN[$name]:-}" ] && return 0
-    [ -n "${MOD_PATH[$name]:-}" ] || die "module $name neither in modules.dep nor built in"
+    [ -n "${MOD_PATH[$name]:-}" ] ||
+        die "kernel $KVER: boot module $name neither in modules.dep nor built in"
     for dep in ${MOD_DEPS[$name]}; do
         mod_key "$dep"
         visit_module "$MK"
@@ -348,7 +424,7 @@ uncompress_module() { # SRC DEST
 }
 
 build_initramfs() {
-    local dir=$CACHE/$ARCH st m key
+    local dir=$KCACHE st m key
     INITRD=$dir/initramfs.cpio
     resolve_modules
     key=$({
@@ -540,21 +616,27 @@ boot() {
     local cmdline console_tmp t0 t_boot='' elapsed i
     local -a q
     mkdir -p "$CACHE/runs"
-    RUN=$CACHE/runs/$ARCH-$(date +%Y%m%d-%H%M%S)-$$
+    local tag=$ARCH-$KVER
+    [ "$ICOUNT" = 1 ] && tag+=-icount
+    RUN=$CACHE/runs/$tag-$(date +%Y%m%d-%H%M%S)-$$
     mkdir -p "$RUN"
     REPORT=$RUN/report.txt
     : > "$REPORT"
+    ln -sfn "$(basename "$RUN")" "$CACHE/runs/$tag-latest"
     ln -sfn "$(basename "$RUN")" "$CACHE/runs/$ARCH-latest"
     if [ "$KEEP" != 1 ]; then
-        # older runs of this arch, unless their run.sh (-PID suffix) still runs
-        for i in "$CACHE/runs/$ARCH"-*; do
+        # older runs of this arch, kernel and mode, unless their run.sh
+        # (-PID suffix) still runs
+        for i in "$CACHE/runs/$tag"-*; do
+            [[ ${i#"$CACHE/runs/$tag"-} =~ ^[0-9]{8}-[0-9]{6}-[0-9]+$ ]] || continue
             [ -d "$i" ] && [ ! -L "$i" ] && [ "$i" != "$RUN" ] || continue
             kill -0 "${i##*-}" 2> /dev/null && continue
             rm -rf "$i" "$CACHE/runs/.${i##*/}.console"
         done
-        for i in "$CACHE/runs/.$ARCH"-*.console; do
+        for i in "$CACHE/runs/.$tag"-*.console; do
             [ -f "$i" ] || continue
             i=${i%.console}
+            [[ ${i#"$CACHE/runs/.$tag"-} =~ ^[0-9]{8}-[0-9]{6}-[0-9]+$ ]] || continue
             kill -0 "${i##*-}" 2> /dev/null || rm -f "$i.console"
         done
     fi
@@ -642,9 +724,9 @@ boot() {
     elapsed=$(($(now_ms) - t0))
     mv "$console_tmp" "$RUN/console.log" 2> /dev/null || true
     if [ -n "$t_boot" ]; then
-        BOOT_INFO="timing: userspace up after $(secs "$t_boot")s (guest uptime $(cat "$RUN/booted")s), total $(secs "$elapsed")s, $ARCH tcg thread=$THREAD"
+        BOOT_INFO="timing: userspace up after $(secs "$t_boot")s (guest uptime $(cat "$RUN/booted")s), total $(secs "$elapsed")s, $ARCH $KVER tcg thread=$THREAD"
     else
-        BOOT_INFO="timing: total $(secs "$elapsed")s, $ARCH tcg thread=$THREAD"
+        BOOT_INFO="timing: total $(secs "$elapsed")s, $ARCH $KVER tcg thread=$THREAD"
     fi
     [ "$ICOUNT" = 1 ] && BOOT_INFO+=" icount"
     log "qemu exited with status $QEMU_RC after $(secs "$elapsed")s"
@@ -795,13 +877,15 @@ EOF
 # ---------------------------------------------------------------------------
 ARCH=x86_64 SUITES=() ICOUNT=0 SMP=2 MEM=2G THREAD=single TIMEOUT=600
 TIMEOUT_SET=0 KEEP=0 SHELL_MODE=0 VERBOSE=0 APPEND='' ACTION=run
-NINEP_CACHE=loose
+NINEP_CACHE=loose KSPEC=${SW_VM_KVER:-}
 HOST_FAILS=()
 
 while [ $# -gt 0 ]; do
     case $1 in
     --arch) ARCH=${2:?--arch needs a value}; shift ;;
     --arch=*) ARCH=${1#*=} ;;
+    --kernel) KSPEC=${2:?--kernel needs a value}; shift ;;
+    --kernel=*) KSPEC=${1#*=} ;;
     --suite) SUITES+=(${2//,/ }); shift ;;
     --suite=*) v=${1#*=}; SUITES+=(${v//,/ }) ;;
     --icount) ICOUNT=1 ;;
@@ -866,6 +950,8 @@ flock 9
 # shellcheck disable=SC2086
 ensure_pkgs "$QEMU_PKG" $HOST_PKGS
 prepare_kernel
+KCACHE=$CACHE/$ARCH-$KVER
+mkdir -p "$KCACHE"
 make_env
 case $ACTION in
 kver) echo "$KVER"; exit 0 ;;
@@ -908,9 +994,9 @@ for s in "${SUITES[@]}"; do
         log "prepare $s"
         if ! (cd "$REPO" && SW_ARCH=$ARCH SW_REPO=$REPO SW_KVER=$KVER SW_KDIR=$KDIR \
             SW_KARCH=$KARCH SW_CROSS_COMPILE=$CROSS_COMPILE SW_MAKE_ARGS=$SW_MAKE_ARGS \
-            SW_CACHE=$CACHE bash "$f") > "$CACHE/$ARCH/prepare-$s.log" 2>&1; then
+            SW_CACHE=$CACHE bash "$f") > "$KCACHE/prepare-$s.log" 2>&1; then
             HOST_FAILS+=("prepare $s (suite not run; see prepare-$s.log)")
-            tail -n 20 "$CACHE/$ARCH/prepare-$s.log" | sed 's/^/[vm] prepare: /' >&2
+            tail -n 20 "$KCACHE/prepare-$s.log" | sed 's/^/[vm] prepare: /' >&2
             prep_logs+=("prepare-$s.log")
             continue
         fi
@@ -922,7 +1008,7 @@ SUITES=("${RUN_SUITES[@]}")
 
 boot
 for l in "${prep_logs[@]}"; do
-    cp "$CACHE/$ARCH/$l" "$RUN/" 2> /dev/null || true
+    cp "$KCACHE/$l" "$RUN/" 2> /dev/null || true
 done
 if report; then
     exit 0
