@@ -234,6 +234,44 @@ else
 	skipped "promtool check metrics" "promtool not installed (scripts/deps.sh test fetches it)"
 fi
 
+# --- the module's real files (scripts/capture-fixtures.sh) ---
+# What the guest's stopwatch (arm64: the static cross build) printed for
+# the captured directory is what this build prints for it.
+for arch in arm64 x86_64; do
+	F=fixtures/$arch
+	run "$SW" stat --debugfs "$F"
+	if [ "$rc" = 0 ] && cmp -s "$tmp/out" "$F/stat.txt"; then
+		ok "captured $arch: stat table as printed in the guest"
+	else
+		not_ok "captured $arch: stat table as printed in the guest" "rc $rc or output differs from $F/stat.txt"
+	fi
+	run "$SW" stat --debugfs "$F" --json
+	if [ "$rc" = 0 ] && [ "$(sed 's/^{"time_ns":[0-9]*,//' "$tmp/out")" = \
+		"$(sed 's/^{"time_ns":[0-9]*,//' "$F/stat.json")" ]; then
+		ok "captured $arch: stat --json as printed in the guest"
+	else
+		not_ok "captured $arch: stat --json as printed in the guest" "rc $rc or output differs from $F/stat.json"
+	fi
+	run "$SW" stat --debugfs "$F" --prometheus
+	if [ "$rc" = 0 ] && cmp -s "$tmp/out" "$F/stat.prom"; then
+		ok "captured $arch: stat --prometheus as printed in the guest"
+	else
+		not_ok "captured $arch: stat --prometheus as printed in the guest" "rc $rc or output differs from $F/stat.prom"
+	fi
+	if [ -n "$PROMTOOL" ]; then
+		run "$PROMTOOL" check metrics < "$F/stat.prom"
+		expect "captured $arch: promtool accepts the guest's --prometheus" 0
+	else
+		skipped "captured $arch: promtool check metrics" "promtool not installed"
+	fi
+done
+c=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpi_avg") k = i }
+	$1 == "vfs_read" { print $k }' fixtures/arm64/stats)
+grep -q "\"cpi_avg\":$c[,}]" fixtures/arm64/stat.json &&
+	grep -q "^stopwatch_cpi_avg{probe=\"vfs_read\"} $c\$" fixtures/arm64/stat.prom &&
+	ok "captured arm64: cpi_avg $c in JSON and Prometheus" ||
+	not_ok "captured arm64: cpi_avg '$c' in JSON and Prometheus"
+
 # --- intervals, output file, write errors ---
 run "$SW" stat --debugfs "$B" --no-hist -i 0.05 -n 3
 expect "--interval --count" 0 "vfs_read"

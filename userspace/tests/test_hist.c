@@ -282,6 +282,53 @@ static void test_errors(void **state)
 		     "hist/p: line 1: expected a title '<probe>: <unit>, <calls> calls': 'p: ns, 99999999999999999999 calls'");
 }
 
+/*
+ * The module's real output (fixtures/<arch>/hist/, captured in the VM by
+ * scripts/capture-fixtures.sh): every section parses, its title's call
+ * count is the sum of its buckets, and printing what was parsed gives the
+ * file back byte for byte (sections separated by a blank line, as the
+ * module writes them).
+ */
+static void check_captured(const char *arch, const char *probe,
+			   const char *const *units, size_t nunits)
+{
+	char path[256], *text, *out = NULL;
+	struct sw_hist_set *s;
+	size_t i;
+
+	snprintf(path, sizeof(path), "fixtures/%s/hist/%s", arch, probe);
+	text = read_text(path);
+	s = parse_ok(text, probe);
+	assert_int_equal(s->n, nunits);
+	for (i = 0; i < nunits; i++) {
+		assert_string_equal(s->hist[i].unit, units[i]);
+		assert_true(s->hist[i].calls >= 3000);
+		assert_true(sw_hist_total(&s->hist[i]) == s->hist[i].calls);
+	}
+	CAPTURE(out, for (i = 0; i < s->n; i++) {
+		if (i)
+			fputc('\n', f);
+		assert_int_equal(sw_hist_fprint(f, probe, &s->hist[i]), 0);
+	});
+	assert_string_equal(out, text);
+	free(out);
+	free(text);
+	sw_hist_set_free(s);
+}
+
+static void test_captured(void **state)
+{
+	static const char *const arm64[] = { "ns", "cycles", "instructions" };
+	static const char *const x86[] = { "ns", "cpu-clock",
+					   "context-switches" };
+
+	(void)state;
+	check_captured("arm64", "vfs_read", arm64, 3);
+	check_captured("arm64", "vfs_write", arm64, 3);
+	check_captured("x86_64", "vfs_read", x86, 3);
+	check_captured("x86_64", "vfs_write", x86, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_parse_sections),
 		cmocka_unit_test(test_parse_sections_same_probe),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_captured),
 		cmocka_unit_test(test_print_fixed),
 		cmocka_unit_test(test_bucket_of),
 		cmocka_unit_test(test_total_saturates),

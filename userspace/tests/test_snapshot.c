@@ -393,6 +393,121 @@ static void test_debugfs_find(void **state)
 			    "fixtures/basic/stats is not a directory (expected the stopwatch debugfs directory)");
 }
 
+/*
+ * The module's real files (fixtures/<arch>/, captured in the VM by
+ * scripts/capture-fixtures.sh after "dd bs=1 count=3000" with probes
+ * vfs_read and vfs_write, breakdown by comm and the events in the
+ * "events" file).
+ */
+static void check_captured(const char *arch, const char *const *events,
+			   size_t nevents, bool cpi)
+{
+	static const char *const base[] = {
+		"calls", "min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns",
+		"missed", "miss_maxactive", "miss_reentry", "migrated",
+	};
+	static const char *const what[] = { "min", "avg", "max", "unmeasured" };
+	static const char *const probes[] = { "vfs_read", "vfs_write" };
+	char dir[64], name[64];
+	struct sw_snapshot *s;
+	size_t i, k, c = 0;
+
+	snprintf(dir, sizeof(dir), "fixtures/%s", arch);
+	s = load_ok(dir, &all);
+	/* The columns, in the module's order; only cpi_* have decimals. */
+	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0));
+	for (i = 0; i < 10; i++, c++)
+		assert_string_equal(s->col[c], base[i]);
+	for (i = 0; i < nevents; i++)
+		for (k = 0; k < 4; k++, c++) {
+			snprintf(name, sizeof(name), "%s_%s", events[i], what[k]);
+			assert_string_equal(s->col[c], name);
+		}
+	if (cpi) {
+		assert_string_equal(s->col[c++], "cpi_min");
+		assert_string_equal(s->col[c++], "cpi_avg");
+		assert_string_equal(s->col[c++], "cpi_max");
+	}
+	for (c = 0; c < s->ncols; c++)
+		assert_int_equal(s->places[c],
+				 strncmp(s->col[c], "cpi_", 4) ? 0 : 3);
+
+	assert_int_equal(s->nprobes, 2);
+	for (i = 0; i < 2; i++) {
+		const struct sw_probe_stat *p = &s->probe[i];
+
+		assert_string_equal(p->name, probes[i]);
+		assert_true(val(s, p->name, "calls") >= 3000);
+		assert_true(val(s, p->name, "min_ns") <= val(s, p->name, "avg_ns"));
+		assert_true(val(s, p->name, "avg_ns") <= val(s, p->name, "max_ns"));
+		assert_true(val(s, p->name, "total_ns") >=
+			    val(s, p->name, "calls") * val(s, p->name, "min_ns"));
+		/* hist/ was read after stats: at least as many calls. */
+		assert_int_equal(p->hist->n, 1 + nevents);
+		assert_true(p->hist->hist[0].calls >= val(s, p->name, "calls"));
+		for (k = 0; k < nevents; k++)
+			assert_non_null(sw_hist_find(p->hist, events[k]));
+		if (cpi) {
+			assert_true(val(s, p->name, "cpi_min") > 0);
+			assert_true(val(s, p->name, "cpi_min") <=
+				    val(s, p->name, "cpi_avg"));
+			assert_true(val(s, p->name, "cpi_avg") <=
+				    val(s, p->name, "cpi_max"));
+		}
+	}
+
+	/* The breakdown by comm: dd's own reads, at least its 3000. */
+	assert_non_null(s->bd);
+	assert_string_equal(s->bd->mode, "comm");
+	assert_int_equal(s->bd->ncols, 6);
+	for (i = 0; i < s->bd->nrows; i++)
+		if (!strcmp(s->bd->row[i].probe, "vfs_read") &&
+		    !strcmp(s->bd->row[i].text, "dd"))
+			break;
+	assert_true(i < s->bd->nrows);
+	assert_true(s->bd->row[i].val[sw_breakdown_col(s->bd, "calls")] >=
+		    3000);
+	sw_snapshot_free(s);
+}
+
+static void test_captured(void **state)
+{
+	static const char *const arm64[] = { "cycles", "instructions" };
+	static const char *const x86[] = { "cpu-clock", "context-switches" };
+
+	(void)state;
+	check_captured("arm64", arm64, 2, true);
+	check_captured("x86_64", x86, 2, false);
+}
+
+/* Fixed-point columns: scaled by their places, every row alike. */
+static void test_stats_decimals(void **state)
+{
+	static const char text[] =
+		"probe calls cpi_avg\n"
+		"a 1 1.250\n"
+		"b 2 0.007\n";
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_snapshot_parse_stats(text, "stats", NULL, &s, &err), 0);
+	assert_int_equal(s->places[0], 0);
+	assert_int_equal(s->places[1], 3);
+	assert_true(val(s, "a", "cpi_avg") == 1250);
+	assert_true(val(s, "b", "cpi_avg") == 7);
+	sw_snapshot_free(s);
+	assert_int_equal(sw_snapshot_parse_stats("probe x\na 1.25\nb 1.250\n",
+						 "stats", NULL, &s, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg,
+			    "stats: line 3: column 'x': '1.250' is not printed with the decimal places of the rows above");
+	assert_int_equal(sw_snapshot_parse_stats("probe x\na 1.\n", "stats",
+						 NULL, &s, &err), -EINVAL);
+	assert_int_equal(sw_snapshot_parse_stats("probe x\na .5\n", "stats",
+						 NULL, &s, &err), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +515,8 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_filter_unknown),
 		cmocka_unit_test(test_pmu),
+		cmocka_unit_test(test_captured),
+		cmocka_unit_test(test_stats_decimals),
 		cmocka_unit_test(test_stats_errors),
 		cmocka_unit_test(test_stats_columns_by_name),
 		cmocka_unit_test(test_breakdown_parse),

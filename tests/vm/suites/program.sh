@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/program.sh - the stopwatch program's four commands on
+# the guest's architecture (x86_64: the host build; arm64: the static
+# build in build/userspace-arm64): stat as a table, JSON and Prometheus
+# text with per-call CPI (arm64's emulated PMUv3 counts cycles and
+# instructions; x86_64 TCG has no PMU, so no CPI there), events show and
+# set, record of a known workload and its report.  arm64 needs --icount:
+# QEMU's PMUv3 counts instructions only then.
+#
+# Runs in the guest with the repository top as the working directory; uses
+# SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
+# tests/vm/suites/program.prepare builds what it needs.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+SW=$SW_REPO/build/userspace/stopwatch
+[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
+R=${SW_RESULTS:-/tmp}/program
+mkdir -p "$R"
+
+[ -x "$SW" ] || skip_all "$SW not built (see program.prepare)"
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+[ -x "$P/modload" ] || skip_all "$P/modload not built (make progs)"
+
+if [ "$SW_ARCH" = arm64 ]; then
+	EVENTS=cycles,instructions
+	CPI=1
+else
+	EVENTS=cpu-clock,context-switches
+	CPI=0
+fi
+
+# jnum FILE PROBE KEY: the number KEY of PROBE's object in stat --json.
+jnum() {
+	tr '{' '\n' <"$1" | grep "\"probe\":\"$2\"" | head -n 1 |
+		tr ',' '\n' | sed -n "s/^\"$3\":\([0-9.]*\)\$/\1/p"
+}
+
+# pnum FILE METRIC PROBE: the value of METRIC{probe="PROBE"} in Prometheus text.
+pnum() {
+	awk -v m="$2{probe=\"$3\"}" '$1 == m { print $2; f = 1 }
+		END { if (!f) print "absent" }' "$1"
+}
+
+unload
+is "module loads with events=$EVENTS" \
+	"$(load "probes=vfs_read,vfs_write events=$EVENTS")" ok ||
+	skip_all "stopwatch.ko did not load (arm64 counts instructions only with --icount)"
+dd if=/dev/zero of=/dev/null bs=1 count=2000 2>/dev/null
+
+# --- stat on the live files --------------------------------------------------
+"$SW" stat >"$TMP/live.txt" 2>"$TMP/err"
+is "stat exits 0 with events $EVENTS" "$?" 0 || cat "$TMP/err"
+check "stat: a vfs_read row" grep -q "^vfs_read " "$TMP/live.txt"
+"$SW" stat --json >"$TMP/live.json" 2>"$TMP/err"
+is "stat --json exits 0" "$?" 0 || cat "$TMP/err"
+"$SW" stat --prometheus >"$TMP/live.prom" 2>"$TMP/err"
+is "stat --prometheus exits 0" "$?" 0 || cat "$TMP/err"
+cp "$TMP/live.txt" "$TMP/live.json" "$TMP/live.prom" "$R/"
+
+# --- the same on a copy, so the values can be compared exactly -----------------
+mkdir -p "$TMP/snap/hist"
+for f in stats breakdown breakdown_stats; do cat "$D/$f" >"$TMP/snap/$f"; done
+for f in "$D"/hist/*; do cat "$f" >"$TMP/snap/hist/${f##*/}"; done
+"$SW" stat --debugfs "$TMP/snap" --no-hist >"$TMP/snap.txt" 2>&1
+"$SW" stat --debugfs "$TMP/snap" --json >"$TMP/snap.json" 2>&1
+"$SW" stat --debugfs "$TMP/snap" --prometheus >"$TMP/snap.prom" 2>&1
+cp "$TMP/snap/stats" "$R/snap-stats"
+cp "$TMP/snap.txt" "$TMP/snap.json" "$TMP/snap.prom" "$R/"
+is "calls: JSON = stats file" "$(jnum "$TMP/snap.json" vfs_read calls)" \
+	"$(col vfs_read calls "$TMP/snap/stats")"
+if [ "$CPI" = 1 ]; then
+	for c in cpi_min cpi_avg cpi_max; do
+		v=$(col vfs_read $c "$TMP/snap/stats")
+		check "$c is a decimal with three places ($v)" \
+			sh -c "echo '$v' | grep -Eq '^[0-9]+\.[0-9]{3}\$'"
+		is "$c: table = stats file" "$(col vfs_read $c "$TMP/snap.txt")" "$v"
+		is "$c: JSON = stats file" "$(jnum "$TMP/snap.json" vfs_read $c)" "$v"
+		is "$c: Prometheus = stats file" \
+			"$(pnum "$TMP/snap.prom" stopwatch_$c vfs_read)" "$v"
+	done
+	is "cpi_avg of vfs_write in JSON" \
+		"$(jnum "$TMP/snap.json" vfs_write cpi_avg)" \
+		"$(col vfs_write cpi_avg "$TMP/snap/stats")"
+	check "Prometheus: cpi_avg is a gauge" \
+		grep -q "^# TYPE stopwatch_cpi_avg gauge" "$TMP/snap.prom"
+	cmp_gt "vfs_read cpi_avg above 0" \
+		"$(col vfs_read cpi_avg "$TMP/snap/stats")" 0
+else
+	skip "no hardware PMU on $SW_ARCH TCG: no cpi columns"
+fi
+
+# --- events -------------------------------------------------------------------
+"$SW" events >"$TMP/ev.txt" 2>"$TMP/err"
+is "events exits 0" "$?" 0 || cat "$TMP/err"
+for e in $(echo "$EVENTS" | tr ',' ' '); do
+	check "events shows $e" grep -q "$e" "$TMP/ev.txt"
+done
+"$SW" events set cpu-clock >"$TMP/out" 2>"$TMP/err"
+is "events set cpu-clock exits 0" "$?" 0 || cat "$TMP/err"
+is "the module counts cpu-clock only" "$(awk '{ print $1 }' "$D/events" | tr '\n' ' ')" "cpu-clock "
+
+# --- record and report ------------------------------------------------------------
+if [ -x "$P/swprof" ]; then
+	"$SW" record -e cpu-clock -F 1000 -g -o "$TMP/p.swd" -- "$P/swprof" 2000 \
+		>/dev/null 2>"$TMP/rec.err"
+	is "record -- swprof exits 0" "$?" 0 || cat "$TMP/rec.err"
+	check "record prints its summary" grep -q "stopwatch record: wrote [0-9]* samples" "$TMP/rec.err"
+	"$SW" report -i "$TMP/p.swd" --sort symbol -q >"$TMP/rep.txt" 2>"$TMP/err"
+	is "report exits 0" "$?" 0 || cat "$TMP/err"
+	head -5 "$TMP/rep.txt"
+	is "report: top symbol" \
+		"$(awk '$1 !~ /^#/ && NF >= 4 { print $4; exit }' "$TMP/rep.txt")" swprof_hot
+	"$SW" report -i "$TMP/p.swd" --folded >"$TMP/f.txt" 2>/dev/null
+	check "report --folded: main;swprof_run;swprof_hot" \
+		grep -Eq "main;swprof_run;swprof_hot [0-9]+$" "$TMP/f.txt"
+else
+	skip "$P/swprof not built"
+fi
+
+unload
+rm -rf "$TMP"
