@@ -81,6 +81,7 @@ if [ -n "$modsrc" ]; then
 	for f in "$top/$modsrc"/Kbuild "$top/$modsrc"/*.c "$top/$modsrc"/*.h; do
 		[ -e "$f" ] && cp -p -u "$f" "$src/"
 	done
+	rm -f "$out"/*.ko
 	make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 	for ko in "$src"/*.ko; do
 		cp "$ko" "$out/"
@@ -116,6 +117,8 @@ cp -p -u "$top/Kbuild" "$src/"
 	\( -name '*.c' -o -name '*.h' \) 2>/dev/null) |
 	while read -r f; do [ -e "$top/$f" ] || rm -f "$src/$f"; done
 
+# A failed build leaves no module behind, not an older one.
+rm -f "$out/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
 make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 cp "$src/stopwatch.ko" "$out/stopwatch.ko"
 cp "$src/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
