@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "builtin.h"
 #include "util/debugfs.h"
+#include "util/parse-options.h"
 #include "util/pmu-events.h"
 
 #define SW_EV_PREFIX "stopwatch events: "
@@ -32,26 +32,13 @@ struct sw_events_args {
 	int nrest;
 };
 
-enum {
-	OPT_DEBUGFS = 256,
-	OPT_SYSFS,
-};
-
-static const struct option sw_events_options[] = {
-	{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
-	{ "sysfs", required_argument, NULL, OPT_SYSFS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void sw_events_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stopwatch events [--debugfs DIR]\n"
-		"       stopwatch events set [--sysfs DIR] [--debugfs DIR] LIST...\n"
-		"       stopwatch events resolve [--sysfs DIR] LIST...\n"
-		"       stopwatch events list [--sysfs DIR] [PMU...]\n"
-		"\n"
+static const struct sw_cmd_doc sw_events_doc = {
+	.name = "events",
+	.usage = "stopwatch events [--debugfs DIR]\n"
+		 "       stopwatch events set [--sysfs DIR] [--debugfs DIR] LIST...\n"
+		 "       stopwatch events resolve [--sysfs DIR] LIST...\n"
+		 "       stopwatch events list [--sysfs DIR] [PMU...]",
+	.about =
 		"Show or change the perf events stopwatch.ko counts on every call of the\n"
 		"probed functions.  Without a command, print the events counted now.\n"
 		"\n"
@@ -64,65 +51,41 @@ static void sw_events_usage(FILE *f)
 		"LIST is comma-separated; several arguments are joined.  Its items:\n"
 		"  cycles, instructions, cache-misses, cpu-clock, context-switches, ...\n"
 		"  rNNNN, TYPE:CONFIG, ALIAS=TYPE:CONFIG      passed on unchanged\n"
-		"  PMU/NAME/           a named event of %s/%s/PMU/events\n"
+		"  PMU/NAME/           a named event of " SW_SYSFS_DEFAULT "/" SW_PMU_DEVICES "/PMU/events\n"
 		"  PMU/TERM=VAL,.../   terms placed as PMU/format/TERM says; a bare TERM is 1;\n"
 		"                      config=VAL sets the whole config\n"
 		"PMU events become ALIAS=TYPE:CONFIG: ALIAS is NAME (inst_retired), else\n"
 		"PMU-TERM-VAL-... (cpu-event-0x3c-umask-0x0); when that is too long for the\n"
 		"module's 31 characters, PMU.rCONFIG (cpu.r2a401c0); '-2', '-3'... keep it unique.\n"
-		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n"
-		"\n"
-		"Options:\n"
-		"      --sysfs DIR     the sysfs root holding %s\n"
-		"                      (default $%s, else %s)\n"
-		"      --debugfs DIR   the stopwatch debugfs directory (default %s)\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Examples:\n"
+		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n",
+	.examples =
 		"  stopwatch events set cycles,instructions\n"
 		"  stopwatch events set 'cpu/event=0x3c,umask=0x0/,cache-misses'\n"
 		"  stopwatch events set armv8_pmuv3/inst_retired/ armv8_pmuv3/cpu_cycles/\n"
 		"  stopwatch events set ''                            count nothing\n"
 		"  insmod stopwatch.ko events=$(stopwatch events resolve cpu/mem-loads,ldlat=0/)\n"
 		"  stopwatch events list cpu\n",
-		SW_SYSFS_DEFAULT, SW_PMU_DEVICES, SW_PMU_DEVICES, SW_SYSFS_ENV,
-		SW_SYSFS_DEFAULT, SW_DEBUGFS_DIR);
-}
+};
 
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
 static int sw_events_parse_args(int argc, char **argv,
 				struct sw_events_args *a)
 {
-	int c;
+	const struct sw_option opts[] = {
+		SW_OPT_STRING(0, "sysfs", &a->sysfs, "DIR",
+			      "the sysfs root holding " SW_PMU_DEVICES "\n"
+			      "(default $" SW_SYSFS_ENV ", else " SW_SYSFS_DEFAULT ")"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "the stopwatch debugfs directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_END(),
+	};
+	int n = sw_parse_options(argc, argv, &sw_events_doc, opts);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", sw_events_options,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_DEBUGFS:
-			a->debugfs = optarg;
-			break;
-		case OPT_SYSFS:
-			a->sysfs = optarg;
-			break;
-		case 'h':
-			sw_events_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr, SW_EV_PREFIX "option '%s' needs a value\n\n",
-				argv[optind - 1]);
-			sw_events_usage(stderr);
-			return -EINVAL;
-		default:
-			fprintf(stderr, SW_EV_PREFIX "unknown option '%s'\n\n",
-				argv[optind - 1]);
-			sw_events_usage(stderr);
-			return -EINVAL;
-		}
-	}
-	a->verb = optind < argc ? argv[optind++] : "show";
-	a->rest = argv + optind;
-	a->nrest = argc - optind;
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	a->verb = n < argc ? argv[n++] : "show";
+	a->rest = argv + n;
+	a->nrest = argc - n;
 	if (strcmp(a->verb, "show") && strcmp(a->verb, "set") &&
 	    strcmp(a->verb, "resolve") && strcmp(a->verb, "list")) {
 		fprintf(stderr,

@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -31,6 +30,7 @@
 
 #include "builtin.h"
 #include "util/debugfs.h"
+#include "util/parse-options.h"
 #include "util/pmu-events.h"
 #include "util/recorder.h"
 #include "util/table.h"
@@ -44,7 +44,7 @@ struct sw_record_args {
 	uint64_t freq;
 	const char *callchain;
 	bool all_cpus;
-	uint32_t pid;
+	uint64_t pid;		/* 1 to INT32_MAX */
 	const char *cpus;
 	const char *output;
 	const char *debugfs;
@@ -59,88 +59,22 @@ struct sw_record_args {
 	int ncmd;
 };
 
-enum {
-	OPT_DURATION = 256,
-	OPT_DAEMON,
-	OPT_ROTATE_SIZE,
-	OPT_ROTATE_INTERVAL,
-	OPT_MAX_FILES,
-	OPT_DEBUGFS,
-	OPT_CALL_GRAPH,
-	OPT_MAX_RATE,
-};
-
-static const struct option sw_record_options[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "daemon", no_argument, NULL, OPT_DAEMON },
-	{ "rotate-size", required_argument, NULL, OPT_ROTATE_SIZE },
-	{ "rotate-interval", required_argument, NULL, OPT_ROTATE_INTERVAL },
-	{ "max-files", required_argument, NULL, OPT_MAX_FILES },
-	{ "max-rate", required_argument, NULL, OPT_MAX_RATE },
-	{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void sw_record_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stopwatch record [OPTIONS] [--] [COMMAND [ARGS]]\n"
-		"\n"
+static const struct sw_cmd_doc sw_record_doc = {
+	.name = "record",
+	.usage = "stopwatch record [OPTIONS] [--] [COMMAND [ARGS]]",
+	.about =
 		"Sample where the CPUs spend their time with stopwatch.ko's sampler and save\n"
-		"the samples, with what is needed to resolve them later, for 'stopwatch report'.\n"
-		"\n"
-		"What to sample:\n"
-		"  COMMAND             run it and profile it and its children until it exits\n"
-		"  -a, --all-cpus      every process on every CPU, until ^C or --duration\n"
-		"  -p, --pid PID       one running process, until it exits or ^C\n"
-		"  -C, --cpu LIST      only these CPUs (e.g. 0-3,6)\n"
-		"How:\n"
-		"  -e, --event EV      cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/, ...\n"
-		"                      (default: cycles, or cpu-clock without a hardware PMU;\n"
-		"                      see 'stopwatch events list')\n"
-		"  -c, --count N       one sample every N events\n"
-		"  -F, --freq HZ       HZ samples per second per CPU (default 1000)\n"
-		"  -g                  record call stacks (kernel and user)\n"
-		"      --call-graph W  kernel, user or kernel,user\n"
-		"      --max-rate N    the sampler drops (and counts) samples beyond N/s/CPU\n"
-		"Where:\n"
-		"  -o, --output FILE   the recording (default %s); with --daemon a\n"
-		"                      directory for rotated files\n"
-		"      --duration SEC  stop after SEC seconds\n"
-		"      --daemon        keep recording, rotating files (implies -a unless -p)\n"
-		"      --rotate-size MB      start a new file after MB megabytes (default 64)\n"
-		"      --rotate-interval SEC start a new file after SEC seconds (default 3600)\n"
-		"      --max-files N   keep the newest N files (default 24; 0 keeps all)\n"
-		"      --debugfs DIR   the stopwatch debugfs directory (default %s)\n"
-		"  -q, --quiet         no summary\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Examples:\n"
+		"the samples, with what is needed to resolve them later, for 'stopwatch report'.\n",
+	.examples =
 		"  stopwatch record -e cycles -c 100000 -g -o prof.swd -- ./app args\n"
 		"  stopwatch record -F 999 -g -- make -j8        a build and all its children\n"
 		"  stopwatch record -a --duration 10             the whole machine for 10 s\n"
 		"  stopwatch record -p 1234 -g                   a running process, until ^C\n"
 		"  stopwatch record --daemon -g -o /var/lib/stopwatch/\n"
 		"  stopwatch report -i prof.swd\n",
-		SW_RECORD_DEFAULT_OUTPUT, SW_DEBUGFS_DIR);
-}
-
-static int sw_bad(const char *opt, const char *v, const char *want)
-{
-	fprintf(stderr, "stopwatch record: invalid %s '%s': expected %s\n", opt,
-		v, want);
-	return -EINVAL;
-}
+	/* The command's own options are its own. */
+	.stop_at_command = true,
+};
 
 /*
  * Event names go into the control line: keep them to one token ("event=" +
@@ -168,160 +102,62 @@ static int sw_record_resolve_event(struct sw_record_args *a)
 		fprintf(stderr, "stopwatch record: --event: %s\n", err.msg);
 		return ret;
 	}
-	if (!sw_token_ok(a->event_buf))
-		return sw_bad("--event", a->event,
-			      "one event name such as cycles, cpu-clock or cpu/event=0x3c/");
+	if (!sw_token_ok(a->event_buf)) {
+		fprintf(stderr,
+			"stopwatch record: invalid --event '%s': expected one event name such as cycles, cpu-clock or cpu/event=0x3c/\n",
+			a->event);
+		return -EINVAL;
+	}
 	a->event = a->event_buf;
 	return 0;
 }
 
-static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
+static int sw_call_graph_cb(const struct sw_option *opt, const char *arg)
 {
-	uint64_t v;
-	char *end;
-	int c;
+	static const char *const ok[] = { "kernel", "user", "kernel,user",
+					  "user,kernel", "none" };
+	size_t i;
 
-	a->output = NULL;
-	a->rotate_size = 64;
-	a->rotate_interval = 3600;
-	a->max_files = 24;
-	optind = 1;
-	opterr = 0;
-	/* "+": stop at the first non-option, the command. */
-	while ((c = getopt_long(argc, argv, "+:e:c:F:gap:C:o:qh",
-				sw_record_options, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			a->event = optarg;
-			break;
-		case 'c':
-			if (sw_parse_u64(optarg, &a->period) || !a->period)
-				return sw_bad("--count", optarg,
-					      "a number of events, at least 1");
-			break;
-		case 'F':
-			if (sw_parse_u64(optarg, &a->freq) || !a->freq ||
-			    a->freq > 100000)
-				return sw_bad("--freq", optarg,
-					      "samples per second, 1 to 100000");
-			break;
-		case 'g':
-			a->callchain = "kernel,user";
-			break;
-		case OPT_CALL_GRAPH:
-			if (strcmp(optarg, "kernel") && strcmp(optarg, "user") &&
-			    strcmp(optarg, "kernel,user") &&
-			    strcmp(optarg, "user,kernel") && strcmp(optarg, "none"))
-				return sw_bad("--call-graph", optarg,
-					      "kernel, user, kernel,user or none");
-			a->callchain = optarg;
-			break;
-		case 'a':
-			a->all_cpus = true;
-			break;
-		case 'p':
-			if (sw_parse_u64(optarg, &v) || !v || v > INT32_MAX)
-				return sw_bad("--pid", optarg, "a process id");
-			a->pid = (uint32_t)v;
-			break;
-		case 'C':
-			if (!*optarg || strspn(optarg, "0123456789,-") !=
-						strlen(optarg))
-				return sw_bad("--cpu", optarg,
-					      "a CPU list such as 0-3,6");
-			a->cpus = optarg;
-			break;
-		case 'o':
-			if (!*optarg)
-				return sw_bad("--output", optarg, "a file name");
-			a->output = optarg;
-			break;
-		case OPT_DURATION:
-			a->duration = strtod(optarg, &end);
-			if (end == optarg || *end || !isfinite(a->duration) ||
-			    a->duration <= 0)
-				return sw_bad("--duration", optarg,
-					      "seconds, more than 0");
-			break;
-		case OPT_DAEMON:
-			a->daemon = true;
-			break;
-		case OPT_ROTATE_SIZE:
-			if (sw_parse_u64(optarg, &a->rotate_size) ||
-			    !a->rotate_size || a->rotate_size > 1 << 20)
-				return sw_bad("--rotate-size", optarg,
-					      "megabytes, at least 1");
-			break;
-		case OPT_ROTATE_INTERVAL:
-			a->rotate_interval = strtod(optarg, &end);
-			if (end == optarg || *end ||
-			    !isfinite(a->rotate_interval) ||
-			    a->rotate_interval < 1)
-				return sw_bad("--rotate-interval", optarg,
-					      "seconds, at least 1");
-			break;
-		case OPT_MAX_FILES:
-			if (sw_parse_u64(optarg, &a->max_files))
-				return sw_bad("--max-files", optarg,
-					      "a number of files (0: keep all)");
-			break;
-		case OPT_MAX_RATE:
-			if (sw_parse_u64(optarg, &a->max_rate) ||
-			    a->max_rate > 10000000)
-				return sw_bad("--max-rate", optarg,
-					      "samples per second per CPU (0: no limit)");
-			break;
-		case OPT_DEBUGFS:
-			a->debugfs = optarg;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'h':
-			sw_record_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr,
-				"stopwatch record: option '%s' needs a value\n\n",
-				argv[optind - 1]);
-			sw_record_usage(stderr);
-			return -EINVAL;
-		default:
-			fprintf(stderr,
-				"stopwatch record: unknown option '%s'\n\n",
-				argv[optind - 1]);
-			sw_record_usage(stderr);
-			return -EINVAL;
+	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++)
+		if (!strcmp(arg, ok[i])) {
+			*(const char **)opt->value = arg;
+			return 0;
 		}
-	}
-	a->cmd = argv + optind;
-	a->ncmd = argc - optind;
+	return -EINVAL;
+}
+
+static int sw_cpu_list_cb(const struct sw_option *opt, const char *arg)
+{
+	if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
+		return -EINVAL;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* What the option table cannot check one option at a time, and defaults. */
+static int sw_record_check_args(struct sw_record_args *a,
+				const struct sw_option *opts)
+{
+	const char *why = NULL;
+
 	if (a->event && sw_record_resolve_event(a))
 		return -EINVAL;
-	if (a->period && a->freq) {
-		fprintf(stderr,
-			"stopwatch record: -c (period) and -F (frequency) exclude each other\n");
-		return -EINVAL;
-	}
-	if (a->pid && a->ncmd) {
-		fprintf(stderr,
-			"stopwatch record: -p PID and a command exclude each other\n");
-		return -EINVAL;
-	}
-	if (a->pid && a->all_cpus) {
-		fprintf(stderr,
-			"stopwatch record: -p PID and -a exclude each other\n");
-		return -EINVAL;
-	}
-	if (a->daemon && a->ncmd) {
-		fprintf(stderr,
-			"stopwatch record: --daemon records the machine (or -p PID), not a command\n");
+	if (a->period && a->freq)
+		why = "-c (period) and -F (frequency) exclude each other";
+	else if (a->pid && a->ncmd)
+		why = "-p PID and a command exclude each other";
+	else if (a->pid && a->all_cpus)
+		why = "-p PID and -a exclude each other";
+	else if (a->daemon && a->ncmd)
+		why = "--daemon records the machine (or -p PID), not a command";
+	if (why) {
+		fprintf(stderr, "stopwatch record: %s\n", why);
 		return -EINVAL;
 	}
 	if (!a->ncmd && !a->all_cpus && !a->pid && !a->daemon) {
 		fprintf(stderr,
 			"stopwatch record: nothing to record: give a command, -a (all processes) or -p PID\n\n");
-		sw_record_usage(stderr);
+		sw_usage_print(stderr, &sw_record_doc, opts);
 		return -EINVAL;
 	}
 	if (a->daemon && !a->pid)
@@ -329,6 +165,76 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 	if (!a->output)
 		a->output = a->daemon ? "." : SW_RECORD_DEFAULT_OUTPUT;
 	return 0;
+}
+
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
+static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
+{
+	const struct sw_option opts[] = {
+		SW_OPT_GROUP("What to sample:\n"
+			     "  COMMAND                   run it and profile it and its children until it exits"),
+		SW_OPT_BOOL('a', "all-cpus", &a->all_cpus,
+			    "every process on every CPU, until ^C or --duration"),
+		SW_OPT_U64('p', "pid", &a->pid, "PID",
+			   "one running process, until it exits or ^C", 1,
+			   INT32_MAX, "a process id"),
+		SW_OPT_CALLBACK('C', "cpu", &a->cpus, "LIST",
+				"only these CPUs (e.g. 0-3,6)", sw_cpu_list_cb,
+				"a CPU list such as 0-3,6"),
+		SW_OPT_GROUP("How:"),
+		SW_OPT_STRING('e', "event", &a->event, "EV",
+			      "cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/, ...\n"
+			      "(default: cycles, or cpu-clock without a hardware PMU;\n"
+			      "see 'stopwatch events list')"),
+		SW_OPT_U64('c', "count", &a->period, "N",
+			   "one sample every N events", 1, UINT64_MAX,
+			   "a number of events, at least 1"),
+		SW_OPT_U64('F', "freq", &a->freq, "HZ",
+			   "HZ samples per second per CPU (default 1000)", 1,
+			   100000, "samples per second, 1 to 100000"),
+		SW_OPT_SET('g', NULL, &a->callchain, "kernel,user",
+			   "record call stacks (kernel and user)"),
+		SW_OPT_CALLBACK(0, "call-graph", &a->callchain, "W",
+				"kernel, user or kernel,user", sw_call_graph_cb,
+				"kernel, user, kernel,user or none"),
+		SW_OPT_U64(0, "max-rate", &a->max_rate, "N",
+			   "the sampler drops (and counts) samples beyond N/s/CPU",
+			   0, 10000000,
+			   "samples per second per CPU (0: no limit)"),
+		SW_OPT_GROUP("Where:"),
+		SW_OPT_NAME('o', "output", &a->output, "FILE",
+			    "the recording (default " SW_RECORD_DEFAULT_OUTPUT "); with --daemon a\n"
+			    "directory for rotated files", "a file name"),
+		SW_OPT_DOUBLE(0, "duration", &a->duration, "SEC",
+			      "stop after SEC seconds", 1e-9, 1e12,
+			      "seconds, more than 0"),
+		SW_OPT_BOOL(0, "daemon", &a->daemon,
+			    "keep recording, rotating files (implies -a unless -p)"),
+		SW_OPT_U64(0, "rotate-size", &a->rotate_size, "MB",
+			   "start a new file after MB megabytes (default 64)",
+			   1, 1 << 20, "megabytes, at least 1"),
+		SW_OPT_DOUBLE(0, "rotate-interval", &a->rotate_interval, "SEC",
+			      "start a new file after SEC seconds (default 3600)",
+			      1, 1e12, "seconds, at least 1"),
+		SW_OPT_U64(0, "max-files", &a->max_files, "N",
+			   "keep the newest N files (default 24; 0 keeps all)",
+			   0, UINT64_MAX, "a number of files (0: keep all)"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "the stopwatch debugfs directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_BOOL('q', "quiet", &a->quiet, "no summary"),
+		SW_OPT_END(),
+	};
+	int n;
+
+	a->rotate_size = 64;
+	a->rotate_interval = 3600;
+	a->max_files = 24;
+	n = sw_parse_options(argc, argv, &sw_record_doc, opts);
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	a->cmd = argv + n;
+	a->ncmd = argc - n;
+	return sw_record_check_args(a, opts);
 }
 
 /* Whether process @pid has ended (a zombie has ended too). */
@@ -389,7 +295,7 @@ static char *sw_start_line(const struct sw_record_args *a)
 	if (a->cpus)
 		fprintf(f, " cpus=%s", a->cpus);
 	if (a->pid)
-		fprintf(f, " tgid=%" PRIu32, a->pid);
+		fprintf(f, " tgid=%" PRIu64, a->pid);
 	if (a->max_rate)
 		fprintf(f, " max_rate=%" PRIu64, a->max_rate);
 	fputc('\n', f);
@@ -445,6 +351,15 @@ struct sw_record {
 	char **argv;
 	int argc;
 	unsigned int nfiles;
+	/* The run: the sampler started, the workload, the deadline. */
+	bool started;
+	pid_t child;
+	bool child_done;
+	int status;
+	int go_fd, err_fd;
+	uint64_t deadline;
+	char *state;
+	char *counters;
 };
 
 static int sw_record_meta(struct sw_record *r, FILE *f)
@@ -780,218 +695,289 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 	free(t);
 }
 
+/* Refuses to start while another recording holds the sampler. */
+static int sw_record_check_sampler(struct sw_record *r)
+{
+	char *st;
+	int ret;
+
+	ret = sw_sampler_state(r->dir, &r->state);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: %s/sampler: %s\n", r->dir,
+			ret == -ENOENT ?
+			"not found: this stopwatch.ko has no sampler (rebuild and reload it)" :
+			strerror(-ret));
+		return ret;
+	}
+	st = sw_sampler_field(r->state, "state");
+	ret = st && !strcmp(st, "running") ? -EBUSY : 0;
+	if (ret)
+		fprintf(stderr,
+			"stopwatch record: the sampler is already running (another 'stopwatch record'?); stop it with 'echo stop > %s/sampler'\n",
+			r->dir);
+	free(st);
+	return ret;
+}
+
+/* Everything before the start: the directory, the output, host facts. */
+static int sw_record_prepare(struct sw_record *r)
+{
+	struct sw_record_args *a = r->a;
+	struct sigaction sa = { 0 };
+	struct sw_err err = { "" };
+	int ret;
+
+	ret = sw_debugfs_find(a->debugfs, &r->dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+		return ret;
+	}
+	ret = sw_record_check_sampler(r);
+	if (ret)
+		return ret;
+	if (a->daemon && mkdir(a->output, 0755) && errno != EEXIST) {
+		ret = -errno;
+		fprintf(stderr, "stopwatch record: cannot create %s: %s\n",
+			a->output, strerror(errno));
+		return ret;
+	}
+	/* Before the start: a slow read of kallsyms must not delay draining. */
+	sw_facts_capture(&r->facts);
+	if (!r->facts.kallsyms && !a->quiet)
+		fprintf(stderr,
+			"stopwatch record: warning: cannot read /proc/kallsyms: kernel symbols will be unknown\n");
+	sa.sa_handler = sw_record_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return 0;
+}
+
+/*
+ * Forks the workload (held back until the sampler runs), starts the
+ * sampler, opens its relay files and the output, then lets the workload go.
+ */
+static int sw_record_start(struct sw_record *r)
+{
+	struct sw_record_args *a = r->a;
+	struct sw_err err = { "" };
+	int ret;
+
+	if (a->ncmd) {
+		r->child = sw_fork_workload(a->cmd, &r->go_fd, &r->err_fd);
+		if (r->child < 0) {
+			ret = -errno;
+			r->child = 0;
+			fprintf(stderr, "stopwatch record: cannot fork: %s\n",
+				strerror(errno));
+			return ret;
+		}
+		r->target = (uint32_t)r->child;
+	} else if (a->pid) {
+		r->target = (uint32_t)a->pid;
+	}
+	r->start_line = sw_start_line(a);
+	if (!r->start_line)
+		return -ENOMEM;
+	ret = sw_sampler_ctl(r->dir, r->start_line, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+		return ret;
+	}
+	r->started = true;
+	/* The relay files exist from the first start on, and each start
+	 * empties them: open them now. */
+	ret = sw_recorder_open(&r->rec, r->dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+		return ret;
+	}
+	free(r->state);
+	r->state = NULL;
+	if (sw_sampler_state(r->dir, &r->state))
+		r->state = strdup("");
+	r->sampler_text = r->state;
+	r->start_ns = sw_now_ns(CLOCK_MONOTONIC);
+	ret = sw_record_open_file(r, NULL, 0);
+	if (ret)
+		return ret;
+	if (a->duration)
+		r->deadline = r->start_ns + (uint64_t)(a->duration * 1e9);
+	if (r->child <= 0)
+		return 0;
+	ret = sw_go(r->go_fd, r->err_fd);
+	r->go_fd = r->err_fd = -1;
+	if (ret) {
+		fprintf(stderr, "stopwatch record: cannot run '%s': %s\n",
+			a->cmd[0], strerror(-ret));
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+	}
+	return ret;
+}
+
+/* Whether the recording is over: workload or process gone, time is up. */
+static bool sw_record_done(struct sw_record *r)
+{
+	struct sw_record_args *a = r->a;
+
+	if (r->child > 0 && waitpid(r->child, &r->status, WNOHANG) == r->child) {
+		r->child_done = true;
+		return true;
+	}
+	if (a->pid && sw_pid_gone((pid_t)a->pid))
+		return true;
+	return r->deadline && sw_now_ns(CLOCK_MONOTONIC) >= r->deadline;
+}
+
+/* Drains the relay files into the output until done or interrupted. */
+static int sw_record_loop(struct sw_record *r)
+{
+	struct sw_record_args *a = r->a;
+	int64_t n;
+	int ret;
+
+	while (!sw_stop_sig) {
+		n = sw_recorder_drain(&r->rec, 100);
+		if (n < 0) {
+			fprintf(stderr, "stopwatch record: write error on %s: %s\n",
+				r->path, strerror((int)-n));
+			return (int)n;
+		}
+		if (sw_record_done(r))
+			break;
+		if (a->daemon &&
+		    (r->w.bytes >= a->rotate_size << 20 ||
+		     sw_now_ns(CLOCK_MONOTONIC) - r->file_start_mono >=
+			     (uint64_t)(a->rotate_interval * 1e9))) {
+			ret = sw_record_rotate(r);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Stops the sampler and drains what the stop flushed: until every CPU has
+ * ended its stream or nothing came for a while.
+ */
+static int sw_record_stop(struct sw_record *r)
+{
+	struct sw_err err = { "" };
+	int quiet_rounds, ret;
+	int64_t n;
+
+	ret = sw_sampler_ctl(r->dir, "stop\n", &err);
+	if (ret)
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+	r->started = false;
+	for (quiet_rounds = 0; quiet_rounds < 5;) {
+		size_t i;
+		bool all_ended = true;
+
+		n = sw_recorder_drain(&r->rec, 20);
+		if (n < 0)
+			return (int)n;
+		for (i = 0; i < r->rec.ncpu; i++)
+			if (!r->rec.cpu[i].ended)
+				all_ended = false;
+		if (all_ended && !n)
+			break;
+		quiet_rounds = n ? 0 : quiet_rounds + 1;
+	}
+	return ret;
+}
+
+/* Ends the workload if still running and says how it ended. */
+static void sw_record_reap(struct sw_record *r)
+{
+	const char *cmd = r->a->ncmd ? r->a->cmd[0] : "";
+
+	if (r->child > 0 && !r->child_done) {
+		kill(r->child, SIGTERM);
+		waitpid(r->child, &r->status, 0);
+		r->child_done = true;
+	}
+	if (!r->child_done || r->a->quiet)
+		return;
+	if (WIFEXITED(r->status) && WEXITSTATUS(r->status))
+		fprintf(stderr, "stopwatch record: %s exited with status %d\n",
+			cmd, WEXITSTATUS(r->status));
+	else if (WIFSIGNALED(r->status))
+		fprintf(stderr, "stopwatch record: %s was killed by signal %d\n",
+			cmd, WTERMSIG(r->status));
+}
+
+/* Stops, finishes the file with the sampler's final counters, reports. */
+static int sw_record_finish(struct sw_record *r)
+{
+	int ret = sw_record_stop(r);
+
+	if (!sw_sampler_state(r->dir, &r->counters) && r->counters &&
+	    !*r->counters) {
+		free(r->counters);
+		r->counters = NULL;
+	}
+	ret = sw_record_close_file(r, r->counters, false) ?: ret;
+	if (!r->a->quiet)
+		sw_record_summary(r, r->counters);
+	sw_record_reap(r);
+	if (r->a->daemon)
+		sw_prune_files(r->a->output, r->a->max_files);
+	return ret;
+}
+
+/* Undoes what is left after an error, and frees everything. */
+static void sw_record_cleanup(struct sw_record *r)
+{
+	struct sw_err err = { "" };
+
+	if (r->started && sw_sampler_ctl(r->dir, "stop\n", &err))
+		fprintf(stderr, "stopwatch record: %s\n", err.msg);
+	/* An error path: close what we have; it stays marked partial (no
+	 * END section). */
+	if (r->have_w)
+		swd_writer_close(&r->w, NULL);
+	if (r->go_fd >= 0)
+		close(r->go_fd);
+	if (r->err_fd >= 0)
+		close(r->err_fd);
+	if (r->child > 0 && !r->child_done) {
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	sw_recorder_close(&r->rec);
+	sw_facts_free(&r->facts);
+	free(r->start_line);
+	free(r->path);
+	free(r->dir);
+	free(r->state);
+	free(r->counters);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct sw_record_args a = { 0 };
-	struct sw_record r = { 0 };
-	struct sw_err err = { "" };
-	struct sigaction sa = { 0 };
-	int go_fd = -1, err_fd = -1, status = 0;
-	pid_t child = 0;
-	bool started = false, child_done = false;
-	char *state = NULL, *counters = NULL;
-	uint64_t deadline = 0;
-	int64_t n;
-	int ret, quiet_rounds;
+	struct sw_record r = { .a = &a, .argc = argc, .argv = argv,
+			       .go_fd = -1, .err_fd = -1 };
+	int ret;
 
 	ret = sw_record_parse_args(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
 		goto cleanup;
 	}
-	r.a = &a;
-	r.argc = argc;
-	r.argv = argv;
-	ret = sw_debugfs_find(a.debugfs, &r.dir, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-		goto cleanup;
-	}
-	ret = sw_sampler_state(r.dir, &state);
-	if (ret) {
-		fprintf(stderr,
-			"stopwatch record: %s/sampler: %s\n", r.dir,
-			ret == -ENOENT ?
-			"not found: this stopwatch.ko has no sampler (rebuild and reload it)" :
-			strerror(-ret));
-		goto cleanup;
-	}
-	{
-		char *st = sw_sampler_field(state, "state");
-
-		if (st && !strcmp(st, "running")) {
-			fprintf(stderr,
-				"stopwatch record: the sampler is already running (another 'stopwatch record'?); stop it with 'echo stop > %s/sampler'\n",
-				r.dir);
-			free(st);
-			ret = -EBUSY;
-			goto cleanup;
-		}
-		free(st);
-	}
-	if (a.daemon && mkdir(a.output, 0755) && errno != EEXIST) {
-		ret = -errno;
-		fprintf(stderr, "stopwatch record: cannot create %s: %s\n",
-			a.output, strerror(errno));
-		goto cleanup;
-	}
-	/* Before the start: a slow read of kallsyms must not delay draining. */
-	sw_facts_capture(&r.facts);
-	if (!r.facts.kallsyms && !a.quiet)
-		fprintf(stderr,
-			"stopwatch record: warning: cannot read /proc/kallsyms: kernel symbols will be unknown\n");
-
-	sa.sa_handler = sw_record_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-
-	if (a.ncmd) {
-		child = sw_fork_workload(a.cmd, &go_fd, &err_fd);
-		if (child < 0) {
-			ret = -errno;
-			fprintf(stderr, "stopwatch record: cannot fork: %s\n",
-				strerror(errno));
-			goto cleanup;
-		}
-		r.target = (uint32_t)child;
-	} else if (a.pid) {
-		r.target = a.pid;
-	}
-	r.start_line = sw_start_line(&a);
-	if (!r.start_line) {
-		ret = -ENOMEM;
-		goto cleanup;
-	}
-	ret = sw_sampler_ctl(r.dir, r.start_line, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-		goto cleanup;
-	}
-	started = true;
-	/* The relay files exist from the first start on, and each start
-	 * empties them: open them now. */
-	ret = sw_recorder_open(&r.rec, r.dir, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-		goto cleanup;
-	}
-	free(state);
-	state = NULL;
-	if (sw_sampler_state(r.dir, &state))
-		state = strdup("");
-	r.sampler_text = state;
-	r.start_ns = sw_now_ns(CLOCK_MONOTONIC);
-	ret = sw_record_open_file(&r, NULL, 0);
-	if (ret)
-		goto cleanup;
-	if (a.duration)
-		deadline = r.start_ns + (uint64_t)(a.duration * 1e9);
-	if (child > 0) {
-		ret = sw_go(go_fd, err_fd);
-		go_fd = err_fd = -1;
-		if (ret) {
-			fprintf(stderr, "stopwatch record: cannot run '%s': %s\n",
-				a.cmd[0], strerror(-ret));
-			waitpid(child, NULL, 0);
-			child = 0;
-			goto cleanup;
-		}
-	}
-
-	while (!sw_stop_sig) {
-		n = sw_recorder_drain(&r.rec, 100);
-		if (n < 0) {
-			ret = (int)n;
-			fprintf(stderr, "stopwatch record: write error on %s: %s\n",
-				r.path, strerror(-ret));
-			goto cleanup;
-		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child_done = true;
-			break;
-		}
-		if (a.pid && sw_pid_gone((pid_t)a.pid))
-			break;
-		if (deadline && sw_now_ns(CLOCK_MONOTONIC) >= deadline)
-			break;
-		if (a.daemon &&
-		    (r.w.bytes >= a.rotate_size << 20 ||
-		     sw_now_ns(CLOCK_MONOTONIC) - r.file_start_mono >=
-			     (uint64_t)(a.rotate_interval * 1e9))) {
-			ret = sw_record_rotate(&r);
-			if (ret)
-				goto cleanup;
-		}
-	}
-	ret = sw_sampler_ctl(r.dir, "stop\n", &err);
-	if (ret)
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-	started = false;
-	/* Drain what the stop flushed: until every CPU has ended its stream
-	 * or nothing came for a while. */
-	for (quiet_rounds = 0; quiet_rounds < 5;) {
-		size_t i;
-		bool all_ended = true;
-
-		n = sw_recorder_drain(&r.rec, 20);
-		if (n < 0) {
-			ret = (int)n;
-			break;
-		}
-		for (i = 0; i < r.rec.ncpu; i++)
-			if (!r.rec.cpu[i].ended)
-				all_ended = false;
-		if (all_ended && !n)
-			break;
-		quiet_rounds = n ? 0 : quiet_rounds + 1;
-	}
-	if (!sw_sampler_state(r.dir, &counters) && counters && !*counters) {
-		free(counters);
-		counters = NULL;
-	}
-	ret = sw_record_close_file(&r, counters, false) ?: ret;
-	if (!a.quiet)
-		sw_record_summary(&r, counters);
-	if (child > 0 && !child_done) {
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-		child_done = true;
-	}
-	if (child_done && !a.quiet) {
-		if (WIFEXITED(status) && WEXITSTATUS(status))
-			fprintf(stderr, "stopwatch record: %s exited with status %d\n",
-				a.cmd[0], WEXITSTATUS(status));
-		else if (WIFSIGNALED(status))
-			fprintf(stderr, "stopwatch record: %s was killed by signal %d\n",
-				a.cmd[0], WTERMSIG(status));
-	}
-	if (a.daemon)
-		sw_prune_files(a.output, a.max_files);
+	ret = sw_record_prepare(&r);
+	if (!ret)
+		ret = sw_record_start(&r);
+	if (!ret)
+		ret = sw_record_loop(&r);
+	if (!ret)
+		ret = sw_record_finish(&r);
 cleanup:
-	if (started && sw_sampler_ctl(r.dir, "stop\n", &err))
-		fprintf(stderr, "stopwatch record: %s\n", err.msg);
-	if (r.have_w) {
-		/* An error path: close what we have; it stays marked partial
-		 * (no END section). */
-		swd_writer_close(&r.w, NULL);
-	}
-	if (go_fd >= 0)
-		close(go_fd);
-	if (err_fd >= 0)
-		close(err_fd);
-	if (child > 0 && !child_done) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-	}
-	sw_recorder_close(&r.rec);
-	sw_facts_free(&r.facts);
-	free(r.start_line);
-	free(r.path);
-	free(r.dir);
-	free(state);
-	free(counters);
+	sw_record_cleanup(&r);
 	free(a.event_buf);
 	return ret;
 }

@@ -9,7 +9,6 @@
  * feed the call graph, folded stacks, the flame graph and pprof.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -22,6 +21,7 @@
 #include "util/aggr.h"
 #include "util/flamegraph.h"
 #include "util/json.h"
+#include "util/parse-options.h"
 #include "util/pprof.h"
 #include "util/session.h"
 #include "util/table.h"
@@ -65,80 +65,14 @@ struct sw_report {
 	uint32_t locs[SW_MAX_FRAMES + 1];
 };
 
-enum {
-	OPT_FOLDED = 256,
-	OPT_SVG,
-	OPT_PPROF,
-	OPT_MIN_PCT,
-	OPT_PID,
-	OPT_COMM,
-	OPT_ALL,
-	OPT_DEBUGINFO,
-	OPT_TITLE,
-	OPT_PERIOD,
-	OPT_CG_ENTRIES,
-	OPT_CG_PATHS,
-};
-
-static const struct option sw_report_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "call-graph", no_argument, NULL, 'g' },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "svg", required_argument, NULL, OPT_SVG },
-	{ "pprof", required_argument, NULL, OPT_PPROF },
-	{ "json", no_argument, NULL, 'j' },
-	{ "min-percent", required_argument, NULL, OPT_MIN_PCT },
-	{ "percent-limit", required_argument, NULL, OPT_MIN_PCT },
-	{ "limit", required_argument, NULL, 'n' },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "debuginfo-path", required_argument, NULL, OPT_DEBUGINFO },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "period", no_argument, NULL, OPT_PERIOD },
-	{ "cg-entries", required_argument, NULL, OPT_CG_ENTRIES },
-	{ "cg-paths", required_argument, NULL, OPT_CG_PATHS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void sw_report_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stopwatch report [-i FILE] [OPTIONS]\n"
-		"\n"
+static const struct sw_cmd_doc sw_report_doc = {
+	.name = "report",
+	.usage = "stopwatch report [-i FILE] [OPTIONS]",
+	.about =
 		"Show where a recording made by 'stopwatch record' spent its samples:\n"
 		"resolved to command, image, symbol and source line, as a table, a call\n"
-		"graph, folded stacks, an SVG flame graph, a pprof profile or JSON.\n"
-		"\n"
-		"Options:\n"
-		"  -i, --input FILE        the recording (default %s)\n"
-		"  -s, --sort KEYS         group rows by these keys, in order, among comm, pid,\n"
-		"                          tid, image, symbol, srcline, cpu (default %s)\n"
-		"      --min-percent PCT   leave out rows below PCT percent\n"
-		"  -n, --limit N           at most N rows\n"
-		"      --period            weigh by period (events, ns) instead of samples\n"
-		"  -g, --call-graph        after the table, the callers of the hottest functions\n"
-		"                          and the most common call paths (needs record -g)\n"
-		"      --cg-entries N      functions in the call graph (default 10)\n"
-		"      --cg-paths N        call paths listed (default 10)\n"
-		"      --folded            folded stacks 'comm;outer;...;inner count' instead\n"
-		"      --svg FILE          also write an SVG flame graph to FILE\n"
-		"      --pprof FILE        also write a gzip'd pprof profile to FILE\n"
-		"      --title TEXT        title of the flame graph\n"
-		"  -j, --json              the table as one JSON document\n"
-		"      --pid PID[,PID..]   only these processes\n"
-		"      --comm NAME[,NAME..] only these commands (thread names)\n"
-		"      --all               every process, not only the recorded command and its\n"
-		"                          children\n"
-		"      --debuginfo-path P  where to find separate debuginfo (libdwfl syntax;\n"
-		"                          default :.debug:/usr/lib/debug)\n"
-		"  -q, --quiet             no '#' header lines\n"
-		"  -h, --help              this help\n"
-		"\n"
-		"Examples:\n"
+		"graph, folded stacks, an SVG flame graph, a pprof profile or JSON.\n",
+	.examples =
 		"  stopwatch report -i prof.swd\n"
 		"  stopwatch report -i prof.swd --sort comm,image,symbol,srcline\n"
 		"  stopwatch report -i prof.swd --sort image        time per loaded image\n"
@@ -147,19 +81,7 @@ static void sw_report_usage(FILE *f)
 		"  stopwatch report -i prof.swd --folded > out.folded\n"
 		"  stopwatch report -i prof.swd --svg flame.svg     open it in a browser\n"
 		"  stopwatch report -i prof.swd --pprof prof.pb.gz && go tool pprof -top prof.pb.gz\n",
-		SW_REPORT_DEFAULT_INPUT, SW_SORT_DEFAULT);
-}
-
-static int sw_parse_count(const char *opt, const char *v, uint64_t *out)
-{
-	if (sw_parse_u64(v, out)) {
-		fprintf(stderr,
-			"stopwatch report: invalid %s '%s': expected a whole number\n",
-			opt, v);
-		return -EINVAL;
-	}
-	return 0;
-}
+};
 
 static int sw_add_list(const char *opt, const char *arg, bool numeric,
 		       struct sw_report_args *a)
@@ -209,11 +131,68 @@ static int sw_add_list(const char *opt, const char *arg, bool numeric,
 	return ret;
 }
 
+static int sw_pid_list_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_add_list("--pid", arg, true, opt->value);
+}
+
+static int sw_comm_list_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_add_list("--comm", arg, false, opt->value);
+}
+
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
 static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 {
-	uint64_t v;
-	char *end;
-	int c, ret;
+	const struct sw_option opts[] = {
+		SW_OPT_STRING('i', "input", &a->input, "FILE",
+			      "the recording (default " SW_REPORT_DEFAULT_INPUT ")"),
+		SW_OPT_STRING('s', "sort", &a->sort, "KEYS",
+			      "group rows by these keys, in order, among comm, pid,\n"
+			      "tid, image, symbol, srcline, cpu (default " SW_SORT_DEFAULT ")"),
+		SW_OPT_DOUBLE(0, "min-percent", &a->min_pct, "PCT",
+			      "leave out rows below PCT percent", 0, 100,
+			      "a percentage from 0 to 100"),
+		SW_OPT_DOUBLE(0, "percent-limit", &a->min_pct, "PCT", NULL, 0,
+			      100, "a percentage from 0 to 100"),
+		SW_OPT_U64('n', "limit", &a->limit, "N", "at most N rows", 0,
+			   UINT64_MAX, "a whole number"),
+		SW_OPT_BOOL(0, "period", &a->by_period,
+			    "weigh by period (events, ns) instead of samples"),
+		SW_OPT_BOOL('g', "call-graph", &a->callgraph,
+			    "after the table, the callers of the hottest functions\n"
+			    "and the most common call paths (needs record -g)"),
+		SW_OPT_U64(0, "cg-entries", &a->cg.entries, "N",
+			   "functions in the call graph (default 10)", 0,
+			   UINT64_MAX, "a whole number"),
+		SW_OPT_U64(0, "cg-paths", &a->cg.paths, "N",
+			   "call paths listed (default 10)", 0, UINT64_MAX,
+			   "a whole number"),
+		SW_OPT_BOOL(0, "folded", &a->folded,
+			    "folded stacks 'comm;outer;...;inner count' instead"),
+		SW_OPT_STRING(0, "svg", &a->svg, "FILE",
+			      "also write an SVG flame graph to FILE"),
+		SW_OPT_STRING(0, "pprof", &a->pprof, "FILE",
+			      "also write a gzip'd pprof profile to FILE"),
+		SW_OPT_STRING(0, "title", &a->title, "TEXT",
+			      "title of the flame graph"),
+		SW_OPT_BOOL('j', "json", &a->json,
+			    "the table as one JSON document"),
+		SW_OPT_CALLBACK(0, "pid", a, "PID[,PID..]",
+				"only these processes", sw_pid_list_cb, NULL),
+		SW_OPT_CALLBACK(0, "comm", a, "NAME[,NAME..]",
+				"only these commands (thread names)",
+				sw_comm_list_cb, NULL),
+		SW_OPT_BOOL(0, "all", &a->all_pids,
+			    "every process, not only the recorded command and its\n"
+			    "children"),
+		SW_OPT_STRING(0, "debuginfo-path", &a->debuginfo_path, "P",
+			      "where to find separate debuginfo (libdwfl syntax;\n"
+			      "default :.debug:/usr/lib/debug)"),
+		SW_OPT_BOOL('q', "quiet", &a->quiet, "no '#' header lines"),
+		SW_OPT_END(),
+	};
+	int n;
 
 	a->input = SW_REPORT_DEFAULT_INPUT;
 	a->sort = SW_SORT_DEFAULT;
@@ -221,108 +200,16 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 	a->cg.paths = 10;
 	a->cg.min_pct = 0.5;
 	a->cg.depth = 32;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:gjn:qh", sw_report_options,
-				NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			break;
-		case 's':
-			a->sort = optarg;
-			break;
-		case 'g':
-			a->callgraph = true;
-			break;
-		case OPT_FOLDED:
-			a->folded = true;
-			break;
-		case OPT_SVG:
-			a->svg = optarg;
-			break;
-		case OPT_PPROF:
-			a->pprof = optarg;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case OPT_MIN_PCT:
-			a->min_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !isfinite(a->min_pct) ||
-			    a->min_pct < 0 || a->min_pct > 100) {
-				fprintf(stderr,
-					"stopwatch report: invalid --min-percent '%s': expected a percentage from 0 to 100\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'n':
-			ret = sw_parse_count("--limit", optarg, &a->limit);
-			if (ret)
-				return ret;
-			break;
-		case OPT_PID:
-			ret = sw_add_list("--pid", optarg, true, a);
-			if (ret)
-				return ret;
-			break;
-		case OPT_COMM:
-			ret = sw_add_list("--comm", optarg, false, a);
-			if (ret)
-				return ret;
-			break;
-		case OPT_ALL:
-			a->all_pids = true;
-			break;
-		case OPT_DEBUGINFO:
-			a->debuginfo_path = optarg;
-			break;
-		case OPT_TITLE:
-			a->title = optarg;
-			break;
-		case OPT_PERIOD:
-			a->by_period = true;
-			break;
-		case OPT_CG_ENTRIES:
-			ret = sw_parse_count("--cg-entries", optarg, &v);
-			if (ret)
-				return ret;
-			a->cg.entries = (size_t)v;
-			break;
-		case OPT_CG_PATHS:
-			ret = sw_parse_count("--cg-paths", optarg, &v);
-			if (ret)
-				return ret;
-			a->cg.paths = (size_t)v;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'h':
-			sw_report_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr,
-				"stopwatch report: option '%s' needs a value\n\n",
-				argv[optind - 1]);
-			sw_report_usage(stderr);
-			return -EINVAL;
-		default:
-			fprintf(stderr,
-				"stopwatch report: unknown option '%s'\n\n",
-				argv[optind - 1]);
-			sw_report_usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
+	n = sw_parse_options(argc, argv, &sw_report_doc, opts);
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	if (n < argc) {
 		fprintf(stderr,
 			"stopwatch report: unexpected argument '%s' (the file goes with -i FILE)\n",
-			argv[optind]);
+			argv[n]);
 		return -EINVAL;
 	}
-	if (a->json + a->folded > 1) {
+	if (a->json && a->folded) {
 		fprintf(stderr,
 			"stopwatch report: --json and --folded exclude each other\n");
 		return -EINVAL;
@@ -796,102 +683,134 @@ static int sw_report_pprof(struct sw_report *r)
 	return ret;
 }
 
+/* The --comm names as the session's string ids. */
+static int sw_report_comm_ids(struct sw_report *r)
+{
+	size_t i;
+
+	if (!r->a->ncomms)
+		return 0;
+	r->comm_ids = calloc(r->a->ncomms, sizeof(*r->comm_ids));
+	if (!r->comm_ids)
+		return -ENOMEM;
+	for (i = 0; i < r->a->ncomms; i++) {
+		int64_t id = sw_intern_str(&r->s->m.str, r->a->comms[i]);
+
+		if (id < 0)
+			return -ENOMEM;
+		r->comm_ids[r->ncomm_ids++] = (uint32_t)id;
+	}
+	return 0;
+}
+
+/* Opens the recording and adds up its samples. */
+static int sw_report_load(struct sw_report *r)
+{
+	struct sw_report_args *a = r->a;
+	struct sw_session_opts so = { 0 };
+	struct sw_err err = { "" };
+	int ret;
+
+	ret = sw_sort_parse(a->sort, &r->aggr, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch report: %s\n", err.msg);
+		return ret;
+	}
+	sw_aggr_init(&r->aggr);
+	sw_stacks_init(&r->stacks);
+	r->want_stacks = a->callgraph || a->folded || a->svg || a->pprof;
+	r->want_src_ip = sw_aggr_wants_srcline(&r->aggr) || a->pprof;
+	r->want_src_all = a->pprof != NULL;
+
+	so.debuginfo_path = a->debuginfo_path;
+	so.all_pids = a->all_pids || a->npids;
+	so.warn = sw_report_warn;
+	ret = sw_session_open(a->input, &so, &r->s, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch report: %s\n", err.msg);
+		return ret;
+	}
+	ret = sw_report_comm_ids(r);
+	if (ret)
+		return ret;
+	ret = sw_session_for_each(r->s, sw_report_sample, r);
+	if (ret)
+		fprintf(stderr, "stopwatch report: %s\n", strerror(-ret));
+	return ret;
+}
+
+/* What the user should know about what was read. */
+static void sw_report_notes(struct sw_report *r)
+{
+	struct sw_report_args *a = r->a;
+
+	sw_report_stderr(r);
+	if (!r->aggr.total_samples)
+		fprintf(stderr, "stopwatch report: no samples%s in %s\n",
+			r->s->nsamples ? " of the selected processes" : "",
+			a->input);
+	if (r->want_stacks && r->s->have_stream &&
+	    !(r->s->stream.flags & (SW_STREAM_F_KSTACK | SW_STREAM_F_USTACK)))
+		fprintf(stderr,
+			"stopwatch report: note: the recording has no call stacks (record with -g): stacks are one frame deep\n");
+}
+
+/* The table (or JSON, or folded stacks), then the files asked for. */
+static int sw_report_write(struct sw_report *r)
+{
+	struct sw_report_args *a = r->a;
+	struct sw_row *rows = NULL;
+	int64_t nrows;
+	int ret;
+
+	nrows = sw_aggr_sorted(&r->aggr, &r->s->m, &rows);
+	if (nrows < 0)
+		return (int)nrows;
+	if (a->folded) {
+		ret = sw_write_folded(stdout, &r->stacks, &r->s->sym,
+				      a->by_period);
+	} else if (a->json) {
+		ret = sw_report_json(stdout, r, rows, (size_t)nrows);
+	} else {
+		if (!a->quiet)
+			sw_report_header(stdout, r);
+		ret = sw_report_table(stdout, r, rows, (size_t)nrows);
+		if (!ret && a->callgraph)
+			ret = sw_print_callgraph(stdout, &r->stacks, &r->s->sym,
+						 &a->cg);
+	}
+	if (!ret && a->svg)
+		ret = sw_report_svg(r);
+	if (!ret && a->pprof)
+		ret = sw_report_pprof(r);
+	free(rows);
+	return ret;
+}
+
+/* --cg-entries and --cg-paths are parsed as uint64_t into size_t. */
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "64-bit size_t");
+
 int cmd_report(int argc, char **argv)
 {
 	struct sw_report_args a = { 0 };
-	struct sw_session_opts so = { 0 };
-	struct sw_report r = { 0 };
-	struct sw_err err = { "" };
-	struct sw_row *rows = NULL;
-	int64_t nrows;
+	struct sw_report r = { .a = &a };
 	size_t i;
 	int ret;
 
 	ret = sw_report_parse_args(argc, argv, &a);
 	if (ret) {
-		if (ret == -ENOMEM)
-			fprintf(stderr, "stopwatch report: out of memory\n");
 		ret = ret > 0 ? 0 : ret;
 		goto cleanup;
 	}
-	r.a = &a;
-	ret = sw_sort_parse(a.sort, &r.aggr, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch report: %s\n", err.msg);
-		goto cleanup;
-	}
-	sw_aggr_init(&r.aggr);
-	sw_stacks_init(&r.stacks);
-	r.want_stacks = a.callgraph || a.folded || a.svg || a.pprof;
-	r.want_src_ip = sw_aggr_wants_srcline(&r.aggr) || a.pprof;
-	r.want_src_all = a.pprof != NULL;
-
-	so.debuginfo_path = a.debuginfo_path;
-	so.all_pids = a.all_pids || a.npids;
-	so.warn = sw_report_warn;
-	ret = sw_session_open(a.input, &so, &r.s, &err);
-	if (ret) {
-		fprintf(stderr, "stopwatch report: %s\n", err.msg);
-		goto cleanup;
-	}
-	if (a.ncomms) {
-		r.comm_ids = calloc(a.ncomms, sizeof(*r.comm_ids));
-		if (!r.comm_ids) {
-			ret = -ENOMEM;
-			goto cleanup;
-		}
-		for (i = 0; i < a.ncomms; i++) {
-			int64_t id = sw_intern_str(&r.s->m.str, a.comms[i]);
-
-			if (id < 0) {
-				ret = -ENOMEM;
-				goto cleanup;
-			}
-			r.comm_ids[r.ncomm_ids++] = (uint32_t)id;
-		}
-	}
-	ret = sw_session_for_each(r.s, sw_report_sample, &r);
-	if (ret) {
-		fprintf(stderr, "stopwatch report: %s\n", strerror(-ret));
-		goto cleanup;
-	}
-	sw_report_stderr(&r);
-	if (!r.aggr.total_samples)
-		fprintf(stderr,
-			"stopwatch report: no samples%s in %s\n",
-			r.s->nsamples ? " of the selected processes" : "",
-			a.input);
-	if (r.want_stacks && r.s->have_stream &&
-	    !(r.s->stream.flags & (SW_STREAM_F_KSTACK | SW_STREAM_F_USTACK)) &&
-	    (a.callgraph || a.svg || a.folded || a.pprof))
-		fprintf(stderr,
-			"stopwatch report: note: the recording has no call stacks (record with -g): stacks are one frame deep\n");
-
-	nrows = sw_aggr_sorted(&r.aggr, &r.s->m, &rows);
-	if (nrows < 0) {
-		ret = (int)nrows;
-		goto cleanup;
-	}
-	if (a.folded) {
-		ret = sw_write_folded(stdout, &r.stacks, &r.s->sym, a.by_period);
-	} else if (a.json) {
-		ret = sw_report_json(stdout, &r, rows, (size_t)nrows);
-	} else {
-		if (!a.quiet)
-			sw_report_header(stdout, &r);
-		ret = sw_report_table(stdout, &r, rows, (size_t)nrows);
-		if (!ret && a.callgraph)
-			ret = sw_print_callgraph(stdout, &r.stacks, &r.s->sym,
-						 &a.cg);
-	}
-	if (!ret && a.svg)
-		ret = sw_report_svg(&r);
-	if (!ret && a.pprof)
-		ret = sw_report_pprof(&r);
+	ret = sw_report_load(&r);
+	if (ret)
+		goto cleanup_run;
+	sw_report_notes(&r);
+	ret = sw_report_write(&r);
+cleanup_run:
 	if (ret == -ENOMEM)
 		fprintf(stderr, "stopwatch report: out of memory\n");
 cleanup:
-	free(rows);
 	free(r.comm_ids);
 	sw_stacks_free(&r.stacks);
 	sw_aggr_free(&r.aggr);

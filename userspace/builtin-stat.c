@@ -7,7 +7,6 @@
  * text format, once or every --interval seconds.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,6 +18,7 @@
 
 #include "builtin.h"
 #include "util/debugfs.h"
+#include "util/parse-options.h"
 #include "util/snapshot.h"
 #include "util/stat-display.h"
 #include "util/table.h"
@@ -42,53 +42,13 @@ struct sw_stat_args {
 	uint64_t count;
 };
 
-enum {
-	OPT_NO_HIST = 256,
-	OPT_PROMETHEUS,
-	OPT_DEBUGFS,
-};
-
-static const struct option sw_stat_options[] = {
-	{ "probe", required_argument, NULL, 'p' },
-	{ "no-hist", no_argument, NULL, OPT_NO_HIST },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "count", required_argument, NULL, 'n' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
-	{ "breakdown", no_argument, NULL, 'b' },
-	{ "human", no_argument, NULL, 'H' },
-	{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void sw_stat_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stopwatch stat [OPTIONS]\n"
-		"\n"
+static const struct sw_cmd_doc sw_stat_doc = {
+	.name = "stat",
+	.usage = "stopwatch stat [OPTIONS]",
+	.about =
 		"Print the call statistics and log2 duration histograms that stopwatch.ko\n"
-		"collected for the probed kernel functions.\n"
-		"\n"
-		"Options:\n"
-		"  -p, --probe NAME[,NAME..]  only these probes (repeatable)\n"
-		"      --no-hist              no histograms\n"
-		"  -b, --breakdown            also the breakdown by pid, tgid, comm or cpu\n"
-		"  -H, --human                durations as 2.30 us, 1.05 ms (table only)\n"
-		"  -j, --json                 one JSON document (one per line with -i)\n"
-		"      --prometheus           Prometheus text format, e.g. for node_exporter's\n"
-		"                             textfile collector\n"
-		"  -i, --interval SEC         print again every SEC seconds (e.g. 1 or 0.5)\n"
-		"                             until interrupted; cumulative values each time\n"
-		"  -n, --count N              stop after N prints (with --interval)\n"
-		"  -o, --output FILE          write to FILE (atomically replaced) instead of\n"
-		"                             standard output\n"
-		"      --debugfs DIR          read DIR instead of %s\n"
-		"                             ($%s too); DIR may also be a debugfs mount\n"
-		"  -h, --help                 this help\n"
-		"\n"
-		"Examples:\n"
+		"collected for the probed kernel functions.\n",
+	.examples =
 		"  stopwatch stat                           all probes: table, histograms\n"
 		"  stopwatch stat -p vfs_read,vfs_write     two probes\n"
 		"  stopwatch stat --no-hist -H              table only, readable durations\n"
@@ -97,8 +57,7 @@ static void sw_stat_usage(FILE *f)
 		"  stopwatch stat --json | python3 -m json.tool\n"
 		"  stopwatch stat --prometheus -i 15 \\\n"
 		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n",
-		SW_DEBUGFS_DIR, SW_DEBUGFS_ENV);
-}
+};
 
 static bool sw_probe_name_ok(const char *s)
 {
@@ -159,6 +118,11 @@ cleanup:
 	return ret;
 }
 
+static int sw_probe_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_add_probes(opt->value, arg);
+}
+
 static void sw_stat_args_free(struct sw_stat_args *a)
 {
 	size_t i;
@@ -168,91 +132,9 @@ static void sw_stat_args_free(struct sw_stat_args *a)
 	free(a->probes);
 }
 
-static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
+/* The combinations the option table cannot check one option at a time. */
+static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 {
-	bool have_count = false, json = false, prom = false;
-	char *end;
-	int c, ret;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:i:n:jbHo:h", sw_stat_options,
-				NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			ret = sw_add_probes(a, optarg);
-			if (ret)
-				return ret;
-			break;
-		case OPT_NO_HIST:
-			a->no_hist = true;
-			break;
-		case 'i':
-			errno = 0;
-			a->interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end ||
-			    !isfinite(a->interval) || a->interval < 0.001 ||
-			    a->interval > 86400 * 365) {
-				fprintf(stderr,
-					"stopwatch stat: invalid --interval '%s': expected seconds, at least 0.001 (e.g. 1 or 0.5)\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'n':
-			if (sw_parse_u64(optarg, &a->count) || !a->count) {
-				fprintf(stderr,
-					"stopwatch stat: invalid --count '%s': expected a whole number of prints, at least 1\n",
-					optarg);
-				return -EINVAL;
-			}
-			have_count = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case OPT_PROMETHEUS:
-			prom = true;
-			break;
-		case 'b':
-			a->breakdown = true;
-			break;
-		case 'H':
-			a->human = true;
-			break;
-		case OPT_DEBUGFS:
-			a->debugfs = optarg;
-			break;
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr,
-					"stopwatch stat: empty --output file name\n");
-				return -EINVAL;
-			}
-			a->output = optarg;
-			break;
-		case 'h':
-			sw_stat_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr,
-				"stopwatch stat: option '%s' needs a value\n\n",
-				argv[optind - 1]);
-			sw_stat_usage(stderr);
-			return -EINVAL;
-		default:
-			fprintf(stderr, "stopwatch stat: unknown option '%s'\n\n",
-				argv[optind - 1]);
-			sw_stat_usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr,
-			"stopwatch stat: unexpected argument '%s' (probes go with -p NAME)\n",
-			argv[optind]);
-		return -EINVAL;
-	}
 	if (json && prom) {
 		fprintf(stderr,
 			"stopwatch stat: --json and --prometheus exclude each other\n");
@@ -264,7 +146,7 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values\n");
 		return -EINVAL;
 	}
-	if (have_count && !a->interval) {
+	if (a->count && !a->interval) {
 		fprintf(stderr,
 			"stopwatch stat: --count %llu needs --interval\n",
 			(unsigned long long)a->count);
@@ -273,6 +155,53 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 	if (!a->interval)
 		a->count = 1;
 	return 0;
+}
+
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
+static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
+{
+	bool json = false, prom = false;
+	const struct sw_option opts[] = {
+		SW_OPT_CALLBACK('p', "probe", a, "NAME[,NAME..]",
+				"only these probes (repeatable)", sw_probe_cb,
+				NULL),
+		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
+		SW_OPT_BOOL('b', "breakdown", &a->breakdown,
+			    "also the breakdown by pid, tgid, comm or cpu"),
+		SW_OPT_BOOL('H', "human", &a->human,
+			    "durations as 2.30 us, 1.05 ms (table only)"),
+		SW_OPT_BOOL('j', "json", &json,
+			    "one JSON document (one per line with -i)"),
+		SW_OPT_BOOL(0, "prometheus", &prom,
+			    "Prometheus text format, e.g. for node_exporter's\n"
+			    "textfile collector"),
+		SW_OPT_DOUBLE('i', "interval", &a->interval, "SEC",
+			      "print again every SEC seconds (e.g. 1 or 0.5)\n"
+			      "until interrupted; cumulative values each time",
+			      0.001, 86400.0 * 365,
+			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
+		SW_OPT_U64('n', "count", &a->count, "N",
+			   "stop after N prints (with --interval)", 1,
+			   UINT64_MAX, "a whole number of prints, at least 1"),
+		SW_OPT_NAME('o', "output", &a->output, "FILE",
+			    "write to FILE (atomically replaced) instead of\n"
+			    "standard output", "a file name"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "read DIR instead of " SW_DEBUGFS_DIR "\n"
+			      "($" SW_DEBUGFS_ENV " too); DIR may also be a debugfs mount"),
+		SW_OPT_END(),
+	};
+	int n = sw_parse_options(argc, argv, &sw_stat_doc, opts);
+
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	if (n < argc) {
+		fprintf(stderr,
+			"stopwatch stat: unexpected argument '%s' (probes go with -p NAME)\n",
+			argv[n]);
+		return -EINVAL;
+	}
+	return sw_stat_check_args(a, json, prom);
 }
 
 static volatile sig_atomic_t sw_stop;
@@ -426,6 +355,26 @@ static void sw_timespec_add(struct timespec *t, double sec)
 	}
 }
 
+/*
+ * Sleeps until @interval seconds after *@next (or not at all when that has
+ * passed: no burst after falling behind).  Return: false when interrupted.
+ */
+static bool sw_stat_wait(struct timespec *next, double interval)
+{
+	struct timespec now;
+
+	sw_timespec_add(next, interval);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > next->tv_sec ||
+	    (now.tv_sec == next->tv_sec && now.tv_nsec > next->tv_nsec))
+		*next = now;
+	while (!sw_stop &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) ==
+		       EINTR)
+		;
+	return !sw_stop;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct sw_stat_args a = { 0 };
@@ -441,8 +390,6 @@ int cmd_stat(int argc, char **argv)
 
 	ret = sw_stat_parse_args(argc, argv, &a);
 	if (ret) {
-		if (ret == -ENOMEM)
-			fprintf(stderr, "stopwatch stat: out of memory\n");
 		ret = ret > 0 ? 0 : ret;
 		goto cleanup;
 	}
@@ -468,23 +415,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (round = 0; !sw_stop && (!a.count || round < a.count); round++) {
-		if (round) {
-			struct timespec now;
-
-			sw_timespec_add(&next, a.interval);
-			/* Fell behind (slow reads, stopped process): no burst. */
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > next.tv_sec ||
-			    (now.tv_sec == next.tv_sec &&
-			     now.tv_nsec > next.tv_nsec))
-				next = now;
-			while (!sw_stop &&
-			       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					       &next, NULL) == EINTR)
-				;
-			if (sw_stop)
-				break;
-		}
+		if (round && !sw_stat_wait(&next, a.interval))
+			break;
 		ret = sw_stat_once(&a, dir, &so, &dop, round, &prev);
 		if (ret)
 			break;
