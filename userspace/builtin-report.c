@@ -81,6 +81,7 @@ static const struct sw_cmd_doc sw_report_doc = {
 		"  stopwatch report -i prof.swd --folded > out.folded\n"
 		"  stopwatch report -i prof.swd --svg flame.svg     open it in a browser\n"
 		"  stopwatch report -i prof.swd --pprof prof.pb.gz && go tool pprof -top prof.pb.gz\n",
+	.no_args = "the file goes with -i FILE",
 };
 
 static int sw_add_list(const char *opt, const char *arg, bool numeric,
@@ -203,12 +204,6 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 	n = sw_parse_options(argc, argv, &sw_report_doc, opts);
 	if (n <= 0)
 		return n < 0 ? n : 1;
-	if (n < argc) {
-		fprintf(stderr,
-			"stopwatch report: unexpected argument '%s' (the file goes with -i FILE)\n",
-			argv[n]);
-		return -EINVAL;
-	}
 	if (a->json && a->folded) {
 		fprintf(stderr,
 			"stopwatch report: --json and --folded exclude each other\n");

@@ -57,6 +57,7 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"  stopwatch stat --json | python3 -m json.tool\n"
 		"  stopwatch stat --prometheus -i 15 \\\n"
 		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n",
+	.no_args = "probes go with -p NAME",
 };
 
 static bool sw_probe_name_ok(const char *s)
@@ -195,12 +196,6 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 
 	if (n <= 0)
 		return n < 0 ? n : 1;
-	if (n < argc) {
-		fprintf(stderr,
-			"stopwatch stat: unexpected argument '%s' (probes go with -p NAME)\n",
-			argv[n]);
-		return -EINVAL;
-	}
 	return sw_stat_check_args(a, json, prom);
 }
 

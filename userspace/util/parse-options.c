@@ -247,6 +247,11 @@ int sw_parse_options(int argc, char **argv, const struct sw_cmd_doc *doc,
 			goto cleanup;
 	}
 	ret = optind;
+	if (doc->no_args && optind < argc) {
+		fprintf(stderr, "stopwatch %s: unexpected argument '%s' (%s)\n",
+			doc->name, argv[optind], doc->no_args);
+		ret = -EINVAL;
+	}
 cleanup:
 	free(longs);
 	free(shorts);

@@ -107,6 +107,8 @@ struct sw_option {
  * @about:    what the command does (paragraphs, sections), or NULL
  * @examples: the example lines, or NULL
  * @stop_at_command: options end at the first non-option (a command to run)
+ * @no_args:  when set, the command takes no arguments but options, and a
+ *            stray one is refused with this hint, e.g. "probes go with -p"
  */
 struct sw_cmd_doc {
 	const char *name;
@@ -114,6 +116,7 @@ struct sw_cmd_doc {
 	const char *about;
 	const char *examples;
 	bool stop_at_command;
+	const char *no_args;
 };
 
 /**
