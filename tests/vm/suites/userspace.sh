@@ -23,7 +23,7 @@ EV=cpu-clock
 # The three hot functions and their designed shares (swprof.c).
 HOT="swprof_hot swprof_lib_hot swprof_warm"
 
-[ "$SW_ARCH" = x86_64 ] || skip_all "the stopwatch program runs on the x86_64 guest only (arm64: static busybox guest)"
+[ "$SW_ARCH" = x86_64 ] || skip_all "this suite compares with perf on the x86_64 guest; on arm64 the program suite runs stat, events, record and report"
 [ -x "$SW" ] || skip_all "$SW not built (make userspace)"
 [ -r "$MOD" ] || skip_all "module $MOD not built"
 [ -x "$P/swprof" ] || skip_all "$P/swprof not built (make progs)"
