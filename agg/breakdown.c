@@ -7,12 +7,37 @@
  * table's "other" row, so the rows of a probe always add up to its calls.
  * Reading merges the per-CPU tables by key.
  */
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
-#include "stopwatch.h"
+#include "control/control.h"
+#include "agg.h"
+
+#define SW_BD_SLOTS_LIMIT 65536
+
+unsigned int sw_bd_slots = 64;
+module_param_named(breakdown_slots, sw_bd_slots, uint, 0444);
+MODULE_PARM_DESC(breakdown_slots,
+		 "Breakdown rows per probe per CPU before calls count as 'other', 1 to 65536 (default 64)");
+
+/**
+ * sw_bd_check_params() - refuse a bad breakdown_slots parameter.
+ *
+ * Context: process context (module init).
+ * Return: 0 or -EINVAL, said with sw_error().
+ */
+int sw_bd_check_params(void)
+{
+	if (sw_bd_slots < 1 || sw_bd_slots > SW_BD_SLOTS_LIMIT) {
+		sw_error("breakdown_slots=%u is outside 1..%d", sw_bd_slots,
+			 SW_BD_SLOTS_LIMIT);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /**
  * sw_bdgen_alloc() - allocate empty breakdown tables for every CPU.
@@ -69,8 +94,8 @@ void sw_bdgen_free(struct sw_bdgen *bd)
 
 /*
  * sw_bd_record() - count one call in this CPU's breakdown table.
- * Context: kretprobe return handler (preemption disabled, possibly NMI);
- * the only writer of this CPU's table.  No locks, no allocation.
+ * Context: the measurement core's exit half (preemption disabled, possibly
+ * NMI); the only writer of this CPU's table.  No locks, no allocation.
  */
 void sw_bd_record(struct sw_bdgen *bd, u64 ns, u32 entry_cpu)
 {
@@ -194,58 +219,68 @@ static void sw_bd_show_key(struct seq_file *m, int mode,
 }
 
 /**
- * sw_breakdown_show() - print the breakdown_stats file.
- * @m: seq_file
+ * sw_bd_rows_alloc() - scratch space for sw_bdgen_show().
+ * @nslots: slots per table of the generations to be shown
+ * @snap:   one table's snapshot, output
  *
- * Header "probe <mode> calls min_ns avg_ns max_ns stddev_ns total_ns", then
- * per probe its rows by calls, busiest first, and its "other" row last.
- *
- * Context: process context; takes sw_lock.
- * Return: 0 or -ENOMEM.
+ * Context: process context; may sleep.
+ * Return: the row buffer, or NULL (nothing allocated) when out of memory.
  */
-int sw_breakdown_show(struct seq_file *m)
+void *sw_bd_rows_alloc(u32 nslots, void **snap)
 {
-	struct sw_bd_table *snap = NULL;
-	struct sw_bd_row *rows = NULL;
-	struct sw_probe *p;
-	int ret = 0;
+	struct sw_bd_row *rows;
 
-	mutex_lock(&sw_lock);
-	seq_printf(m, "%-24s %-16s %10s %12s %12s %12s %12s %14s\n", "probe",
-		   sw_breakdown_name(sw_bd_mode), "calls", "min_ns", "avg_ns",
-		   "max_ns", "stddev_ns", "total_ns");
-	list_for_each_entry(p, &sw_probes, list) {
-		struct sw_bdgen *bd = rcu_dereference_protected(p->bd,
-						lockdep_is_held(&sw_lock));
-		int n, i;
-
-		if (!bd)
-			continue;
-		if (!rows) {
-			rows = kvmalloc_array(num_possible_cpus() *
-						      (bd->nslots + 1),
-					      sizeof(*rows), GFP_KERNEL);
-			snap = kvmalloc(sw_bd_table_size(bd->nslots),
-					GFP_KERNEL);
-			if (!rows || !snap) {
-				ret = -ENOMEM;
-				break;
-			}
-		}
-		n = sw_bd_fold(rows, sw_bd_collect(bd, snap, rows));
-		sort(rows, n, sizeof(*rows), sw_bd_cmp_calls, NULL);
-		for (i = 0; i < n; i++) {
-			const struct sw_stats *st = &rows[i].st;
-
-			seq_printf(m, "%-24s ", p->name);
-			sw_bd_show_key(m, bd->mode, &rows[i]);
-			seq_printf(m, " %10llu %12llu %12llu %12llu %12llu %14llu\n",
-				   st->count, st->min, sw_stats_avg(st),
-				   st->max, sw_stats_stddev(st), st->sum);
-		}
+	rows = kvmalloc_array(num_possible_cpus() * (nslots + 1),
+			      sizeof(*rows), GFP_KERNEL);
+	*snap = kvmalloc(sw_bd_table_size(nslots), GFP_KERNEL);
+	if (!rows || !*snap) {
+		kvfree(rows);
+		kvfree(*snap);
+		*snap = NULL;
+		return NULL;
 	}
-	mutex_unlock(&sw_lock);
+	return rows;
+}
+
+/**
+ * sw_bd_rows_free() - free what sw_bd_rows_alloc() made; NULL accepted.
+ * @rows: row buffer
+ * @snap: snapshot buffer
+ */
+void sw_bd_rows_free(void *rows, void *snap)
+{
 	kvfree(snap);
 	kvfree(rows);
-	return ret;
+}
+
+/**
+ * sw_bdgen_show() - print one probe's rows of the breakdown_stats file.
+ * @m:     seq_file
+ * @probe: the probe's name, first column
+ * @bd:    its tables (kept alive by the caller)
+ * @rows:  from sw_bd_rows_alloc() for @bd->nslots
+ * @snap:  likewise
+ *
+ * Rows by calls, busiest first, the "other" row last; columns "calls
+ * min_ns avg_ns max_ns stddev_ns total_ns" after the key.
+ *
+ * Context: process context.
+ */
+void sw_bdgen_show(struct seq_file *m, const char *probe,
+		   struct sw_bdgen *bd, void *rows, void *snap)
+{
+	struct sw_bd_row *r = rows;
+	int n, i;
+
+	n = sw_bd_fold(r, sw_bd_collect(bd, snap, r));
+	sort(r, n, sizeof(*r), sw_bd_cmp_calls, NULL);
+	for (i = 0; i < n; i++) {
+		const struct sw_stats *st = &r[i].st;
+
+		seq_printf(m, "%-24s ", probe);
+		sw_bd_show_key(m, bd->mode, &r[i]);
+		seq_printf(m, " %10llu %12llu %12llu %12llu %12llu %14llu\n",
+			   st->count, st->min, sw_stats_avg(st), st->max,
+			   sw_stats_stddev(st), st->sum);
+	}
 }

@@ -11,8 +11,8 @@
  */
 #include <linux/slab.h>
 
-#include "stopwatch.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
+#include "agg.h"
 
 /**
  * sw_evgen_alloc() - empty event statistics for the events of @set.
@@ -74,7 +74,7 @@ void sw_evgen_free(struct sw_evgen *g)
  * @ev: the call's counts, or NULL when the call was not measured against
  *      the events of @g at all (entered before they were set)
  *
- * Context: kretprobe return handler: preemption disabled, possibly NMI;
+ * Context: the measurement core's exit half: preemption disabled, possibly NMI;
  * the only writer of this CPU's entry.  No locks, no allocation.
  */
 void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev)
@@ -104,7 +104,7 @@ NOKPROBE_SYMBOL(sw_evgen_record);
 
 /**
  * sw_evgen_read() - merge a probe's event statistics over all CPUs.
- * @g: the statistics (kept alive by the caller: RCU or sw_lock)
+ * @g: the statistics (kept alive by the caller: RCU or the owner's lock)
  * @r: merged result
  *
  * Context: process context, inside rcu_read_lock() when @g is only kept

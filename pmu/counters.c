@@ -11,8 +11,8 @@
  * not counting (error state, switched out) is seen by the reader
  * (sw_pmu_read: not active, or its enabled-but-not-running time grew) and
  * the calls it was meant to measure are counted as unmeasured instead of
- * being mixed in.  Per-thread counts come from
- * pmu/virt.c, which closes and opens each call's segments at context
+ * being mixed in.  Per-thread counts come from the measurement core
+ * (core/virt.c), which closes and opens each call's segments at context
  * switches.
  *
  * CPU hotplug.  perf detaches every counter of a CPU going offline, so a
@@ -29,7 +29,10 @@
  * Changing the events builds a complete new set first (counters on every
  * CPU that is up) and swaps it in only when all of them exist and count.
  *
- * Locks: sw_lock (mutex) > hotplug lock (taken inside perf) > sw_pmu_lock.
+ * Locks: sw_pmu_mutex > the client's lock (struct sw_pmu_client) > hotplug
+ * lock (taken inside perf) > sw_pmu_lock.  All of them are taken in process
+ * context only (hotplug callbacks included); none is ever taken by a
+ * handler, so under PREEMPT_RT, where the spinlock sleeps, nothing changes.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -37,12 +40,23 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "stopwatch.h"
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+
+#include "control/control.h"
 #include "pmu.h"
 
 struct sw_evset __rcu *sw_evset;
 static u32 sw_evset_last_id;
 static int sw_cpuhp_state = -1;
+static DEFINE_MUTEX(sw_pmu_mutex);
+static const struct sw_pmu_client *sw_pmu_client;
+static struct dentry *sw_pmu_files[2];
+
+static char *events;
+module_param(events, charp, 0444);
+MODULE_PARM_DESC(events,
+		 "Comma-separated perf events counted per call, per thread, e.g. cycles,instructions or cpu-clock,r00c0,4:0x3c (default: none; changeable in debugfs)");
 
 static DEFINE_SPINLOCK(sw_pmu_lock);
 static struct cpumask sw_cpu_up;	/* CPUs online as far as we know */
@@ -50,21 +64,35 @@ static LIST_HEAD(sw_pmu_graveyard);	/* struct sw_evcpu to release */
 static void sw_pmu_work_fn(struct work_struct *work);
 static DECLARE_WORK(sw_pmu_work, sw_pmu_work_fn);
 
-/*
- * The current set, for its writers: callers hold sw_lock or sw_pmu_lock
- * (it is replaced holding both).
- */
 static bool sw_pmu_pinned = true;
 module_param_named(pinned, sw_pmu_pinned, bool, 0444);
 MODULE_PARM_DESC(pinned,
 		 "Pin the event counters (default Y: perf schedules them first and never multiplexes them; events that do not fit are refused). N: flexible counters, multiplexed by perf when the PMU is short of counters; calls during which a counter was switched out are counted as unmeasured");
 
+/*
+ * The current set, for its writers: callers hold sw_pmu_mutex or
+ * sw_pmu_lock (it is replaced holding both).
+ */
 static struct sw_evset *sw_evset_locked(void)
 {
 	return rcu_dereference_protected(sw_evset, 1);
 }
 
-/* A CPU's counters of @set; caller holds sw_pmu_lock, or sw_lock. */
+/**
+ * sw_pmu_set_locked() - the current event set, for the client.
+ *
+ * The set is replaced only while the client's lock is held (between its
+ * prepare and commit), so it stays current while the client holds it.
+ *
+ * Context: process context, the client's lock held.
+ * Return: the set, or NULL without events.
+ */
+struct sw_evset *sw_pmu_set_locked(void)
+{
+	return sw_evset_locked();
+}
+
+/* A CPU's counters of @set; caller holds sw_pmu_lock, or sw_pmu_mutex. */
 static struct sw_evcpu *sw_evcpu_get(struct sw_evset *set, int cpu)
 {
 	return rcu_dereference_protected(set->cpu[cpu], 1);
@@ -83,8 +111,9 @@ static struct sw_evcpu *sw_evcpu_get(struct sw_evset *set, int cpu)
  * width).  pmu->read() of every PMU is safe against the PMU's own
  * overflow interrupt, NMI included.
  *
- * Context: kretprobe handlers (preemption off, any context including
- * NMI) and the sched_switch tracepoint (interrupts off).
+ * Context: the measurement core's handlers (preemption off, any context
+ * including NMI) and the sched_switch tracepoint (interrupts off).  Under
+ * PREEMPT_RT the same: local_irq_save() still disables interrupts.
  */
 void sw_pmu_read(const struct sw_evset *set, struct sw_ctr_sample *s)
 {
@@ -222,7 +251,7 @@ static void sw_evcpu_free(struct sw_evcpu *c)
  * message.  Not strict (a CPU coming online): a counter that cannot be
  * made, or does not count, is logged and its events' calls on this CPU
  * are unmeasured.
- * Context: process context, sw_lock held, hotplug lock not held.
+ * Context: process context, sw_pmu_mutex held, hotplug lock not held.
  */
 static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 				      bool strict, int *err)
@@ -327,7 +356,7 @@ static void sw_evset_free(struct sw_evset *set)
  * Makes the counters of @set on every CPU that is up, all or nothing;
  * @set is not published yet.  On failure every counter made is released
  * and sw_error() has said which event failed and why.
- * Context: process context, sw_lock held.
+ * Context: process context, sw_pmu_mutex held.
  */
 static int sw_evset_start(struct sw_evset *set)
 {
@@ -366,7 +395,7 @@ static int sw_evset_start(struct sw_evset *set)
 /*
  * Releases the counters of CPUs gone offline, after the handlers that may
  * still be reading them are done.
- * Context: process context, sw_lock held.
+ * Context: process context, sw_pmu_mutex held.
  */
 static void sw_pmu_bury(void)
 {
@@ -388,7 +417,7 @@ static void sw_pmu_bury(void)
 /*
  * Gives every CPU that is up and has no counters of the current set its
  * counters, then releases the buried ones.
- * Context: process context, sw_lock held.
+ * Context: process context, sw_pmu_mutex held.
  */
 static void sw_pmu_reconcile(void)
 {
@@ -422,9 +451,9 @@ static void sw_pmu_reconcile(void)
 
 static void sw_pmu_work_fn(struct work_struct *work)
 {
-	mutex_lock(&sw_lock);
+	mutex_lock(&sw_pmu_mutex);
 	sw_pmu_reconcile();
-	mutex_unlock(&sw_lock);
+	mutex_unlock(&sw_pmu_mutex);
 }
 
 static void sw_events_parse_error(int err, const char *bad)
@@ -447,7 +476,7 @@ static void sw_events_parse_error(int err, const char *bad)
 	}
 }
 
-/**
+/*
  * sw_pmu_events_apply() - count a new list of events, all or nothing.
  * @list: comma- or space-separated event names; empty for none; modified
  *
@@ -456,18 +485,17 @@ static void sw_events_parse_error(int err, const char *bad)
  * unmeasured for the new events.  On any error nothing changes and
  * sw_error() names the event and the reason.
  *
- * Context: process context; takes sw_lock.
+ * Context: process context; takes sw_pmu_mutex, then the client's lock.
  * Return: 0; -EINVAL, -E2BIG, -EEXIST (bad list); -ENODEV (hardware event
  * without a hardware PMU); -ENOENT, -EOPNOTSUPP, -EINVAL (event the PMU
  * does not know); -EBUSY (no free hardware counter); -ENOMEM.
  */
-int sw_pmu_events_apply(char *list)
+static int sw_pmu_events_apply(char *list)
 {
 	struct sw_event_spec *specs;
 	struct sw_evset *set = NULL, *old = NULL;
-	struct sw_evgen **gens = NULL;
 	const char *bad;
-	int n, ngens = 0, cpu, ret;
+	int n, cpu, ret;
 
 	specs = kcalloc(SW_MAX_EVENTS, sizeof(*specs), GFP_KERNEL);
 	if (!specs)
@@ -487,18 +515,19 @@ int sw_pmu_events_apply(char *list)
 		}
 	}
 
-	mutex_lock(&sw_lock);
+	mutex_lock(&sw_pmu_mutex);
 	if (set)
 		set->id = ++sw_evset_last_id;
-	ret = sw_probes_evgen_prepare(set, &gens);
-	if (ret < 0) {
+	ret = sw_pmu_client->prepare(set);
+	if (ret) {
 		sw_error("events: out of memory, events unchanged");
 		goto out_unlock;
 	}
-	ngens = ret;
 	ret = set ? sw_evset_start(set) : 0;
-	if (ret)
+	if (ret) {
+		sw_pmu_client->abort();
 		goto out_unlock;
+	}
 	spin_lock(&sw_pmu_lock);
 	/* CPUs that went offline while their counters were made: bury. */
 	for_each_possible_cpu(cpu) {
@@ -509,18 +538,20 @@ int sw_pmu_events_apply(char *list)
 			list_add_tail(&c->grave, &sw_pmu_graveyard);
 		}
 	}
-	sw_probes_evgen_swap(gens);
 	old = rcu_replace_pointer(sw_evset, set, 1);
 	spin_unlock(&sw_pmu_lock);
+	/* The client's state for the new set goes live after the set. */
+	sw_pmu_client->commit();
 	set = NULL;
 	/* CPUs that came up meanwhile get their counters now. */
 	sw_pmu_reconcile();
 out_unlock:
-	mutex_unlock(&sw_lock);
+	mutex_unlock(&sw_pmu_mutex);
 	/* Handlers still using the old set or statistics are done after this. */
-	if (!ret)
+	if (!ret) {
 		synchronize_rcu();
-	sw_probes_evgen_free(gens, ngens);
+		sw_pmu_client->done();
+	}
 	sw_evset_free(old);
 	sw_evset_free(set);
 out_free_specs:
@@ -528,33 +559,36 @@ out_free_specs:
 	return ret;
 }
 
-/**
- * sw_pmu_events_show() - the events counted, one name per line.
- * @m: seq_file
- *
- * Context: process context; takes sw_lock.
+/*
+ * sw_pmu_events_show() - the events file: the events counted, one name
+ * per line.
+ * Context: process context; takes sw_pmu_mutex.
  */
-void sw_pmu_events_show(struct seq_file *m)
+static int sw_pmu_events_show(struct seq_file *m)
 {
 	struct sw_evset *set;
 	u32 i;
 
-	mutex_lock(&sw_lock);
+	mutex_lock(&sw_pmu_mutex);
 	set = sw_evset_locked();
 	for (i = 0; set && i < set->n; i++)
 		seq_printf(m, "%s\n", set->spec[i].name);
-	mutex_unlock(&sw_lock);
+	mutex_unlock(&sw_pmu_mutex);
+	return 0;
 }
 
-/**
- * sw_pmu_counters_show() - every online CPU's counters: state and totals.
- * @m: seq_file
- *
- * Context: process context; takes sw_lock, under which no counter is
+static const struct sw_ctl_file sw_events_file = {
+	.show = sw_pmu_events_show,
+	.apply = sw_pmu_events_apply,
+};
+
+/*
+ * sw_pmu_counters_show() - the counters file: every online CPU's counters,
+ * state and totals.
+ * Context: process context; takes sw_pmu_mutex, under which no counter is
  * released (the graveyard is emptied under it).
- * Return: 0.
  */
-int sw_pmu_counters_show(struct seq_file *m)
+static int sw_pmu_counters_show(struct seq_file *m)
 {
 	struct sw_evset *set;
 	int cpu;
@@ -563,7 +597,7 @@ int sw_pmu_counters_show(struct seq_file *m)
 	seq_printf(m, "%-4s %-24s %-20s %-8s %20s %16s %16s\n", "cpu", "event",
 		   "type:config", "state", "count", "enabled_ns",
 		   "running_ns");
-	mutex_lock(&sw_lock);
+	mutex_lock(&sw_pmu_mutex);
 	set = sw_evset_locked();
 	for_each_possible_cpu(cpu) {
 		struct sw_evcpu *c;
@@ -592,9 +626,13 @@ int sw_pmu_counters_show(struct seq_file *m)
 				   running);
 		}
 	}
-	mutex_unlock(&sw_lock);
+	mutex_unlock(&sw_pmu_mutex);
 	return 0;
 }
+
+static const struct sw_ctl_file sw_counters_file = {
+	.show = sw_pmu_counters_show,
+};
 
 /*
  * sw_pmu_cpu_online() - @cpu is up: have its counters made.
@@ -637,27 +675,26 @@ static int sw_pmu_cpu_offline(unsigned int cpu)
 }
 
 /**
- * sw_pmu_init() - start the context-switch hook and the CPU hotplug state,
- * then count @events.
- * @events: the events module parameter (NULL or empty: none)
+ * sw_pmu_init() - start the CPU hotplug state, the events and counters
+ * files, then count the events of the module parameter.
+ * @client: told of every change of the event set (see struct
+ *          sw_pmu_client); must outlive sw_pmu_exit()
  *
  * Context: process context (module init).
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
-int sw_pmu_init(const char *events)
+int sw_pmu_init(const struct sw_pmu_client *client)
 {
 	char *buf;
 	int ret;
 
-	ret = sw_virt_init();
-	if (ret)
-		return ret;
+	sw_pmu_client = client;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "stopwatch/pmu:online",
 				sw_pmu_cpu_online, sw_pmu_cpu_offline);
 	if (ret < 0) {
 		pr_err(SW_NAME ": cannot register the CPU hotplug state (%d)\n",
 		       ret);
-		goto out_virt_exit;
+		return ret;
 	}
 	sw_cpuhp_state = ret;
 	if (events && *events) {
@@ -670,21 +707,21 @@ int sw_pmu_init(const char *events)
 		if (ret)
 			goto out_remove_cpuhp;
 	}
+	sw_pmu_files[0] = sw_debugfs_add_ctl("events", 0600, NULL,
+					     &sw_events_file);
+	sw_pmu_files[1] = sw_debugfs_add_ctl("counters", 0400, NULL,
+					     &sw_counters_file);
 	return 0;
 
 out_remove_cpuhp:
-	cpuhp_remove_state(sw_cpuhp_state);
-	sw_cpuhp_state = -1;
-	cancel_work_sync(&sw_pmu_work);
-out_virt_exit:
-	sw_virt_exit();
+	sw_pmu_exit();
 	return ret;
 }
 
 /**
- * sw_pmu_exit() - release every counter and remove the hooks.
+ * sw_pmu_exit() - remove the files, release every counter.
  *
- * Called after every probe is gone.
+ * Called after the measurement core stopped reading the counters.
  *
  * Context: process context (module exit or failed init).
  */
@@ -692,18 +729,19 @@ void sw_pmu_exit(void)
 {
 	struct sw_evset *set;
 
+	sw_debugfs_remove(&sw_pmu_files[1]);
+	sw_debugfs_remove(&sw_pmu_files[0]);
 	/* Every online CPU's counters go to the graveyard. */
 	if (sw_cpuhp_state >= 0)
 		cpuhp_remove_state(sw_cpuhp_state);
 	sw_cpuhp_state = -1;
 	cancel_work_sync(&sw_pmu_work);
-	mutex_lock(&sw_lock);
+	mutex_lock(&sw_pmu_mutex);
 	spin_lock(&sw_pmu_lock);
 	set = rcu_replace_pointer(sw_evset, NULL, 1);
 	spin_unlock(&sw_pmu_lock);
 	sw_pmu_bury();
-	mutex_unlock(&sw_lock);
-	sw_virt_exit();
+	mutex_unlock(&sw_pmu_mutex);
 	synchronize_rcu();
 	sw_evset_free(set);
 }

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pmu.h - virtualized per-thread event counts for stopwatch calls.
- *
- *   counters.c  the event set: one perf kernel counter per CPU per event,
- *               created and released by CPU hotplug callbacks, read from
- *               probe context; the "events" control (all or nothing)
- *   virt.c      the sched_switch tracepoint that closes and opens the
- *               segments of every call in flight of the threads switched
- *   evstats.c   per-probe, per-CPU statistics and histograms per event
+ * pmu.h - the event set, a service: one perf kernel counter per CPU per
+ * event, created and released by CPU hotplug callbacks, read from any
+ * context (sw_pmu_read()); the "events" and "counters" files.  It knows
+ * nothing of probes or calls: the measurement core (core/) reads the
+ * counters at entry, exit and context switches, and the one client that
+ * keeps per-set state is told of changes through struct sw_pmu_client.
  */
 #ifndef _STOPWATCH_PMU_H
 #define _STOPWATCH_PMU_H
@@ -43,7 +41,8 @@ struct sw_evcpu {
  * @cpu:          per CPU (nr_cpu_ids entries), that CPU's counters while it
  *                is online (RCU; NULL while offline or not yet made)
  *
- * Published through the RCU pointer sw_evset, replaced under sw_lock.
+ * Published through the RCU pointer sw_evset, replaced holding the pmu's
+ * mutex and the client's lock (struct sw_pmu_client).
  */
 struct sw_evset {
 	u32 id;
@@ -57,79 +56,29 @@ struct sw_evset {
 extern struct sw_evset __rcu *sw_evset;
 
 /**
- * struct sw_evstat - one event's statistics of one probe on one CPU.
- * @st:         per-call counts of the measured calls
- * @unmeasured: calls left out: the counter did not count for all of them
- * @hist:       log2 histogram of the per-call counts
+ * struct sw_pmu_client - who keeps per-event-set state and must follow a
+ * change of the event set (the probe registry: every probe's event
+ * statistics belong to one set).  Handed to sw_pmu_init(); the pmu never
+ * calls anything above it except through these.
+ * @prepare: allocate the state for @set (NULL: no events) and lock it
+ *           against other changes; returns 0 holding the client's lock, or
+ *           a negative errno (nothing held, nothing allocated)
+ * @commit:  publish what @prepare made (cannot fail) and drop the lock;
+ *           called after the new set is published
+ * @abort:   drop the lock and free what @prepare made
+ * @done:    free what @commit replaced; no handler can see it any more
  */
-struct sw_evstat {
-	struct sw_stats st;
-	u64 unmeasured;
-	u64 hist[SW_HIST_BUCKETS];
-};
-
-/**
- * struct sw_evpcpu - one probe's event statistics on one CPU.
- * @seq: odd while the owning CPU updates; readers retry
- * @cpi: per-call cycles per instruction x SW_CPI_SCALE
- * @ev:  one entry per event of the set
- */
-struct sw_evpcpu {
-	seqcount_t seq;
-	struct sw_stats cpi;
-	struct sw_evstat ev[];
-};
-
-/**
- * struct sw_evgen - one generation of a probe's event statistics, for one
- * event set.  Replaced (RCU) on reset and when the events change.
- * @set_id:       id of the event set the statistics belong to
- * @n:            number of events
- * @cycles:       index of cycles, or -1
- * @instructions: index of instructions, or -1
- * @names:        the events' names, for the column headers
- * @pcpu:         per-CPU statistics
- */
-struct sw_evgen {
-	u32 set_id;
-	u32 n;
-	int cycles;
-	int instructions;
-	char names[SW_MAX_EVENTS][SW_EVENT_NAME_LEN];
-	struct sw_evpcpu __percpu *pcpu;
-};
-
-/**
- * struct sw_evread - a probe's event statistics merged over all CPUs.
- * @n, @cycles, @instructions, @names: as in struct sw_evgen
- * @cpi: merged CPI statistics (valid when both cycles and instructions)
- * @ev:  merged statistics per event
- */
-struct sw_evread {
-	u32 n;
-	int cycles;
-	int instructions;
-	char names[SW_MAX_EVENTS][SW_EVENT_NAME_LEN];
-	struct sw_stats cpi;
-	struct sw_evstat ev[SW_MAX_EVENTS];
+struct sw_pmu_client {
+	int (*prepare)(const struct sw_evset *set);
+	void (*commit)(void);
+	void (*abort)(void);
+	void (*done)(void);
 };
 
 /* pmu/counters.c */
-int sw_pmu_init(const char *events);
+int sw_pmu_init(const struct sw_pmu_client *client);
 void sw_pmu_exit(void);
-int sw_pmu_events_apply(char *list);
-void sw_pmu_events_show(struct seq_file *m);
-int sw_pmu_counters_show(struct seq_file *m);
 void sw_pmu_read(const struct sw_evset *set, struct sw_ctr_sample *s);
-
-/* pmu/virt.c */
-int sw_virt_init(void);
-void sw_virt_exit(void);
-
-/* pmu/evstats.c */
-struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set);
-void sw_evgen_free(struct sw_evgen *g);
-void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev);
-int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r);
+struct sw_evset *sw_pmu_set_locked(void);
 
 #endif /* _STOPWATCH_PMU_H */

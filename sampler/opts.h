@@ -9,8 +9,8 @@
 #ifndef _STOPWATCH_SAMPLER_OPTS_H
 #define _STOPWATCH_SAMPLER_OPTS_H
 
-#include "../lib/sw_types.h"
-#include "../lib/events.h"
+#include "lib/sw_types.h"
+#include "lib/events.h"
 
 #define SW_CPULIST_LEN 128
 #define SW_STACK_MAX 127		/* most frames per call stack */

@@ -51,8 +51,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "../module/stopwatch.h"
-#include "../module/compat.h"
+#include "control/control.h"
+#include "wrapper/perf_event.h"
+#include "wrapper/timekeeping.h"
 #include "sampler.h"
 
 /* ---- module parameters ---------------------------------------------------- */
@@ -121,22 +122,6 @@ static struct sw_relay sw_relay;
 static struct dentry *sw_samp_file;
 static u32 sw_sessions;
 
-#define SW_LOST_FROM_CNT(i) \
-	((i) == 0 ? SW_CNT_LOST_FULL : (i) == 1 ? SW_CNT_LOST_NESTED : \
-	 (i) == 2 ? SW_CNT_LOST_STACK : (i) == 3 ? SW_CNT_LOST_THROTTLED : \
-	 SW_CNT_SB_LOST)
-
-static inline void sw_cnt_inc(struct sw_samp_cpu *c, int i)
-{
-	local64_inc(&c->cnt[i]);
-}
-
-static inline u64 sw_cnt(struct sw_samp_cpu *c, int i)
-{
-	return local64_read(&c->cnt[i]);
-}
-
-static void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c);
 
 /*
  * Gets a freshly staged sample into relay.  In NMI relay is off limits:
@@ -253,162 +238,6 @@ out:
 	local_dec(&c->nest);
 }
 NOKPROBE_SYMBOL(sw_overflow);
-
-/* ---- draining into relay (interrupts off, on the ring's CPU) ------------- */
-
-/**
- * sw_samp_stream_begin() - write the CPU's SW_REC_STREAM if not done yet.
- * @s: session
- * @c: this CPU's state
- *
- * Context: interrupts disabled, on @c's CPU.
- */
-void sw_samp_stream_begin(struct sw_session *s, struct sw_samp_cpu *c)
-{
-	struct sw_rec_stream r;
-
-	if (c->streamed)
-		return;
-	memset(&r, 0, sizeof(r));
-	r.h.type = SW_REC_STREAM;
-	r.h.size = sizeof(r);
-	r.h.time = sw_clock_ns();
-	r.realtime_ns = ktime_get_real_fast_ns();
-	r.magic = SW_ABI_MAGIC;
-	r.major = SW_ABI_MAJOR;
-	r.minor = SW_ABI_MINOR;
-	r.cpu = c->cpu;
-	r.session = s->number;
-	r.ev_type = s->attr.type;
-	r.flags = s->stream_flags;
-	r.ev_config = s->attr.config;
-	r.period_or_freq = s->o.freq ? s->o.freq : s->o.period;
-	r.filter_id = s->o.pid >= 0 ? s->o.pid : s->o.tgid >= 0 ? s->o.tgid : 0;
-	r.max_kstack = s->o.kstack;
-	r.max_ustack = s->o.ustack;
-	strscpy(r.event, s->o.ev.name, sizeof(r.event));
-	if (sw_relay_write(s->relay, &r, sizeof(r)))
-		c->streamed = true;
-}
-
-/* Reports losses not yet reported, when the buffer has room for it. */
-static void sw_samp_report_lost(struct sw_session *s, struct sw_samp_cpu *c)
-{
-	u64 now[SW_LOST_CAUSES], *f;
-	struct sw_rec_lost r;
-	bool any = false;
-	int i;
-
-	for (i = 0; i < SW_LOST_CAUSES; i++) {
-		now[i] = sw_cnt(c, SW_LOST_FROM_CNT(i));
-		any |= now[i] != c->reported[i];
-	}
-	if (!any)
-		return;
-	memset(&r, 0, sizeof(r));
-	r.h.type = SW_REC_LOST;
-	r.h.size = sizeof(r);
-	r.h.time = sw_clock_ns();
-	r.cpu = c->cpu;
-	f = &r.full;
-	for (i = 0; i < SW_LOST_CAUSES; i++)
-		f[i] = now[i] - c->reported[i];
-	if (sw_relay_write(s->relay, &r, sizeof(r)))
-		memcpy(c->reported, now, sizeof(now));
-}
-
-/*
- * Moves every staged sample into relay, after the stream header and any
- * pending LOST record.
- *
- * Context: interrupts disabled, on @c's CPU.
- */
-static void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c)
-{
-	void *rec;
-	u32 len;
-
-	if (unlikely(c->cpu != raw_smp_processor_id()))
-		return;
-	sw_samp_stream_begin(s, c);
-	sw_samp_report_lost(s, c);
-	while ((rec = sw_stage_peek(&c->stage, &len))) {
-		if (sw_relay_write(s->relay, rec, len)) {
-			sw_cnt_inc(c, SW_CNT_WRITTEN);
-			local64_add(len, &c->cnt[SW_CNT_BYTES]);
-		} else {
-			sw_cnt_inc(c, SW_CNT_LOST_FULL);
-		}
-		sw_stage_consume(&c->stage, len);
-	}
-}
-
-/* Context: hard IRQ (irq_work) on the CPU that queued it. */
-static void sw_samp_work(struct irq_work *work)
-{
-	struct sw_samp_cpu *c = container_of(work, struct sw_samp_cpu, work);
-
-	sw_samp_drain(c->sess, c);
-}
-
-/* Context: hard IRQ (lazy irq_work, from the tick) on the queuing CPU. */
-static void sw_samp_work_lazy(struct irq_work *work)
-{
-	struct sw_samp_cpu *c = container_of(work, struct sw_samp_cpu, lazy);
-
-	sw_samp_drain(c->sess, c);
-}
-
-/**
- * sw_samp_emit() - append a side-band record to this CPU's stream.
- * @s:   running session
- * @rec: the record (header filled in)
- * @len: its size
- *
- * Samples already staged on this CPU go first, so the stream stays in
- * time order on this CPU.
- *
- * Context: process context (any preemption state); not NMI.
- */
-void sw_samp_emit(struct sw_session *s, const void *rec, u32 len)
-{
-	struct sw_samp_cpu *c;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	c = this_cpu_ptr(s->pcpu);
-	sw_samp_drain(s, c);
-	if (c->streamed && sw_relay_write(s->relay, rec, len))
-		sw_cnt_inc(c, SW_CNT_SB_WRITTEN);
-	else
-		sw_cnt_inc(c, SW_CNT_SB_LOST);
-	local_irq_restore(flags);
-}
-
-/* Final counters of this CPU's stream; the stream is closed after it. */
-static void sw_samp_stream_end(struct sw_session *s, struct sw_samp_cpu *c)
-{
-	struct sw_rec_end r;
-
-	if (!c->streamed)
-		return;
-	memset(&r, 0, sizeof(r));
-	r.h.type = SW_REC_END;
-	r.h.size = sizeof(r);
-	r.h.time = sw_clock_ns();
-	r.cpu = c->cpu;
-	r.taken = sw_cnt(c, SW_CNT_TAKEN);
-	r.written = sw_cnt(c, SW_CNT_WRITTEN);
-	r.lost_full = sw_cnt(c, SW_CNT_LOST_FULL);
-	r.lost_nested = sw_cnt(c, SW_CNT_LOST_NESTED);
-	r.lost_stack = sw_cnt(c, SW_CNT_LOST_STACK);
-	r.lost_throttled = sw_cnt(c, SW_CNT_LOST_THROTTLED);
-	r.filtered = sw_cnt(c, SW_CNT_FILTERED);
-	r.sideband_written = sw_cnt(c, SW_CNT_SB_WRITTEN);
-	r.sideband_lost = sw_cnt(c, SW_CNT_SB_LOST);
-	sw_relay_write(s->relay, &r, sizeof(r));
-	c->streamed = false;
-}
 
 /* ---- CPU hotplug ----------------------------------------------------------------- */
 

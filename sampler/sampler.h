@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sampler.h - interfaces between the parts of the oprofile-style sampler:
- * sampler.c (control, perf events, overflow handler, draining), stack.c
- * (call stacks), sideband.c (task, mmap, module and kernel records).
+ * sampler.h - interfaces between the parts of the oprofile-style sampler,
+ * a service that knows nothing of probes: sampler.c (control, perf
+ * events, overflow handler), stream.c (each CPU's record stream into
+ * relay), stack.c (call stacks), sideband.c (task, mmap, module and kernel
+ * records).
  */
 #ifndef _STOPWATCH_SAMPLER_H
 #define _STOPWATCH_SAMPLER_H
@@ -15,7 +17,7 @@
 
 #include "opts.h"
 #include "stage.h"
-#include "../relay/relay.h"
+#include "relay/relay.h"
 
 /* Per-CPU counters; index into sw_samp_cpu.cnt[]. */
 enum sw_samp_counter {
@@ -114,9 +116,32 @@ struct sw_session {
 	u64 t_stop;
 };
 
+#define SW_LOST_FROM_CNT(i) \
+	((i) == 0 ? SW_CNT_LOST_FULL : (i) == 1 ? SW_CNT_LOST_NESTED : \
+	 (i) == 2 ? SW_CNT_LOST_STACK : (i) == 3 ? SW_CNT_LOST_THROTTLED : \
+	 SW_CNT_SB_LOST)
+
+static inline void sw_cnt_inc(struct sw_samp_cpu *c, int i)
+{
+	local64_inc(&c->cnt[i]);
+}
+
+static inline u64 sw_cnt(struct sw_samp_cpu *c, int i)
+{
+	return local64_read(&c->cnt[i]);
+}
+
 /* sampler/sampler.c */
+int sw_sampler_init(void);
+void sw_sampler_exit(void);
+
+/* sampler/stream.c */
 void sw_samp_emit(struct sw_session *s, const void *rec, u32 len);
 void sw_samp_stream_begin(struct sw_session *s, struct sw_samp_cpu *c);
+void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c);
+void sw_samp_stream_end(struct sw_session *s, struct sw_samp_cpu *c);
+void sw_samp_work(struct irq_work *work);
+void sw_samp_work_lazy(struct irq_work *work);
 
 /* sampler/stack.c */
 u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);

@@ -43,8 +43,9 @@
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
 
-#include "../module/stopwatch.h"
-#include "../module/compat.h"
+#include "control/control.h"
+#include "wrapper/module.h"
+#include "wrapper/timekeeping.h"
 #include "sampler.h"
 
 /**

@@ -22,7 +22,8 @@
 #include <asm/unwind.h>
 #endif
 
-#include "../module/compat.h"
+#include "wrapper/stacktrace.h"
+#include "wrapper/uaccess.h"
 #include "sampler.h"
 
 /*
@@ -53,7 +54,7 @@ static __always_inline u32 sw_fp_walk(unsigned long fp, bool user, u64 *out,
 			*flags |= trunc;
 			break;
 		}
-		out[n++] = sw_strip_pac(rec[1]);
+		out[n++] = sw_strip_pac(rec[1], user);
 		if (rec[0] <= fp)
 			break;
 		fp = rec[0];

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * agg.h - the aggregations: where the measurement core folds each call.
+ *
+ *   timing.c     wall-time statistics and log2 histogram, per CPU
+ *   breakdown.c  the same broken down by pid, tgid, comm or cpu (bounded,
+ *                with an "other" row)
+ *   evstats.c    statistics and histograms of the per-call event counts
+ *
+ * Each aggregation is a generation: allocated whole in process context,
+ * published through an RCU pointer in struct sw_aggs and replaced whole
+ * (reset, events changed), so the handlers never see a half-made table and
+ * never take a lock.  Each CPU's part has a single writer (the handler
+ * running on that CPU, which kprobes and the core never nest) and a
+ * seqcount for readers on other CPUs.
+ */
+#ifndef _STOPWATCH_AGG_H
+#define _STOPWATCH_AGG_H
+
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/seqlock.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+
+#include "lib/stats.h"
+#include "lib/bdtab.h"
+#include "lib/evcall.h"
+#include "lib/events.h"
+#include "lib/parse.h"
+
+struct sw_evset;
+
+/**
+ * struct sw_pcpu - one CPU's wall-time statistics of one probe.
+ * @seq:      odd while the owning CPU updates; readers retry
+ * @st:       wall-time statistics, nanoseconds
+ * @migrated: calls that returned on another CPU than they entered on
+ * @hist:     log2 histogram of wall time
+ */
+struct sw_pcpu {
+	seqcount_t seq;
+	struct sw_stats st;
+	u64 migrated;
+	u64 hist[SW_HIST_BUCKETS];
+};
+
+/**
+ * struct sw_gen - one generation of a probe's wall-time statistics.
+ * @pcpu: per-CPU statistics
+ */
+struct sw_gen {
+	struct sw_pcpu __percpu *pcpu;
+};
+
+/**
+ * struct sw_bd_cpu - one CPU's breakdown table.
+ * @seq: odd while the owning CPU updates; readers retry
+ * @tbl: the table (variable size)
+ */
+struct sw_bd_cpu {
+	seqcount_t seq;
+	struct sw_bd_table tbl;
+};
+
+/**
+ * struct sw_bdgen - one generation of a probe's breakdown tables.
+ * @mode:   what the tables are keyed by (SW_BD_*)
+ * @nslots: slots per table
+ * @cpu:    one table per possible CPU, indexed by CPU number
+ */
+struct sw_bdgen {
+	int mode;
+	u32 nslots;
+	struct sw_bd_cpu *cpu[];
+};
+
+/**
+ * struct sw_evstat - one event's statistics of one probe on one CPU.
+ * @st:         per-call counts of the measured calls
+ * @unmeasured: calls left out: the counter did not count for all of them
+ * @hist:       log2 histogram of the per-call counts
+ */
+struct sw_evstat {
+	struct sw_stats st;
+	u64 unmeasured;
+	u64 hist[SW_HIST_BUCKETS];
+};
+
+/**
+ * struct sw_evpcpu - one probe's event statistics on one CPU.
+ * @seq: odd while the owning CPU updates; readers retry
+ * @cpi: per-call cycles per instruction x SW_CPI_SCALE
+ * @ev:  one entry per event of the set
+ */
+struct sw_evpcpu {
+	seqcount_t seq;
+	struct sw_stats cpi;
+	struct sw_evstat ev[];
+};
+
+/**
+ * struct sw_evgen - one generation of a probe's event statistics, for one
+ * event set.  Replaced (RCU) on reset and when the events change.
+ * @set_id:       id of the event set the statistics belong to
+ * @n:            number of events
+ * @cycles:       index of cycles, or -1
+ * @instructions: index of instructions, or -1
+ * @names:        the events' names, for the column headers
+ * @pcpu:         per-CPU statistics
+ */
+struct sw_evgen {
+	u32 set_id;
+	u32 n;
+	int cycles;
+	int instructions;
+	char names[SW_MAX_EVENTS][SW_EVENT_NAME_LEN];
+	struct sw_evpcpu __percpu *pcpu;
+};
+
+/**
+ * struct sw_evread - a probe's event statistics merged over all CPUs.
+ * @n, @cycles, @instructions, @names: as in struct sw_evgen
+ * @cpi: merged CPI statistics (valid when both cycles and instructions)
+ * @ev:  merged statistics per event
+ */
+struct sw_evread {
+	u32 n;
+	int cycles;
+	int instructions;
+	char names[SW_MAX_EVENTS][SW_EVENT_NAME_LEN];
+	struct sw_stats cpi;
+	struct sw_evstat ev[SW_MAX_EVENTS];
+};
+
+/**
+ * struct sw_aggs - the aggregations one probe's calls are folded into.
+ * @gen: wall-time statistics (always present)
+ * @bd:  breakdown tables, NULL when off
+ * @evs: event statistics, NULL without events
+ *
+ * Each pointer is replaced under the owner's lock and read under RCU-sched
+ * (the handlers run with preemption disabled).
+ */
+struct sw_aggs {
+	struct sw_gen __rcu *gen;
+	struct sw_bdgen __rcu *bd;
+	struct sw_evgen __rcu *evs;
+};
+
+/*
+ * sw_timing_record() - fold one call's wall time into this CPU's
+ * statistics.
+ * Context: the measurement core's exit half: preemption disabled, possibly
+ * NMI; the only writer of this CPU's entry.  No locks, no allocation.
+ */
+static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
+					     u32 entry_cpu)
+{
+	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
+
+	raw_write_seqcount_begin(&pc->seq);
+	sw_stats_add(&pc->st, ns);
+	pc->hist[sw_hist_bucket(ns)]++;
+	if (entry_cpu != smp_processor_id())
+		pc->migrated++;
+	raw_write_seqcount_end(&pc->seq);
+}
+
+/* agg/timing.c */
+struct sw_gen *sw_gen_alloc(void);
+void sw_gen_free(struct sw_gen *g);
+void sw_gen_read(struct sw_gen *g, struct sw_pcpu *snap, struct sw_stats *st,
+		 u64 *hist, u64 *migrated);
+
+/* agg/breakdown.c */
+extern unsigned int sw_bd_slots;
+int sw_bd_check_params(void);
+struct sw_bdgen *sw_bdgen_alloc(int mode);
+void sw_bdgen_free(struct sw_bdgen *bd);
+void sw_bd_record(struct sw_bdgen *bd, u64 ns, u32 entry_cpu);
+void *sw_bd_rows_alloc(u32 nslots, void **snap);
+void sw_bd_rows_free(void *rows, void *snap);
+void sw_bdgen_show(struct seq_file *m, const char *probe,
+		   struct sw_bdgen *bd, void *rows, void *snap);
+
+/* agg/evstats.c */
+struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set);
+void sw_evgen_free(struct sw_evgen *g);
+void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev);
+int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r);
+
+/* all of them */
+int sw_aggs_alloc(struct sw_aggs *a, int bd_mode, const struct sw_evset *set);
+void sw_aggs_free(struct sw_aggs *a);
+
+#endif /* _STOPWATCH_AGG_H */

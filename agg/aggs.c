@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aggs.c - a probe's set of aggregations (struct sw_aggs), made and freed
+ * whole.
+ */
+#include "agg.h"
+
+/**
+ * sw_aggs_alloc() - fresh aggregations for one probe, all or nothing.
+ * @a:       filled in (not yet visible to any handler)
+ * @bd_mode: breakdown mode, SW_BD_NONE for none
+ * @set:     event set the event statistics are for, NULL for none
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM (nothing allocated).
+ */
+int sw_aggs_alloc(struct sw_aggs *a, int bd_mode, const struct sw_evset *set)
+{
+	struct sw_bdgen *bd = NULL;
+	struct sw_evgen *evs = NULL;
+	struct sw_gen *g;
+
+	g = sw_gen_alloc();
+	if (!g)
+		return -ENOMEM;
+	if (bd_mode != SW_BD_NONE) {
+		bd = sw_bdgen_alloc(bd_mode);
+		if (!bd)
+			goto out_free_gen;
+	}
+	if (set) {
+		evs = sw_evgen_alloc(set);
+		if (!evs)
+			goto out_free_bd;
+	}
+	RCU_INIT_POINTER(a->gen, g);
+	RCU_INIT_POINTER(a->bd, bd);
+	RCU_INIT_POINTER(a->evs, evs);
+	return 0;
+
+out_free_bd:
+	sw_bdgen_free(bd);
+out_free_gen:
+	sw_gen_free(g);
+	return -ENOMEM;
+}
+
+/**
+ * sw_aggs_free() - free a probe's aggregations.
+ * @a: aggregations no handler can see any more
+ *
+ * Context: process context.
+ */
+void sw_aggs_free(struct sw_aggs *a)
+{
+	sw_gen_free(rcu_dereference_protected(a->gen, 1));
+	sw_bdgen_free(rcu_dereference_protected(a->bd, 1));
+	sw_evgen_free(rcu_dereference_protected(a->evs, 1));
+	RCU_INIT_POINTER(a->gen, NULL);
+	RCU_INIT_POINTER(a->bd, NULL);
+	RCU_INIT_POINTER(a->evs, NULL);
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kretprobe.c - attaching through a kretprobe.
+ *
+ * The entry handler runs the core's entry half into the instance's data
+ * (struct sw_call), so a call that sleeps and returns on another CPU is
+ * still measured from its own entry; the return handler runs the exit
+ * half.  A call that finds all maxactive instances in use, or hits while
+ * another kprobe handler runs on its CPU, is not measured: kprobes counts
+ * it (nmissed), and the stats file shows both causes.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "control/control.h"
+#include "wrapper/kprobes.h"
+#include "core/core.h"
+#include "attach.h"
+
+static unsigned int maxactive;
+module_param(maxactive, uint, 0444);
+MODULE_PARM_DESC(maxactive,
+		 "Calls of one probed function that can be in flight at once; more are counted as missed (default 0 = max(128, 16 x possible CPUs))");
+
+/**
+ * sw_kretprobe_check_params() - refuse a bad maxactive parameter.
+ *
+ * Context: process context (module init).
+ * Return: 0 or -EINVAL, said with sw_error().
+ */
+int sw_kretprobe_check_params(void)
+{
+	if (maxactive > 65536) {
+		sw_error("maxactive=%u is larger than 65536", maxactive);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * sw_maxactive() - kretprobe instances per probe.
+ *
+ * Context: any.
+ * Return: the maxactive parameter, or by default max(128, 16 x CPUs).
+ */
+int sw_maxactive(void)
+{
+	if (maxactive)
+		return maxactive;
+	return max_t(int, 128, 16 * num_possible_cpus());
+}
+
+/*
+ * sw_krp_entry() - kretprobe entry handler.
+ * Context: kprobe pre-handler: preemption disabled, possibly interrupts off
+ * or NMI; the same under PREEMPT_RT.  Takes no locks, allocates nothing.
+ */
+static int sw_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	sw_core_enter((struct sw_call *)ri->data);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_krp_entry);
+
+/*
+ * sw_krp_return() - kretprobe return handler.
+ * Context: kretprobe return handler on the calling thread: preemption
+ * disabled, possibly NMI; the same under PREEMPT_RT.  kprobes runs no other
+ * handler on this CPU meanwhile (a nested hit counts as missed).
+ */
+static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
+					      struct sw_kretprobe, krp);
+
+	sw_core_exit(k->aggs, (struct sw_call *)ri->data);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_krp_return);
+
+/**
+ * sw_kretprobe_init() - fill in a kretprobe, not registered yet.
+ * @k:      the probe
+ * @symbol: kernel function; must outlive @k
+ * @aggs:   where its calls are folded; must outlive @k's registration
+ */
+void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
+		       struct sw_aggs *aggs)
+{
+	memset(k, 0, sizeof(*k));
+	k->aggs = aggs;
+	k->krp.kp.symbol_name = symbol;
+	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
+	k->krp.entry_handler = sw_krp_entry;
+	k->krp.handler = sw_krp_return;
+	k->krp.data_size = sizeof(struct sw_call);
+	k->krp.maxactive = sw_maxactive();
+}
+
+/**
+ * sw_kretprobe_register() - register @k disabled.
+ * @k: from sw_kretprobe_init()
+ *
+ * On failure says why with sw_error(), naming the function.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT (no such function), -EINVAL (cannot be probed, or one
+ * of stopwatch's own functions) or another errno from kprobes.
+ */
+int sw_kretprobe_register(struct sw_kretprobe *k)
+{
+	const char *name = k->krp.kp.symbol_name;
+	int ret = register_kretprobe(&k->krp);
+
+	if (ret == -ENOENT) {
+		sw_error("probe '%s': no such kernel function", name);
+		return ret;
+	}
+	if (ret == -EINVAL) {
+		sw_error("probe '%s': cannot be probed (not function text, notrace, or on the kprobe blacklist)",
+			 name);
+		return ret;
+	}
+	if (ret) {
+		sw_error("probe '%s': register_kretprobe failed (%d)", name,
+			 ret);
+		return ret;
+	}
+	if (within_module((unsigned long)k->krp.kp.addr, THIS_MODULE)) {
+		unregister_kretprobe(&k->krp);
+		sw_error("probe '%s': stopwatch does not probe its own functions",
+			 name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * sw_kretprobe_enable() - arm a registered probe.
+ * @k: the probe
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno, said with sw_error().
+ */
+int sw_kretprobe_enable(struct sw_kretprobe *k)
+{
+	int ret = enable_kretprobe(&k->krp);
+
+	if (ret)
+		sw_error("probe '%s': cannot arm the probe (%d)",
+			 k->krp.kp.symbol_name, ret);
+	return ret;
+}
+
+/**
+ * sw_kretprobe_unregister() - unregister probes in one batch: one RCU grace
+ * period for all.
+ * @ks: the probes
+ * @n:  how many
+ *
+ * Calls in flight are safe: kprobes waits a grace period after detaching
+ * the handlers, and returns of calls still in flight find no handler
+ * (their pending entries are counted as orphaned or abandoned, see
+ * core/pending.c).
+ *
+ * Context: process context.
+ */
+void sw_kretprobe_unregister(struct sw_kretprobe **ks, int n)
+{
+	struct kretprobe **krps;
+	int i;
+
+	if (!n)
+		return;
+	krps = kmalloc_array(n, sizeof(*krps), GFP_KERNEL);
+	if (krps) {
+		for (i = 0; i < n; i++)
+			krps[i] = &ks[i]->krp;
+		unregister_kretprobes(krps, n);
+		kfree(krps);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		unregister_kretprobe(&ks[i]->krp);
+}
+
+/**
+ * sw_kretprobe_missed() - calls missed since the last reset, by cause.
+ * @k:         the probe
+ * @maxactive: entries refused because all kretprobe instances were in use
+ * @reentry:   hits while another kprobe handler ran on the same CPU
+ *
+ * Context: any.
+ */
+void sw_kretprobe_missed(struct sw_kretprobe *k, unsigned long *maxactive,
+			 unsigned long *reentry)
+{
+	*maxactive = READ_ONCE(k->krp.nmissed) - k->missed_base;
+	*reentry = READ_ONCE(k->krp.kp.nmissed) - k->reentry_base;
+}
+
+/**
+ * sw_kretprobe_reset_missed() - start the missed counts from zero.
+ * @k: the probe
+ *
+ * Context: process context, under the owner's lock.
+ */
+void sw_kretprobe_reset_missed(struct sw_kretprobe *k)
+{
+	k->missed_base = READ_ONCE(k->krp.nmissed);
+	k->reentry_base = READ_ONCE(k->krp.kp.nmissed);
+}

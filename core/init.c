@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - bring the measurement core up and down: the pending table, then
+ * the sched_switch hook that uses it.
+ */
+#include "core.h"
+
+/**
+ * sw_core_init() - start the pending table and the context-switch hook.
+ *
+ * Context: process context (module init), after the pmu.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int sw_core_init(void)
+{
+	int ret;
+
+	ret = sw_pending_init();
+	if (ret)
+		return ret;
+	ret = sw_virt_init();
+	if (ret)
+		sw_pending_exit();
+	return ret;
+}
+
+/**
+ * sw_core_cleanup() - stop the hook, then free the pending table.
+ *
+ * Called after every probe is gone.
+ *
+ * Context: process context (module exit or failed init).
+ */
+void sw_core_cleanup(void)
+{
+	sw_virt_exit();
+	sw_pending_exit();
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pending.c - stopwatch's own record of the calls in flight, per thread.
+ *
+ * A call whose events are counted has an entry on its thread's pending
+ * stack from entry to exit: the sched_switch hook (virt.c) finds there
+ * every open call of the threads it switches, whatever mechanism attached
+ * to the function (kretprobe, uprobe, trampoline).
+ *
+ * The table: max_threads slots, preallocated at load, each a thread's
+ * stack of SW_PENDING_DEPTH entries.  A thread's slot is found by hashing
+ * its task pointer into a window of SW_WINDOW slots; a thread with no slot
+ * claims a free one in its window with cmpxchg, and gives it back when its
+ * outermost call returns.  Lock-free; no allocation after load.
+ *
+ * Who writes a slot: only its own thread (entry and exit handlers run on
+ * the calling thread, with preemption off), an NMI on that thread (which
+ * pushes and pops before it ends: entries are reserved before they are
+ * filled, and an NMI never gives a slot back, so it cannot free the slot
+ * under the interrupted code), and the sched_process_free hook once the
+ * thread is dead.  The sched_switch hook reads the slots of prev (current)
+ * and next (not running anywhere): neither can change meanwhile.
+ *
+ * Nothing is lost silently: a call that finds no free slot in its window,
+ * or a full stack, is measured for time only and counted (lost_no_slot,
+ * lost_too_deep); entries whose exit never came (their probe was removed
+ * while they were in flight) are counted when an outer call of the same
+ * thread returns (orphaned) or when the thread is freed (abandoned).
+ */
+#include <linux/hash.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/vmalloc.h>
+
+#include "control/control.h"
+#include "wrapper/tracepoint.h"
+#include "core.h"
+
+#define SW_WINDOW 8
+#define SW_MAX_THREADS_LIMIT (1U << 20)
+
+/**
+ * struct sw_thread - one thread's pending stack.
+ * @task:  the owning thread, NULL when free (claimed with cmpxchg)
+ * @depth: entries in use
+ * @calls: the entries, outermost first
+ */
+struct sw_thread {
+	struct task_struct *task;
+	u32 depth;
+	u32 pad;
+	struct sw_pending calls[SW_PENDING_DEPTH];
+};
+
+/* Per-CPU loss counters of the pending table, by cause. */
+struct sw_pending_cnt {
+	u64 no_slot;
+	u64 too_deep;
+	u64 orphaned;
+	u64 abandoned;
+};
+
+static unsigned int max_threads = 1024;
+module_param(max_threads, uint, 0444);
+MODULE_PARM_DESC(max_threads,
+		 "Threads that can have calls in flight with events counted at once, rounded up to a power of two; calls of further threads count as unmeasured for their events (default 1024)");
+
+static struct sw_thread *sw_threads;
+static unsigned int sw_threads_bits;
+static DEFINE_PER_CPU(struct sw_pending_cnt, sw_pending_cnt);
+static struct dentry *sw_pending_file;
+
+/* The slot of @t, or NULL. Context: any (see the top for who may race). */
+static __always_inline struct sw_thread *sw_thread_find(struct task_struct *t)
+{
+	u32 h = hash_ptr(t, sw_threads_bits), mask = (1U << sw_threads_bits) - 1;
+	int i;
+
+	for (i = 0; i < SW_WINDOW; i++) {
+		struct sw_thread *th = &sw_threads[(h + i) & mask];
+
+		if (READ_ONCE(th->task) == t)
+			return th;
+	}
+	return NULL;
+}
+
+/* Claims a free slot in @t's window, or returns NULL. */
+static struct sw_thread *sw_thread_claim(struct task_struct *t)
+{
+	u32 h = hash_ptr(t, sw_threads_bits), mask = (1U << sw_threads_bits) - 1;
+	int i;
+
+	for (i = 0; i < SW_WINDOW; i++) {
+		struct sw_thread *th = &sw_threads[(h + i) & mask];
+
+		if (!READ_ONCE(th->task) && !cmpxchg(&th->task, NULL, t))
+			return th;
+	}
+	return NULL;
+}
+
+/**
+ * sw_pending_push() - reserve the next entry of the current thread's
+ * pending stack.
+ *
+ * Context: the core's entry half (preemption disabled, possibly NMI).
+ * Return: the entry, to be filled by the caller, or NULL (counted).
+ */
+struct sw_pending *sw_pending_push(void)
+{
+	struct task_struct *t = current;
+	struct sw_thread *th = sw_thread_find(t);
+	u32 d;
+
+	if (!th)
+		th = sw_thread_claim(t);
+	if (unlikely(!th)) {
+		this_cpu_inc(sw_pending_cnt.no_slot);
+		return NULL;
+	}
+	d = th->depth;
+	if (unlikely(d >= SW_PENDING_DEPTH)) {
+		this_cpu_inc(sw_pending_cnt.too_deep);
+		return NULL;
+	}
+	/* Reserved before it is filled: an NMI pushing now takes the next. */
+	WRITE_ONCE(th->depth, d + 1);
+	barrier();
+	return &th->calls[d];
+}
+NOKPROBE_SYMBOL(sw_pending_push);
+
+/**
+ * sw_pending_pop() - forget a returning call's entry and any above it.
+ * @pd: the entry sw_pending_push() gave for the call
+ *
+ * Entries above @pd belong to calls whose exit never came: counted as
+ * orphaned.  The outermost return gives the slot back (not from NMI: the
+ * interrupted code on this thread may be about to use it).
+ *
+ * Context: the core's exit half, on the thread that pushed @pd.
+ */
+void sw_pending_pop(struct sw_pending *pd)
+{
+	struct sw_thread *th = sw_thread_find(current);
+	u32 idx;
+
+	if (unlikely(!th || pd < th->calls ||
+		     pd >= th->calls + SW_PENDING_DEPTH))
+		return;
+	idx = pd - th->calls;
+	if (unlikely(th->depth > idx + 1))
+		this_cpu_add(sw_pending_cnt.orphaned, th->depth - idx - 1);
+	barrier();
+	WRITE_ONCE(th->depth, idx);
+	if (!idx && !in_nmi())
+		smp_store_release(&th->task, NULL);
+}
+NOKPROBE_SYMBOL(sw_pending_pop);
+
+/**
+ * sw_pending_of() - a thread's pending stack, for the sched_switch hook.
+ * @t:     prev (current) or next (not running) of a context switch
+ * @depth: entries in use, output
+ *
+ * Context: sched_switch tracepoint, interrupts off.
+ * Return: the outermost entry, or NULL when @t has none.
+ */
+struct sw_pending *sw_pending_of(struct task_struct *t, u32 *depth)
+{
+	struct sw_thread *th = sw_thread_find(t);
+
+	if (!th)
+		return NULL;
+	*depth = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
+	return th->calls;
+}
+NOKPROBE_SYMBOL(sw_pending_of);
+
+/*
+ * sw_pending_task_free() - a dead thread's slot is free again; calls it
+ * left in flight are counted as abandoned.
+ * Context: sched_process_free tracepoint (RCU callback: softirq, or the
+ * rcuc thread under PREEMPT_RT); the thread never runs again.
+ */
+static void sw_pending_task_free(SW_SCHED_PROCESS_FREE_ARGS(p))
+{
+	struct sw_thread *th = sw_thread_find(p);
+
+	if (!th)
+		return;
+	if (th->depth)
+		this_cpu_add(sw_pending_cnt.abandoned, th->depth);
+	WRITE_ONCE(th->depth, 0);
+	smp_store_release(&th->task, NULL);
+}
+NOKPROBE_SYMBOL(sw_pending_task_free);
+
+static struct tracepoint *sw_tp_process_free;
+
+/* The pending file: size, use and losses of the table. */
+static int sw_pending_show(struct seq_file *m)
+{
+	struct sw_pending_cnt sum = {};
+	unsigned int i, used = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct sw_pending_cnt *c = per_cpu_ptr(&sw_pending_cnt, cpu);
+
+		sum.no_slot += READ_ONCE(c->no_slot);
+		sum.too_deep += READ_ONCE(c->too_deep);
+		sum.orphaned += READ_ONCE(c->orphaned);
+		sum.abandoned += READ_ONCE(c->abandoned);
+	}
+	for (i = 0; i < (1U << sw_threads_bits); i++)
+		used += !!READ_ONCE(sw_threads[i].task);
+	seq_printf(m, "threads_max %u\nthreads_in_use %u\ndepth_max %u\n",
+		   1U << sw_threads_bits, used, SW_PENDING_DEPTH);
+	seq_printf(m, "lost_no_slot %llu\nlost_too_deep %llu\norphaned %llu\nabandoned %llu\n",
+		   sum.no_slot, sum.too_deep, sum.orphaned, sum.abandoned);
+	return 0;
+}
+
+static const struct sw_ctl_file sw_pending_ctl = {
+	.show = sw_pending_show,
+};
+
+/**
+ * sw_pending_init() - allocate the table, watch threads being freed and
+ * add the pending file.
+ *
+ * Context: process context (module init).
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int sw_pending_init(void)
+{
+	int ret;
+
+	if (max_threads < 1 || max_threads > SW_MAX_THREADS_LIMIT) {
+		sw_error("max_threads=%u is outside 1..%u", max_threads,
+			 SW_MAX_THREADS_LIMIT);
+		return -EINVAL;
+	}
+	sw_threads_bits = max(order_base_2(max_threads), 3);
+	sw_threads = vzalloc(array_size(1U << sw_threads_bits,
+					sizeof(*sw_threads)));
+	if (!sw_threads)
+		return -ENOMEM;
+	sw_tp_process_free = sw_tracepoint_find("sched_process_free");
+	if (!sw_tp_process_free) {
+		pr_err(SW_NAME ": no sched_process_free tracepoint in this kernel\n");
+		ret = -ENOENT;
+		goto out_free;
+	}
+	ret = tracepoint_probe_register(sw_tp_process_free,
+					(void *)sw_pending_task_free, NULL);
+	if (ret) {
+		pr_err(SW_NAME ": cannot attach to sched_process_free (%d)\n",
+		       ret);
+		goto out_free;
+	}
+	sw_pending_file = sw_debugfs_add_ctl("pending", 0400, NULL,
+					     &sw_pending_ctl);
+	return 0;
+
+out_free:
+	vfree(sw_threads);
+	sw_threads = NULL;
+	return ret;
+}
+
+/**
+ * sw_pending_exit() - stop watching threads and free the table.
+ *
+ * Called once no handler can run any more (every probe is gone and the
+ * sched_switch hook detached).
+ *
+ * Context: process context (module exit or failed init).
+ */
+void sw_pending_exit(void)
+{
+	sw_debugfs_remove(&sw_pending_file);
+	tracepoint_probe_unregister(sw_tp_process_free,
+				    (void *)sw_pending_task_free, NULL);
+	tracepoint_synchronize_unregister();
+	vfree(sw_threads);
+	sw_threads = NULL;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wrapper/kprobes.h - kprobes and kretprobes.
+ *
+ * register_kretprobe(), unregister_kretprobes(), enable_kretprobe(),
+ * get_kretprobe() and the nmissed counters have the same shape on 6.1 and
+ * 6.12.  Underneath, kretprobes sit on rethook where the architecture
+ * selects CONFIG_KRETPROBE_ON_RETHOOK (x86 on 6.1 and 6.12, arm64 on
+ * 6.12) and on kprobes' own instance list elsewhere (arm64 6.1); stopwatch
+ * keeps its own record of calls in flight (core/pending.c) and never reads
+ * either.
+ */
+#ifndef _SW_WRAPPER_KPROBES_H
+#define _SW_WRAPPER_KPROBES_H
+
+#include <linux/kprobes.h>
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#error "stopwatch needs Linux 5.11 or newer (get_kretprobe())"
+#endif
+
+/* The kretprobe a pending instance belongs to. Context: its handlers. */
+static __always_inline struct kretprobe *
+sw_kretprobe_of(struct kretprobe_instance *ri)
+{
+	return get_kretprobe(ri);
+}
+
+#endif /* _SW_WRAPPER_KPROBES_H */

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * files.c - the registry's debugfs files:
+ *
+ *   stats            one row per probe, first line names the columns
+ *   probes           read: probed functions; write: "+f -g h" (all or nothing)
+ *   reset            write 1: zero every statistic
+ *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
+ *   breakdown_stats  the statistics broken down by that key
+ *
+ * (hist/<probe> files are made with each probe, see show.c.)  All
+ * callbacks run in process context.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "control/control.h"
+#include "lib/parse.h"
+#include "probe.h"
+
+static struct dentry *sw_files[5];
+
+/* stats: the header agrees with the rows (both under the registry lock). */
+struct sw_stats_walk {
+	struct seq_file *m;
+	struct sw_show_buf *buf;
+};
+
+static void sw_stats_first(void *arg)
+{
+	struct sw_stats_walk *w = arg;
+
+	sw_stats_header(w->m, sw_pmu_set_locked());
+}
+
+static int sw_stats_one(struct sw_probe *p, void *arg)
+{
+	struct sw_stats_walk *w = arg;
+
+	sw_stats_row(w->m, p, w->buf);
+	return 0;
+}
+
+static int sw_stats_show(struct seq_file *m)
+{
+	struct sw_stats_walk w = { .m = m };
+	int ret;
+
+	w.buf = kmalloc(sizeof(*w.buf), GFP_KERNEL);
+	if (!w.buf)
+		return -ENOMEM;
+	ret = sw_registry_for_each(sw_stats_one, &w, sw_stats_first);
+	kfree(w.buf);
+	return ret;
+}
+
+static const struct sw_ctl_file sw_stats_file = {
+	.show = sw_stats_show,
+};
+
+static int sw_probes_one(struct sw_probe *p, void *arg)
+{
+	seq_printf(arg, "%s\n", p->name);
+	return 0;
+}
+
+static int sw_probes_list(struct seq_file *m)
+{
+	return sw_registry_for_each(sw_probes_one, m, NULL);
+}
+
+static const struct sw_ctl_file sw_probes_file = {
+	.show = sw_probes_list,
+	.apply = sw_probes_apply,
+};
+
+static int sw_reset_apply(char *buf)
+{
+	if (strcmp(strim(buf), "1")) {
+		sw_error("reset: write 1 to reset, not '%.32s'", strim(buf));
+		return -EINVAL;
+	}
+	return sw_reset_all();
+}
+
+static const struct sw_ctl_file sw_reset_file = {
+	.apply = sw_reset_apply,
+};
+
+static int sw_breakdown_show_mode(struct seq_file *m)
+{
+	seq_printf(m, "%s\n", sw_breakdown_name(sw_breakdown_mode()));
+	return 0;
+}
+
+static int sw_breakdown_apply(char *buf)
+{
+	int mode = sw_parse_breakdown(strim(buf));
+
+	if (mode < 0) {
+		sw_error("breakdown: '%.32s' is not one of none pid tgid comm cpu",
+			 strim(buf));
+		return mode;
+	}
+	return sw_breakdown_set(mode);
+}
+
+static const struct sw_ctl_file sw_breakdown_file = {
+	.show = sw_breakdown_show_mode,
+	.apply = sw_breakdown_apply,
+};
+
+/* breakdown_stats: scratch made for the first probe with tables. */
+struct sw_bd_walk {
+	struct seq_file *m;
+	void *rows;
+	void *snap;
+};
+
+static void sw_bd_first(void *arg)
+{
+	struct sw_bd_walk *w = arg;
+
+	seq_printf(w->m, "%-24s %-16s %10s %12s %12s %12s %12s %14s\n",
+		   "probe", sw_breakdown_name(sw_breakdown_mode()), "calls",
+		   "min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns");
+}
+
+static int sw_bd_one(struct sw_probe *p, void *arg)
+{
+	struct sw_bdgen *bd = rcu_dereference_protected(p->aggs.bd, 1);
+	struct sw_bd_walk *w = arg;
+
+	if (!bd)
+		return 0;
+	if (!w->rows) {
+		w->rows = sw_bd_rows_alloc(bd->nslots, &w->snap);
+		if (!w->rows)
+			return -ENOMEM;
+	}
+	sw_bdgen_show(w->m, p->name, bd, w->rows, w->snap);
+	return 0;
+}
+
+static int sw_bdstats_show(struct seq_file *m)
+{
+	struct sw_bd_walk w = { .m = m };
+	int ret;
+
+	ret = sw_registry_for_each(sw_bd_one, &w, sw_bd_first);
+	sw_bd_rows_free(w.rows, w.snap);
+	return ret;
+}
+
+static const struct sw_ctl_file sw_bdstats_file = {
+	.show = sw_bdstats_show,
+};
+
+/**
+ * sw_probe_files_init() - add the registry's files.
+ *
+ * Context: process context (module init), after sw_registry_init().
+ * Return: 0.
+ */
+int sw_probe_files_init(void)
+{
+	sw_files[0] = sw_debugfs_add_ctl("stats", 0400, NULL, &sw_stats_file);
+	sw_files[1] = sw_debugfs_add_ctl("probes", 0600, NULL, &sw_probes_file);
+	sw_files[2] = sw_debugfs_add_ctl("reset", 0200, NULL, &sw_reset_file);
+	sw_files[3] = sw_debugfs_add_ctl("breakdown", 0600, NULL,
+					 &sw_breakdown_file);
+	sw_files[4] = sw_debugfs_add_ctl("breakdown_stats", 0400, NULL,
+					 &sw_bdstats_file);
+	return 0;
+}
+
+/**
+ * sw_probe_files_exit() - remove them, waiting for their readers and
+ * writers, so no control write races with the registry going away.
+ *
+ * Context: process context (module exit or failed init).
+ */
+void sw_probe_files_exit(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(sw_files) - 1; i >= 0; i--)
+		sw_debugfs_remove(&sw_files[i]);
+}

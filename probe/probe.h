@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probe.h - the probe registry: which functions are timed, how, and what
+ * their statistics look like in debugfs.  The top of the module below
+ * main.c.
+ *
+ *   show.c      one probe's row of the stats file and its hist/<probe> file
+ *   registry.c  the probes: add and remove (all or nothing), reset,
+ *               breakdown mode; keeps every probe's event statistics in
+ *               step with the pmu's event set (struct sw_pmu_client)
+ *   files.c     stats, probes, reset, breakdown and breakdown_stats
+ */
+#ifndef _STOPWATCH_PROBE_H
+#define _STOPWATCH_PROBE_H
+
+#include <linux/list.h>
+#include <linux/seq_file.h>
+
+#include "agg/agg.h"
+#include "attach/attach.h"
+#include "pmu/pmu.h"
+
+/**
+ * struct sw_probe - one timed kernel function.
+ * @list: entry in the registry's list, under its lock
+ * @aggs: the aggregations its calls are folded into
+ * @kp:   how it is attached
+ * @hist: its debugfs hist/<name> file
+ * @name: function name
+ */
+struct sw_probe {
+	struct list_head list;
+	struct sw_aggs aggs;
+	struct sw_kretprobe kp;
+	struct dentry *hist;
+	char name[];
+};
+
+/* probe/show.c */
+extern const struct file_operations sw_hist_fops;
+void sw_stats_header(struct seq_file *m, const struct sw_evset *set);
+/**
+ * struct sw_show_buf - scratch for reading one probe's statistics.
+ * @snap: one CPU's wall-time statistics
+ * @hist: the merged histogram
+ * @evr:  the merged event statistics
+ */
+struct sw_show_buf {
+	struct sw_pcpu snap;
+	u64 hist[SW_HIST_BUCKETS];
+	struct sw_evread evr;
+};
+
+void sw_stats_row(struct seq_file *m, struct sw_probe *p,
+		  struct sw_show_buf *buf);
+
+/* probe/registry.c */
+extern const struct sw_pmu_client sw_registry_pmu_client;
+int sw_registry_init(void);
+void sw_registry_exit(void);
+int sw_registry_for_each(int (*fn)(struct sw_probe *p, void *arg),
+			 void *arg, void (*first)(void *arg));
+int sw_probes_apply(char *line);
+int sw_reset_all(void);
+int sw_breakdown_set(int mode);
+int sw_breakdown_mode(void);
+
+/* probe/files.c */
+int sw_probe_files_init(void);
+void sw_probe_files_exit(void);
+
+#endif /* _STOPWATCH_PROBE_H */

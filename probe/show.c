@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show.c - how one probe reads in debugfs: its row of the stats file and
+ * its hist/<probe> file.  All functions run in process context.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+
+#include "control/control.h"
+#include "probe.h"
+
+/* One column header "<event>_<what>", right-aligned like the values. */
+static void sw_ev_col(struct seq_file *m, const char *ev, const char *what)
+{
+	char name[SW_EVENT_NAME_LEN + 16];
+
+	snprintf(name, sizeof(name), "%s_%s", ev, what);
+	seq_printf(m, " %14s", name);
+}
+
+/* CPI x SW_CPI_SCALE as a decimal with three places. */
+static void sw_cpi_col(struct seq_file *m, u64 v)
+{
+	seq_printf(m, " %10llu.%03llu", v / SW_CPI_SCALE, v % SW_CPI_SCALE);
+}
+
+/**
+ * sw_stats_header() - the stats file's first line.
+ * @m:   seq_file
+ * @set: the current event set (NULL: none); every probe's event statistics
+ *       belong to it while the registry's lock is held
+ *
+ * The time columns, then per event min, avg, max and unmeasured calls;
+ * with cycles and instructions, per-call CPI min, avg, max.
+ */
+void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
+{
+	u32 i;
+
+	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
+		   "probe", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
+		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
+		   "migrated");
+	for (i = 0; set && i < set->n; i++) {
+		sw_ev_col(m, set->spec[i].name, "min");
+		sw_ev_col(m, set->spec[i].name, "avg");
+		sw_ev_col(m, set->spec[i].name, "max");
+		sw_ev_col(m, set->spec[i].name, "unmeasured");
+	}
+	if (set && set->cycles >= 0 && set->instructions >= 0)
+		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
+			   "cpi_max");
+	seq_putc(m, '\n');
+}
+
+static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
+			     struct sw_evread *r)
+{
+	u32 i;
+
+	sw_evgen_read(g, r);
+	for (i = 0; i < r->n; i++) {
+		struct sw_stats *st = &r->ev[i].st;
+
+		seq_printf(m, " %14llu %14llu %14llu %14llu",
+			   st->count ? st->min : 0, sw_stats_avg(st), st->max,
+			   r->ev[i].unmeasured);
+	}
+	if (r->cycles >= 0 && r->instructions >= 0) {
+		sw_cpi_col(m, r->cpi.count ? r->cpi.min : 0);
+		sw_cpi_col(m, sw_stats_avg(&r->cpi));
+		sw_cpi_col(m, r->cpi.max);
+	}
+}
+
+/**
+ * sw_stats_row() - one probe's row of the stats file.
+ * @m:   seq_file
+ * @p:   the probe (the registry's lock held: its generations stay)
+ * @buf: scratch
+ */
+void sw_stats_row(struct seq_file *m, struct sw_probe *p,
+		  struct sw_show_buf *buf)
+{
+	unsigned long miss_max, miss_re;
+	struct sw_evgen *evs;
+	struct sw_stats st;
+	u64 migrated;
+
+	sw_gen_read(rcu_dereference_protected(p->aggs.gen, 1), &buf->snap, &st,
+		    buf->hist, &migrated);
+	sw_kretprobe_missed(&p->kp, &miss_max, &miss_re);
+	seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu",
+		   p->name, st.count, st.count ? st.min : 0, sw_stats_avg(&st),
+		   st.max, sw_stats_stddev(&st), st.sum, miss_max + miss_re,
+		   miss_max, miss_re, migrated);
+	evs = rcu_dereference_protected(p->aggs.evs, 1);
+	if (evs)
+		sw_stats_ev_cols(m, evs, &buf->evr);
+	seq_putc(m, '\n');
+}
+
+/*
+ * hist/<probe>: the debugfs proxy keeps the probe alive while this runs;
+ * removal waits for it, so the registry's lock is not needed (removal
+ * holds it).  The generations are read under RCU (reset replaces them).
+ */
+static int sw_hist_show(struct seq_file *m, void *v)
+{
+	struct sw_probe *p = m->private;
+	struct sw_show_buf *buf;
+	struct sw_evgen *g;
+	struct sw_stats st;
+	u64 migrated;
+	u32 i;
+
+	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rcu_read_lock();
+	sw_gen_read(rcu_dereference(p->aggs.gen), &buf->snap, &st, buf->hist,
+		    &migrated);
+	rcu_read_unlock();
+	seq_printf(m, "%s: ns, %llu calls\n", p->name, st.count);
+	sw_hist_print(buf->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+
+	/* One section per event; N is the calls measured for it. */
+	buf->evr.n = 0;
+	rcu_read_lock();
+	g = rcu_dereference(p->aggs.evs);
+	if (g)
+		sw_evgen_read(g, &buf->evr);
+	rcu_read_unlock();
+	for (i = 0; i < buf->evr.n; i++) {
+		seq_printf(m, "\n%s: %s, %llu calls\n", p->name,
+			   buf->evr.names[i], buf->evr.ev[i].st.count);
+		sw_hist_print(buf->evr.ev[i].hist, SW_HIST_BUCKETS, sw_seq_emit,
+			      m);
+	}
+	kfree(buf);
+	return 0;
+}
+
+static int sw_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_hist_show, inode->i_private);
+}
+
+const struct file_operations sw_hist_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
