@@ -32,7 +32,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit test run bench \
+.PHONY: all module modules userspace progs check unit layers test run bench \
 	clean install modules_install help
 
 all: module userspace
@@ -50,9 +50,13 @@ progs:
 	$(MAKE) -C tests/progs OUT=$(PROGS_OUT) V=$(V) \
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
-check unit:
+check unit: layers
 	$(MAKE) -C tests/unit OUT=$(BUILD)/unit V=$(V)
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace V=$(V) test
+
+# The module's layering, from its objects' symbols (ARCHITECTURE.md).
+layers:
+	tests/layers/selftest.sh
 
 test:
 	scripts/test.sh

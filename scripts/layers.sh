@@ -6,18 +6,32 @@
 # lower layer, and no objects may reference each other in a cycle.  Prints
 # each offending reference (object -> symbol -> object) and exits 1.
 #
-# usage: scripts/layers.sh DIR     DIR: a module build tree (the .o files)
-# example:
-#   scripts/kbuild.sh && scripts/layers.sh build/kbuild/x86_64
+# usage: scripts/layers.sh DIR       DIR: a module build tree (the .o files)
+#        scripts/layers.sh --build   build the module for this machine's
+#                                    newest kernel headers, then check it
+# examples:
+#   scripts/layers.sh --build                       # what make check runs
+#   scripts/layers.sh build/kbuild/x86_64-6.1.0-56-amd64
 #
 # The layers, innermost first (a folder may use only its own or lower ones):
 LAYERS="lib:0 control:1 relay:2 pmu:2 sampler:3 agg:3 core:4 attach:5 probe:6 module:7"
 set -eu
 
-dir=${1:?usage: scripts/layers.sh DIR}
+dir=${1:?usage: scripts/layers.sh DIR|--build}
+if [ "$dir" = --build ]; then
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	ko=$("$top/scripts/kbuild.sh" 2>&1 | sed -n 's/^kbuild.sh: \(.*\.ko\)$/\1/p' | tail -n 1)
+	[ -n "$ko" ] || { echo "layers.sh: the module did not build (scripts/kbuild.sh)" >&2; exit 2; }
+	dir=$top/build/kbuild/$(basename "$(dirname "$ko")")
+fi
 [ -d "$dir" ] || { echo "layers.sh: no such directory '$dir'" >&2; exit 2; }
 cd "$dir"
-objs=$(for l in $LAYERS; do f=${l%%:*}; [ -d "$f" ] && find "$f" -name '*.o' ! -name '*.mod.o'; done | sort)
+# The objects linked into the module (kbuild's stopwatch.mod), else all.
+if [ -f stopwatch.mod ]; then
+	objs=$(tr ' ' '\n' <stopwatch.mod | sed -n "s|^$PWD/||; s|^\./||; /\.o\$/p" | sort)
+else
+	objs=$(for l in $LAYERS; do f=${l%%:*}; [ -d "$f" ] && find "$f" -name '*.o' ! -name '*.mod.o'; done | sort)
+fi
 [ -n "$objs" ] || { echo "layers.sh: no objects under $dir (build the module first)" >&2; exit 2; }
 
 # "def OBJ SYM" and "use OBJ SYM" lines, then one awk pass over them.
