@@ -122,7 +122,7 @@ static int sw_hist_show(struct seq_file *m, void *v)
 	sw_gen_read(rcu_dereference(p->aggs.gen), &buf->snap, &st, buf->hist,
 		    &migrated);
 	rcu_read_unlock();
-	seq_printf(m, "%s: ns, %llu calls\n", p->name, st.count);
+	seq_printf(m, SW_HIST_TITLE_FMT, p->name, "ns", st.count);
 	sw_hist_print(buf->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
 
 	/* One section per event; N is the calls measured for it. */
@@ -133,8 +133,9 @@ static int sw_hist_show(struct seq_file *m, void *v)
 		sw_evgen_read(g, &buf->evr);
 	rcu_read_unlock();
 	for (i = 0; i < buf->evr.n; i++) {
-		seq_printf(m, "\n%s: %s, %llu calls\n", p->name,
-			   buf->evr.names[i], buf->evr.ev[i].st.count);
+		seq_putc(m, '\n');
+		seq_printf(m, SW_HIST_TITLE_FMT, p->name, buf->evr.names[i],
+			   buf->evr.ev[i].st.count);
 		sw_hist_print(buf->evr.ev[i].hist, SW_HIST_BUCKETS, sw_seq_emit,
 			      m);
 	}

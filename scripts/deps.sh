@@ -14,12 +14,17 @@ set -eu
 want=${1:-all}
 pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config"
 pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
+# pahole: 6.12's module build makes BTF for the module and stops without it
+pkgs="$pkgs dwarves"
 case $want in
 build) ;;
 test|all)
 	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go dkms"
+	# the stopwatch program for the arm64 guest: static, from multiarch libraries
+	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64"
+	pkgs="$pkgs liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64"
 	;;
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
 esac
@@ -64,6 +69,11 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+case $missing in
+*:arm64*)
+	dpkg --print-foreign-architectures | grep -qx arm64 ||
+		$SUDO dpkg --add-architecture arm64 ;;
+esac
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

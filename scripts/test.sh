@@ -81,11 +81,12 @@ if [ $host -eq 1 ]; then
 fi
 
 # The VM boots of one kernel: ARCH EXTRA-OPTIONS SUITES.  arm64 boots
-# twice: -icount (exact instruction counts) only for the pmu suite, since it
+# twice: -icount (exact instruction counts; QEMU counts instructions only
+# then) for the pmu and program suites, since it
 # makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
-	echo "arm64 --icount ${suites:-pmu}"
+	echo "arm64 --icount ${suites:-pmu,program}"
 	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu"
 }
 
