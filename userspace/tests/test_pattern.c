@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pattern.c - util/pattern (function patterns against fixture copies
+ * of available_filter_functions, the kprobe blacklist and kallsyms) and
+ * util/probe-spec (durations, units, keys, the control lines written to
+ * the probes file).
+ */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "helpers.h"
+#include "util/pattern.h"
+#include "util/probe-spec.h"
+
+struct fx {
+	struct sw_pattern_src src;
+	char *avail, *bl, *ks;
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	fx->avail = read_text("fixtures/pattern/available_filter_functions");
+	fx->bl = read_text("fixtures/pattern/blacklist");
+	fx->ks = read_text("fixtures/pattern/kallsyms");
+	fx->src.avail = fx->avail;
+	fx->src.blacklist = fx->bl;
+	fx->src.kallsyms = fx->ks;
+	fx->src.self = "stopwatch";
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	free(fx->avail);
+	free(fx->bl);
+	free(fx->ks);
+	free(fx);
+	return 0;
+}
+
+static char *joined(char **v, size_t n)
+{
+	static char buf[1024];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? " " : "", v[i]);
+	return buf;
+}
+
+static int expand1(struct fx *fx, const char *pat, struct sw_expansion *e,
+		   struct sw_err *err)
+{
+	const char *p[] = { pat };
+
+	return sw_pattern_expand(p, 1, &fx->src, e, err);
+}
+
+static void test_glob_prefix(void **state)
+{
+	struct sw_expansion e;
+	struct sw_err err = { "" };
+
+	assert_int_equal(expand1(*state, "vfs_*", &e, &err), 0);
+	/* Sorted, vfs_read once although listed twice, vfs_readv blacklisted. */
+	assert_string_equal(joined(e.name, e.n),
+			    "vfs_fsync vfs_fsync_range vfs_read vfs_write");
+	/* Named: blacklisted, not traceable, a .cold part; not data objects. */
+	assert_string_equal(joined(e.skipped, e.nskipped),
+			    "vfs_notrace_helper vfs_readv vfs_write.cold");
+	sw_expansion_free(&e);
+}
+
+static void test_glob_suffix_and_class(void **state)
+{
+	const char *p[] = { "*_read_iter", "tcp_v[46]_*" };
+	struct fx *fx = *state;
+	struct sw_expansion e;
+
+	assert_int_equal(sw_pattern_expand(p, 2, &fx->src, &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n),
+			    "ext4_file_read_iter generic_file_read_iter tcp_v4_connect tcp_v4_rcv tcp_v6_connect");
+	assert_int_equal(e.nskipped, 0);
+	sw_expansion_free(&e);
+}
+
+static void test_module(void **state)
+{
+	struct sw_expansion e;
+
+	assert_int_equal(expand1(*state, "ext4:ext4_*", &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n),
+			    "ext4_file_read_iter ext4_sync_file");
+	assert_string_equal(joined(e.skipped, e.nskipped), "ext4_notrace");
+	sw_expansion_free(&e);
+	/* Only that module's: the vmlinux functions are not matched. */
+	assert_int_equal(expand1(*state, "ext4:*_read_iter", &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n), "ext4_file_read_iter");
+	sw_expansion_free(&e);
+}
+
+static void test_plain_name(void **state)
+{
+	struct sw_expansion e;
+
+	assert_int_equal(expand1(*state, "tcp_sendmsg", &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n), "tcp_sendmsg");
+	sw_expansion_free(&e);
+}
+
+static void test_errors(void **state)
+{
+	struct sw_expansion e;
+	struct sw_err err = { "" };
+
+	assert_int_equal(expand1(*state, "nosuch_*", &e, &err), -ENOENT);
+	assert_string_equal(err.msg, "'nosuch_*' matches no kernel function");
+	assert_int_equal(expand1(*state, "xfs:xfs_*", &e, &err), -ENOENT);
+	assert_string_equal(err.msg,
+			    "'xfs:xfs_*' matches no kernel function of module xfs");
+	/* Matches, but only what cannot be probed: named. */
+	assert_int_equal(expand1(*state, "kprobe_only_*", &e, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "matches 1 function, none of which can be probed"));
+	assert_non_null(strstr(err.msg, ": kprobe_only_bl"));
+	/* Stopwatch's own functions are never probed. */
+	assert_int_equal(expand1(*state, "sw_probe_*", &e, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "sw_probe_add"));
+	assert_int_equal(expand1(*state, "vfs_notrace_helper", &e, &err),
+			 -EINVAL);
+	assert_int_equal(expand1(*state, ":vfs_*", &e, &err), -EINVAL);
+	assert_int_equal(expand1(*state, "vfs_read@x", &e, &err), -EINVAL);
+	assert_int_equal(expand1(*state, "a:b:c", &e, &err), -EINVAL);
+	assert_int_equal(sw_pattern_expand(NULL, 0, &((struct fx *)*state)->src,
+					   &e, &err), -EINVAL);
+}
+
+static void test_no_kallsyms(void **state)
+{
+	struct fx *fx = *state;
+	struct sw_pattern_src src = fx->src;
+	struct sw_expansion e;
+
+	/* Without kallsyms, the blacklisted traceable ones are still named. */
+	src.kallsyms = NULL;
+	src.blacklist = fx->bl;
+	assert_int_equal(sw_pattern_expand((const char *[]){ "vfs_*" }, 1,
+					   &src, &e, NULL), 0);
+	assert_string_equal(joined(e.skipped, e.nskipped), "vfs_readv");
+	sw_expansion_free(&e);
+}
+
+static void test_skipped_print(void **state)
+{
+	struct sw_expansion e;
+	char *out = NULL;
+
+	assert_int_equal(expand1(*state, "vfs_*", &e, NULL), 0);
+	CAPTURE(out, sw_pattern_skipped_print(f, "time", &e));
+	assert_string_equal(out,
+			    "stopwatch time: 3 matching functions cannot be probed (not traceable, kprobe blacklist or stopwatch's own), skipped: vfs_notrace_helper, vfs_readv, vfs_write.cold\n");
+	free(out);
+	sw_expansion_free(&e);
+}
+
+static void test_duration(void **state)
+{
+	uint64_t ns = 7;
+
+	(void)state;
+	assert_int_equal(sw_parse_duration("1ms", &ns), 0);
+	assert_int_equal(ns, 1000000);
+	assert_int_equal(sw_parse_duration("500us", &ns), 0);
+	assert_int_equal(ns, 500000);
+	assert_int_equal(sw_parse_duration("1.5s", &ns), 0);
+	assert_int_equal(ns, 1500000000);
+	assert_int_equal(sw_parse_duration("250ns", &ns), 0);
+	assert_int_equal(ns, 250);
+	assert_int_equal(sw_parse_duration("0", &ns), 0);
+	assert_int_equal(ns, 0);
+	assert_int_equal(sw_parse_duration("0.5us", &ns), 0);
+	assert_int_equal(ns, 500);
+	assert_int_equal(sw_parse_duration("100", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("1 ms", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("ms", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("-1ms", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("1h", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("0x10ms", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("0.1ns", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("99999999999s", &ns), -EINVAL);
+	assert_int_equal(sw_parse_duration("", &ns), -EINVAL);
+}
+
+static void test_unit_tag_keys(void **state)
+{
+	uint64_t d;
+
+	(void)state;
+	assert_int_equal(sw_parse_unit("us", &d), 0);
+	assert_int_equal(d, 1000);
+	assert_int_equal(sw_parse_unit("s", &d), 0);
+	assert_int_equal(d, 1000000000);
+	assert_int_equal(sw_parse_unit("usec", &d), -EINVAL);
+	assert_true(sw_tag_ok("t1234"));
+	assert_true(sw_tag_ok("A_b9"));
+	assert_false(sw_tag_ok(""));
+	assert_false(sw_tag_ok("a-b"));
+	assert_false(sw_tag_ok("abcdefghijabcdefghijabcdefghij12"));
+	assert_true(sw_tag_ok("abcdefghijabcdefghijabcdefghij1"));
+	assert_int_equal(sw_keys_check("comm", NULL), 0);
+	assert_int_equal(sw_keys_check("comm,retval", NULL), 0);
+	assert_int_equal(sw_keys_check("arg2", NULL), 0);
+	assert_int_equal(sw_keys_check("caller,cpu", NULL), 0);
+	assert_int_equal(sw_keys_check("arg9", NULL), -EINVAL);
+	assert_int_equal(sw_keys_check("comm,comm", NULL), -EINVAL);
+	assert_int_equal(sw_keys_check("comm,pid,cpu", NULL), -EINVAL);
+	assert_int_equal(sw_keys_check("", NULL), -EINVAL);
+	assert_int_equal(sw_keys_check("comm,", NULL), -EINVAL);
+	assert_int_equal(sw_cpus_check("0-3,6", NULL), 0);
+	assert_int_equal(sw_cpus_check("1", NULL), 0);
+	assert_int_equal(sw_cpus_check("0-", NULL), -EINVAL);
+	assert_int_equal(sw_cpus_check("a", NULL), -EINVAL);
+	assert_int_equal(sw_comm_check("dd", NULL), 0);
+	assert_int_equal(sw_comm_check("a b", NULL), -EINVAL);
+	assert_int_equal(sw_comm_check("x=y", NULL), -EINVAL);
+	assert_int_equal(sw_comm_check("0123456789abcdef", NULL), -EINVAL);
+}
+
+static void test_ctl_lines(void **state)
+{
+	char *names[] = { "vfs_read", "vfs_write" };
+	struct sw_probe_opts o = { 0 };
+	char *opts, *line;
+
+	(void)state;
+	opts = sw_probe_opts_format(&o);
+	assert_string_equal(opts, "");
+	free(opts);
+	o.tgid = 7;
+	o.follow = 9;
+	o.comm = "dd";
+	o.cgroup = 4242;
+	o.cpus = "0-1,3";
+	o.min_ns = 1000000;
+	o.max_ns = 2000000;
+	o.by = "comm,retval";
+	opts = sw_probe_opts_format(&o);
+	assert_string_equal(opts,
+			    "tgid=7 follow=9 comm=dd cgroup=4242 cpus=0-1,3 min_ns=1000000 max_ns=2000000 by=comm,retval");
+	line = sw_ctl_build('+', names, 2, "t42", opts);
+	assert_string_equal(line,
+			    "+vfs_read@t42 tgid=7 follow=9 comm=dd cgroup=4242 cpus=0-1,3 min_ns=1000000 max_ns=2000000 by=comm,retval +vfs_write@t42 tgid=7 follow=9 comm=dd cgroup=4242 cpus=0-1,3 min_ns=1000000 max_ns=2000000 by=comm,retval\n");
+	free(line);
+	/* Removing names the identities only. */
+	line = sw_ctl_build('-', names, 2, "t42", opts);
+	assert_string_equal(line, "-vfs_read@t42 -vfs_write@t42\n");
+	free(line);
+	line = sw_ctl_build('+', names, 1, NULL, NULL);
+	assert_string_equal(line, "+vfs_read\n");
+	free(line);
+	free(opts);
+	o = (struct sw_probe_opts){ .pid = 5 };
+	opts = sw_probe_opts_format(&o);
+	assert_string_equal(opts, "pid=5");
+	free(opts);
+}
+
+static void test_probes_parse(void **state)
+{
+	char **v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(sw_probes_parse("vfs_read\nvfs_write@t42 tgid=7 by=comm\n\n  tcp_sendmsg@keep\n",
+					 &v, &n), 0);
+	assert_string_equal(joined(v, n),
+			    "vfs_read vfs_write@t42 tcp_sendmsg@keep");
+	assert_null(sw_identity_tag(v[0]));
+	assert_string_equal(sw_identity_tag(v[1]), "t42");
+	sw_names_free(v, n);
+	assert_int_equal(sw_probes_parse("", &v, &n), 0);
+	assert_int_equal(n, 0);
+	sw_names_free(v, n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_glob_prefix),
+		cmocka_unit_test(test_glob_suffix_and_class),
+		cmocka_unit_test(test_module),
+		cmocka_unit_test(test_plain_name),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_no_kallsyms),
+		cmocka_unit_test(test_skipped_print),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_unit_tag_keys),
+		cmocka_unit_test(test_ctl_lines),
+		cmocka_unit_test(test_probes_parse),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
