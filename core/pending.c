@@ -144,13 +144,13 @@ NOKPROBE_SYMBOL(sw_pending_push);
  */
 void sw_pending_pop(struct sw_pending *pd)
 {
-	struct sw_thread *th = sw_thread_find(current);
-	u32 idx;
+	/* The slot holding @pd, without a search: the table is one array. */
+	unsigned long off = (unsigned long)pd - (unsigned long)sw_threads;
+	struct sw_thread *th = &sw_threads[off / sizeof(*th)];
+	u32 idx = pd - th->calls;
 
-	if (unlikely(!th || pd < th->calls ||
-		     pd >= th->calls + SW_PENDING_DEPTH))
+	if (unlikely(READ_ONCE(th->task) != current || idx >= SW_PENDING_DEPTH))
 		return;
-	idx = pd - th->calls;
 	if (unlikely(th->depth > idx + 1))
 		this_cpu_add(sw_pending_cnt.orphaned, th->depth - idx - 1);
 	barrier();

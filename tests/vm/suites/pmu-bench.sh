@@ -13,13 +13,18 @@
 
 D=/sys/kernel/debug/stopwatch
 T=/sys/kernel/debug/sw_testmod
-MOD=$SW_REPO/build/module/$SW_ARCH/stopwatch.ko
+MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
 TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
 P=$SW_REPO/build/progs/$SW_ARCH
 CPU1=/sys/devices/system/cpu/cpu1/online
 K=1000
+# sw_bench_module=PATH (relative to the repository): another build of
+# stopwatch.ko to measure, e.g. an older one for a before/after figure.
 for arg in $(cat /proc/cmdline); do
-	case $arg in sw_bench_calls=*) K=${arg#*=} ;; esac
+	case $arg in
+	sw_bench_calls=*) K=${arg#*=} ;;
+	sw_bench_module=*) MOD=$SW_REPO/${arg#*=} ;;
+	esac
 done
 
 grep -qw sw_bench=1 /proc/cmdline ||

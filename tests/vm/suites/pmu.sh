@@ -310,13 +310,17 @@ fi
 # Unload with calls in flight and events on, on every CPU.
 rm_ok=0
 for i in 1 2 3 4 5; do
-	loaded || load probes=$NANOSLEEP,vfs_read events=cpu-clock,context-switches >/dev/null
+	if ! loaded; then
+		out=$(load probes=$NANOSLEEP,vfs_read events=cpu-clock,context-switches)
+		[ "$out" = ok ] || diag "round $i: load: $out; $(dmesg | tail -n 3)"
+	fi
 	"$P/hammer" 2 &
 	hp=$!
 	"$P/sleeper" 3000 1 >/dev/null &
 	sp=$!
 	sleep 1
-	rmmod stopwatch && rm_ok=$((rm_ok + 1))
+	rmmod stopwatch 2>"$TMP/rmmod.err" && rm_ok=$((rm_ok + 1)) ||
+		diag "round $i: rmmod: $(cat "$TMP/rmmod.err")"
 	wait $hp
 	wait $sp
 done
