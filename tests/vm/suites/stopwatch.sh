@@ -138,6 +138,19 @@ check "last_error says why (own functions)" grep -q "own functions" "$D/last_err
 is "reset 2 -> EINVAL" "$(ctl reset 2)" EINVAL
 is "breakdown bogus -> EINVAL" "$(ctl breakdown bogus)" EINVAL
 is "breakdown unchanged" "$(cat "$D/breakdown")" none
+# A NUL inside a write would cut the command short: the write is refused.
+nul_rc=0
+printf '+vfs_write\000+ksys_read' >"$D/probes" 2>/dev/null || nul_rc=$?
+cmp_ge "probes write with a NUL byte fails" "$nul_rc" 1
+check "last_error names the NUL byte and its offset" \
+	grep -q "NUL byte at offset 10" "$D/last_error"
+is "probe set unchanged after the NUL write" "$(cat "$D/probes")" "$before"
+is "events cpu-clock" "$(ctl events cpu-clock)" ok
+nul_rc=0
+printf '\000garbage' >"$D/events" 2>/dev/null || nul_rc=$?
+cmp_ge "events write of \\0garbage fails" "$nul_rc" 1
+is "events unchanged after it" "$(cat "$D/events")" cpu-clock
+is "events cleared" "$(ctl events '')" ok
 is "after all bad writes the probe set is unchanged" "$(cat "$D/probes")" "$before"
 check "vfs_write was not left registered" sh -c "! grep -q ' vfs_write' /sys/kernel/debug/kprobes/list"
 
@@ -202,6 +215,10 @@ badload "over-long name" E2BIG "$(printf %.60s "$long")" probes=$long
 badload "over max_probes" E2BIG "max_probes" max_probes=2 probes=vfs_read,vfs_write,ksys_read
 badload "bad breakdown" EINVAL "breakdown=bogus" breakdown=bogus
 badload "max_probes=0" EINVAL "max_probes=0" max_probes=0
+# More than the kernel's 1024 characters in probes=: say what to do instead.
+many=$(i=0; while [ $i -lt 120 ]; do printf 'vfs_read%03d,' $i; i=$((i + 1)); done)
+badload "probes= of ${#many} characters" ENOSPC \
+	"1024-character limit for a module parameter" probes=$many
 
 # Limit at run time.
 is "load max_probes=2" "$(load max_probes=2 probes=vfs_read)" ok
