@@ -18,7 +18,7 @@
 #include "pmu/pmu.h"
 #include "core/core.h"
 #include "probe/probe.h"
-#include "sampler/sampler.h"
+#include "sampler/session.h"
 
 static int __init stopwatch_init(void)
 {

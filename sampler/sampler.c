@@ -54,7 +54,7 @@
 #include "control/control.h"
 #include "wrapper/perf_event.h"
 #include "wrapper/timekeeping.h"
-#include "sampler.h"
+#include "session.h"
 
 /* ---- module parameters ---------------------------------------------------- */
 

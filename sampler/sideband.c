@@ -46,7 +46,7 @@
 #include "control/control.h"
 #include "wrapper/module.h"
 #include "wrapper/timekeeping.h"
-#include "sampler.h"
+#include "session.h"
 
 /**
  * struct sw_sb - side-band hooks of the running session.

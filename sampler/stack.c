@@ -24,7 +24,7 @@
 
 #include "wrapper/stacktrace.h"
 #include "wrapper/uaccess.h"
-#include "sampler.h"
+#include "session.h"
 
 /*
  * sw_fp_walk() - follow frame records {next fp, return address} from @fp,

@@ -11,7 +11,7 @@
 #include <linux/string.h>
 
 #include "wrapper/timekeeping.h"
-#include "sampler.h"
+#include "session.h"
 
 /* ---- draining into relay (interrupts off, on the ring's CPU) ------------- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sampler.h - interfaces between the parts of the oprofile-style sampler,
+ * session.h - interfaces between the parts of the oprofile-style sampler,
  * a service that knows nothing of probes: sampler.c (control, perf
  * events, overflow handler), stream.c (each CPU's record stream into
  * relay), stack.c (call stacks), sideband.c (task, mmap, module and kernel
