@@ -155,7 +155,8 @@ NOKPROBE_SYMBOL(sw_samp_kick);
  * Context: NMI (x86 hardware events) or hard IRQ (cpu-clock's hrtimer,
  * arm64 PMU without pseudo-NMI), on the CPU the event belongs to.  No
  * locks, no allocation, no printk; writes only this CPU's staging ring
- * and counters.
+ * and counters.  Under PREEMPT_RT the same: perf's hrtimer is a hard
+ * timer (HRTIMER_MODE_*_HARD) and PMU interrupts are not threaded.
  */
 static void sw_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs)

@@ -287,7 +287,8 @@ static void sw_tp_exit(void *data, struct task_struct *p)
 
 /*
  * Context: tracepoint in __set_task_comm() (task_lock held, preemption
- * off).  During execve it runs after the old image is dropped and before
+ * off; under PREEMPT_RT task_lock is a sleeping lock, but tracepoint probes
+ * still run with preemption disabled).  During execve it runs after the old image is dropped and before
  * the new one is mapped, which is exactly where the reader must forget the
  * old mappings.
  */
