@@ -102,14 +102,9 @@ void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c)
 	}
 }
 
-/*
- * sw_samp_work() - drain at once.
- * Context: hard IRQ (IRQ_WORK_INIT_HARD, also under PREEMPT_RT) on the CPU
- * that queued it.
- */
-void sw_samp_work(struct irq_work *work)
+/* Drains @c's ring with interrupts off, whatever context calls it. */
+static void sw_samp_drain_irqsave(struct sw_samp_cpu *c)
 {
-	struct sw_samp_cpu *c = container_of(work, struct sw_samp_cpu, work);
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -118,20 +113,25 @@ void sw_samp_work(struct irq_work *work)
 }
 
 /*
+ * sw_samp_work() - drain at once.
+ * Context: hard IRQ (IRQ_WORK_INIT_HARD, also under PREEMPT_RT) on the CPU
+ * that queued it.
+ */
+void sw_samp_work(struct irq_work *work)
+{
+	sw_samp_drain_irqsave(container_of(work, struct sw_samp_cpu, work));
+}
+
+/*
  * sw_samp_work_lazy() - drain at the next tick.
  * Context: hard IRQ (lazy irq_work, from the tick) on the queuing CPU;
  * under PREEMPT_RT the per-CPU irq_work thread instead, with interrupts
- * on: they are turned off here, as sw_samp_drain() needs, so the overflow
- * handler cannot interleave its relay writes with ours.
+ * on: they are turned off for the drain, as sw_samp_drain() needs, so the
+ * overflow handler cannot interleave its relay writes with ours.
  */
 void sw_samp_work_lazy(struct irq_work *work)
 {
-	struct sw_samp_cpu *c = container_of(work, struct sw_samp_cpu, lazy);
-	unsigned long flags;
-
-	local_irq_save(flags);
-	sw_samp_drain(c->sess, c);
-	local_irq_restore(flags);
+	sw_samp_drain_irqsave(container_of(work, struct sw_samp_cpu, lazy));
 }
 
 /**
