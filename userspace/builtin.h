@@ -16,5 +16,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_events(int argc, char **argv);
+int cmd_time(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 #endif /* _SW_BUILTIN_H */

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-time.c - "stopwatch time": time the kernel functions a pattern
+ * names, for a while or while a command runs, then print their statistics
+ * and histograms (bcc's funclatency, with stopwatch.ko underneath).
+ *
+ * It adds its probes with its own tag (t<pid>), so that they sit beside
+ * anybody else's probes of the same functions, and removes exactly those
+ * probes when it is done, interrupted (SIGINT, SIGTERM) or failing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/debugfs.h"
+#include "util/parse-options.h"
+#include "util/pattern.h"
+#include "util/probe-ctl.h"
+#include "util/probe-spec.h"
+#include "util/time-report.h"
+
+struct sw_time_args {
+	double duration;
+	double interval;
+	uint64_t pid, tid;
+	const char *cpus, *cgroup, *comm, *by, *events, *module, *debugfs;
+	const char *tag, *unit;
+	uint64_t min_ns, max_ns;
+	bool json, no_hist;
+	char **pat;
+	size_t npat;
+	char **cmd;
+};
+
+static const struct sw_cmd_doc sw_time_doc = {
+	.name = "time",
+	.usage = "stopwatch time [OPTIONS] PATTERN... [-- COMMAND [ARGS]]",
+	.about =
+		"Time every call of the kernel functions the patterns name, while COMMAND\n"
+		"runs, for -d seconds or until interrupted, then print per-function\n"
+		"statistics and log2 histograms.\n"
+		"\n"
+		"A PATTERN is a function name, a glob (vfs_*, *_read_iter, tcp_v[46]_*)\n"
+		"or MODULE:GLOB (ext4:ext4_*), expanded against the functions the kernel\n"
+		"can trace, minus the kprobe blacklist; matching functions that cannot be\n"
+		"probed are named and skipped.  stopwatch.ko is loaded when it is not\n"
+		"(modprobe, else --module, else the build next to this program).  The\n"
+		"probes carry the tag t<pid>: they coexist with other users' probes of\n"
+		"the same functions and are the only ones removed at the end.\n"
+		"With a COMMAND, only it and its descendants are timed unless -p, -t,\n"
+		"--comm or --cgroup say otherwise.\n",
+	.examples =
+		"  stopwatch time 'vfs_*' -d 10                  every vfs_ function, 10 s\n"
+		"  stopwatch time -p 1234 --by caller ksys_read  one process, by caller\n"
+		"  stopwatch time -e cycles,instructions --by comm do_sys_openat2 -- make -j2\n"
+		"  stopwatch time --min 1ms -u us tcp_sendmsg    only calls over 1 ms, in us\n"
+		"  stopwatch time 'ext4:ext4_*' -i 1             per-second deltas\n"
+		"  stopwatch time vfs_read --json -- dd if=/dev/zero of=/dev/null count=1000\n",
+};
+
+/* --min, --max: a duration with a unit. */
+static int sw_duration_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_parse_duration(arg, opt->value);
+}
+
+/* -I MSEC, perf stat's spelling of the interval. */
+static int sw_msec_cb(const struct sw_option *opt, const char *arg)
+{
+	char *end;
+	double ms;
+
+	errno = 0;
+	ms = strtod(arg, &end);
+	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
+		return -EINVAL;
+	*(double *)opt->value = ms / 1000.0;
+	return 0;
+}
+
+static int sw_unit_cb(const struct sw_option *opt, const char *arg)
+{
+	uint64_t div;
+
+	if (sw_parse_unit(arg, &div))
+		return -EINVAL;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+static int sw_time_check(struct sw_time_args *a)
+{
+	struct sw_err err = { "" };
+	int ret = 0;
+
+	if (a->by)
+		ret = sw_keys_check(a->by, &err);
+	if (!ret && a->cpus)
+		ret = sw_cpus_check(a->cpus, &err);
+	if (!ret && a->comm)
+		ret = sw_comm_check(a->comm, &err);
+	if (!ret && a->tag && !sw_tag_ok(a->tag))
+		ret = sw_err_set(&err, -EINVAL,
+				 "invalid tag '%s': expected 1 to %d of [A-Za-z0-9_]",
+				 a->tag, SW_TAG_MAX);
+	if (!ret && a->pid && a->tid)
+		ret = sw_err_set(&err, -EINVAL,
+				 "-p (a process) and -t (a thread) exclude each other");
+	if (!ret && a->min_ns && a->max_ns && a->min_ns > a->max_ns)
+		ret = sw_err_set(&err, -EINVAL, "--min is above --max");
+	if (!ret && !a->npat)
+		ret = sw_err_set(&err, -EINVAL,
+				 "no function pattern given (e.g. 'vfs_*'); see 'stopwatch time --help'");
+	if (ret)
+		fprintf(stderr, "stopwatch time: %s\n", err.msg);
+	return ret;
+}
+
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
+static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
+{
+	const struct sw_option opts[] = {
+		SW_OPT_GROUP("What and how long"),
+		SW_OPT_DOUBLE('d', "duration", &a->duration, "SEC",
+			      "stop after SEC seconds (with a COMMAND: end it)",
+			      0.001, 86400.0 * 365,
+			      "seconds, at least 0.001 (e.g. 10 or 0.5)"),
+		SW_OPT_DOUBLE('i', "interval", &a->interval, "SEC",
+			      "also print what each SEC seconds added (deltas)",
+			      0.001, 86400.0 * 365,
+			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
+		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
+				"the same in milliseconds, as perf stat -I",
+				sw_msec_cb, "milliseconds, at least 1"),
+		SW_OPT_GROUP("Whose calls (filters)"),
+		SW_OPT_U64('p', "pid", &a->pid, "PID",
+			   "only the process PID (all its threads)", 1,
+			   UINT32_MAX, "a process id"),
+		SW_OPT_U64('t', "tid", &a->tid, "TID", "only the thread TID", 1,
+			   UINT32_MAX, "a thread id"),
+		SW_OPT_NAME('C', "cpu", &a->cpus, "CPUS",
+			    "only calls on these CPUs (0-3,6)", "a CPU list"),
+		SW_OPT_NAME(0, "comm", &a->comm, "NAME",
+			    "only threads whose command is NAME",
+			    "a command name"),
+		SW_OPT_NAME(0, "cgroup", &a->cgroup, "PATH",
+			    "only tasks in this cgroup v2 (under /sys/fs/cgroup)",
+			    "a cgroup path"),
+		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
+				"only calls lasting at least DUR (1ms, 500us);\n"
+				"shorter ones are counted apart", sw_duration_cb,
+				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
+		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
+				"only calls lasting at most DUR", sw_duration_cb,
+				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
+		SW_OPT_GROUP("What to show"),
+		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
+				"durations in ns, us, ms or s (default ns)",
+				sw_unit_cb, "ns, us, ms or s"),
+		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
+			    "also split by pid, tgid, comm, cpu, caller,\n"
+			    "argN or retval (or a pair)", "keys"),
+		SW_OPT_NAME('e', "events", &a->events, "EVENTS",
+			    "count these perf events per call (sets the\n"
+			    "module's events unless another user set others)",
+			    "an event list"),
+		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
+		SW_OPT_BOOL('j', "json", &a->json, "one JSON document (a line per -i)"),
+		SW_OPT_GROUP("Setup"),
+		SW_OPT_NAME(0, "module", &a->module, "PATH",
+			    "load stopwatch.ko from PATH if it is not loaded",
+			    "a file name"),
+		SW_OPT_NAME(0, "tag", &a->tag, "TAG",
+			    "tag the probes TAG instead of t<pid>", "a tag"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "use DIR instead of " SW_DEBUGFS_DIR
+			      " (no module loading)"),
+		SW_OPT_END(),
+	};
+	int n, end = argc, i;
+
+	/* Options and patterns mix; the command starts after "--". */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			end = i;
+			if (i + 1 == argc) {
+				fprintf(stderr,
+					"stopwatch time: '--' and no command after it\n");
+				return -EINVAL;
+			}
+			a->cmd = argv + i + 1;
+			break;
+		}
+	n = sw_parse_options(end, argv, &sw_time_doc, opts);
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	a->pat = argv + n;
+	a->npat = end - n;
+	return sw_time_check(a);
+}
+
+static volatile sig_atomic_t sw_stop;
+
+static void sw_on_signal(int sig)
+{
+	if (sig != SIGCHLD)
+		sw_stop = 1;
+}
+
+/*
+ * Forks @cmd, held before exec until sw_child_go(): the probes are added
+ * with the child's pid first.  Return: the pid, or a negative errno.
+ */
+static pid_t sw_child_start(char **cmd, int *go)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "stopwatch time: cannot run %s: %s\n", cmd[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
+/* Sets the events unless someone else set others.  *@set: we set them. */
+static int sw_time_events(const char *dir, const char *events, bool *set)
+{
+	struct sw_err err = { "" };
+	char *cur = NULL, *line = NULL, *p;
+	int ret;
+
+	*set = false;
+	ret = sw_debugfs_read(dir, "events", &cur, NULL, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: -e: %s\n", err.msg);
+		return ret;
+	}
+	/* One name a line: compare as a comma-separated list. */
+	for (p = cur; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ',' : '\0';
+	if (*cur) {
+		if (strcmp(cur, events)) {
+			fprintf(stderr,
+				"stopwatch time: the module already counts the events %s, set by another user; not changing them to %s (see 'stopwatch events')\n",
+				cur, events);
+			ret = -EBUSY;
+		}
+		goto cleanup;
+	}
+	if (asprintf(&line, "%s\n", events) < 0) {
+		line = NULL;
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = sw_ctl_write(dir, "events", line, &err);
+	if (ret)
+		fprintf(stderr, "stopwatch time: -e %s: %s\n", events, err.msg);
+	else
+		*set = true;
+cleanup:
+	free(line);
+	free(cur);
+	return ret;
+}
+
+/*
+ * Adds the probes in one write.  When the module takes no tags (older
+ * than the tagged control syntax) and no option is needed, falls back to
+ * plain names of functions nobody probes yet.
+ */
+static int sw_time_add(const char *dir, struct sw_expansion *e,
+		       const char *tag, const char *opts, char ***ids,
+		       bool *tagged)
+{
+	struct sw_err err = { "" }, err2 = { "" };
+	char *line, *probes = NULL, **have = NULL, **plain = NULL;
+	size_t nhave = 0, nplain = 0, i, j, nskip = 0;
+	int ret;
+
+	*tagged = true;
+	line = sw_ctl_build('+', e->name, e->n, tag, opts);
+	if (!line)
+		return -ENOMEM;
+	ret = sw_ctl_write(dir, "probes", line, &err);
+	free(line);
+	if (!ret || ret != -EINVAL || (opts && *opts))
+		goto done;
+	/* Maybe the tags were refused: try plain names. */
+	if (sw_debugfs_read(dir, "probes", &probes, NULL, NULL) ||
+	    sw_probes_parse(probes, &have, &nhave))
+		goto done;
+	plain = calloc(e->n, sizeof(*plain));
+	if (!plain)
+		goto done;
+	for (i = 0; i < e->n; i++) {
+		for (j = 0; j < nhave && strcmp(have[j], e->name[i]); j++)
+			;
+		if (j < nhave)
+			nskip++;
+		else
+			plain[nplain++] = e->name[i];
+	}
+	if (!nplain)
+		goto done;
+	line = sw_ctl_build('+', plain, nplain, NULL, NULL);
+	if (!line)
+		goto done;
+	if (!sw_ctl_write(dir, "probes", line, &err2)) {
+		fprintf(stderr,
+			"stopwatch time: this stopwatch.ko takes no probe tags: timing plain probes%s%zu function%s another user probes skipped\n",
+			nskip ? ", " : " (", nskip, nskip == 1 ? "" : "s");
+		*tagged = false;
+		ret = 0;
+		/* Keep only what was added, in e's order. */
+		for (i = 0; i < nplain; i++)
+			plain[i] = strdup(plain[i]);
+		for (i = 0; i < e->n; i++)
+			free(e->name[i]);
+		memcpy(e->name, plain, nplain * sizeof(*plain));
+		e->n = nplain;
+	}
+	free(line);
+done:
+	free(plain);
+	sw_names_free(have, nhave);
+	free(probes);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: %s\n", err.msg);
+		return ret;
+	}
+	*ids = calloc(e->n, sizeof(**ids));
+	if (!*ids)
+		return -ENOMEM;
+	for (i = 0; i < e->n; i++)
+		if (*tagged ? asprintf(&(*ids)[i], "%s@%s", e->name[i], tag) < 0 :
+			      !((*ids)[i] = strdup(e->name[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Removes what sw_time_add() added: in one write, else one by one. */
+static int sw_time_remove(const char *dir, char **ids, size_t n)
+{
+	struct sw_err err = { "" };
+	char *line;
+	size_t i, left = 0;
+	int ret;
+
+	line = sw_ctl_build('-', ids, n, NULL, NULL);
+	if (!line)
+		return -ENOMEM;
+	ret = sw_ctl_write(dir, "probes", line, &err);
+	free(line);
+	if (!ret)
+		return 0;
+	/* Someone removed some of ours: remove the others. */
+	for (i = 0; i < n; i++) {
+		line = sw_ctl_build('-', &ids[i], 1, NULL, NULL);
+		if (!line)
+			return -ENOMEM;
+		ret = sw_ctl_write(dir, "probes", line, &err);
+		free(line);
+		if (ret && ret != -ENOENT) {
+			fprintf(stderr, "stopwatch time: removing %s: %s\n",
+				ids[i], err.msg);
+			left++;
+		}
+	}
+	return left ? -EIO : 0;
+}
+
+static double sw_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void sw_ts_at(struct timespec *t, const struct timespec *t0,
+		     double sec)
+{
+	long long ns = llround(sec * 1e9);
+
+	t->tv_sec = t0->tv_sec + (time_t)(ns / 1000000000LL);
+	t->tv_nsec = t0->tv_nsec + (long)(ns % 1000000000LL);
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+/*
+ * Waits for the command, -d or a signal, printing -i deltas on the way.
+ * Return: 0, or a negative errno from reading or printing.
+ */
+static int sw_time_wait(const struct sw_time_args *a, const char *dir,
+			struct sw_time_report *r, pid_t child, int *status)
+{
+	struct timespec t0, wake;
+	double next = a->interval, end = a->duration, at;
+	int ret = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (child > 0 && waitpid(child, status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (sw_stop)
+			break;
+		at = sw_since(&t0);
+		if (end && at >= end)
+			break;
+		if (a->interval && at >= next) {
+			ret = sw_time_report_interval(r, dir, at);
+			if (ret)
+				break;
+			next += a->interval;
+			continue;
+		}
+		wake.tv_sec = 0;
+		at = a->interval ? next : end ? end : at + 3600;
+		if (end && end < at)
+			at = end;
+		if (child > 0 && at > sw_since(&t0) + 0.1)
+			at = sw_since(&t0) + 0.1;
+		sw_ts_at(&wake, &t0, at);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+	}
+	r->elapsed = sw_since(&t0);
+	if (child > 0) {
+		/* -d or a signal ended the run before the command. */
+		kill(child, SIGTERM);
+		while (waitpid(child, status, 0) < 0 && errno == EINTR)
+			;
+	}
+	return ret;
+}
+
+int cmd_time(int argc, char **argv)
+{
+	struct sw_time_args a = { 0 };
+	struct sw_pattern_src src = { 0 };
+	struct sw_expansion e = { 0 };
+	struct sw_probe_opts po = { 0 };
+	struct sw_time_report r = { 0 };
+	struct sw_err err = { "" };
+	struct sigaction sa = { 0 };
+	char *dir = NULL, *opts = NULL, **ids = NULL, tagbuf[32];
+	bool loaded = false, ev_set = false, tagged = true;
+	unsigned int maxp;
+	int ret, go = -1, status = 0, rm;
+	pid_t child = 0;
+	size_t i;
+
+	ret = sw_time_parse_args(argc, argv, &a);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto cleanup;
+	}
+
+	/* What to probe. */
+	ret = sw_pattern_read_system(&src, &err);
+	if (!ret)
+		ret = sw_pattern_expand((const char *const *)a.pat, a.npat, &src,
+					&e, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: %s\n", err.msg);
+		goto cleanup;
+	}
+	sw_pattern_skipped_print(stderr, "time", &e);
+
+	/* The module, its limit, its events. */
+	if (!a.debugfs) {
+		ret = sw_module_ensure(a.module, e.n, &loaded, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch time: %s\n", err.msg);
+			goto cleanup;
+		}
+		maxp = sw_module_max_probes();
+		if (maxp && e.n > maxp) {
+			fprintf(stderr,
+				"stopwatch time: the patterns match %zu probeable functions, more than the module's limit of %u (max_probes; reload stopwatch.ko with max_probes=%zu, or narrow the patterns)\n",
+				e.n, maxp, e.n);
+			ret = -E2BIG;
+			goto cleanup;
+		}
+	}
+	ret = sw_debugfs_find(a.debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: %s\n", err.msg);
+		goto cleanup;
+	}
+	if (a.events) {
+		ret = sw_time_events(dir, a.events, &ev_set);
+		if (ret)
+			goto cleanup;
+	}
+
+	/* Whose calls. */
+	po.pid = a.tid;
+	po.tgid = a.pid;
+	po.comm = a.comm;
+	po.cpus = a.cpus;
+	po.by = a.by;
+	po.min_ns = a.min_ns;
+	po.max_ns = a.max_ns;
+	if (a.cgroup) {
+		ret = sw_cgroup_id(a.cgroup, &po.cgroup, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch time: --cgroup: %s\n",
+				err.msg);
+			goto cleanup;
+		}
+	}
+
+	sa.sa_handler = sw_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (a.cmd) {
+		child = sw_child_start(a.cmd, &go);
+		if (child < 0) {
+			ret = child;
+			child = 0;
+			fprintf(stderr, "stopwatch time: cannot start %s: %s\n",
+				a.cmd[0], strerror(-ret));
+			goto cleanup;
+		}
+		if (!a.pid && !a.tid && !a.comm && !a.cgroup)
+			po.follow = (uint64_t)child;
+	}
+	opts = sw_probe_opts_format(&po);
+	if (!opts) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	if (!a.tag) {
+		snprintf(tagbuf, sizeof(tagbuf), "t%d", (int)getpid());
+		a.tag = tagbuf;
+	}
+	ret = sw_time_add(dir, &e, a.tag, opts, &ids, &tagged);
+	if (ret)
+		goto cleanup;
+
+	/* Measure. */
+	ret = sw_time_report_init(&r, dir, &e, ids, tagged ? a.tag : NULL,
+				  a.unit ? a.unit : "ns");
+	if (ret)
+		goto remove;
+	r.json = a.json;
+	r.hist = !a.no_hist;
+	r.by = a.by != NULL;
+	r.events = a.events;
+	r.filtered = a.min_ns || a.max_ns || po.pid || po.tgid || po.follow ||
+		     po.comm || po.cgroup || po.cpus;
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1) {
+			ret = -errno;
+			goto remove;
+		}
+		close(go);
+		go = -1;
+	}
+	ret = sw_time_wait(&a, dir, &r, child, &status);
+	child = 0;
+	if (!ret)
+		ret = sw_time_report_load(&r, dir);
+remove:
+	rm = sw_time_remove(dir, ids, e.n);
+	if (!ret)
+		ret = rm;
+	if (!ret)
+		ret = sw_time_report_print(stdout, &r);
+	if (!ret && a.cmd && WIFEXITED(status) && WEXITSTATUS(status))
+		fprintf(stderr, "stopwatch time: %s exited with status %d\n",
+			a.cmd[0], WEXITSTATUS(status));
+	else if (!ret && a.cmd && WIFSIGNALED(status) &&
+		 WTERMSIG(status) != SIGTERM && WTERMSIG(status) != SIGINT)
+		fprintf(stderr, "stopwatch time: %s was killed by signal %d\n",
+			a.cmd[0], WTERMSIG(status));
+cleanup:
+	if (go >= 0)
+		close(go);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (ev_set && dir)
+		sw_ctl_write(dir, "events", "\n", NULL);
+	sw_time_report_free(&r);
+	if (ids)
+		for (i = 0; i < e.n; i++)
+			free(ids[i]);
+	free(ids);
+	free(opts);
+	free(dir);
+	sw_expansion_free(&e);
+	sw_pattern_src_free(&src);
+	(void)loaded;
+	return ret;
+}
