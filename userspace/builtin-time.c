@@ -33,7 +33,7 @@ struct sw_time_args {
 	double interval;
 	uint64_t pid, tid;
 	const char *cpus, *cgroup, *comm, *by, *events, *module, *debugfs;
-	const char *tag, *unit;
+	const char *tag, *unit, *output;
 	uint64_t min_ns, max_ns;
 	bool json, no_hist;
 	char **pat;
@@ -175,6 +175,9 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			    "an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
 		SW_OPT_BOOL('j', "json", &a->json, "one JSON document (a line per -i)"),
+		SW_OPT_NAME('o', "output", &a->output, "FILE",
+			    "write the report to FILE, not standard output\n"
+			    "(which the COMMAND keeps)", "a file name"),
 		SW_OPT_GROUP("Setup"),
 		SW_OPT_NAME(0, "module", &a->module, "PATH",
 			    "load stopwatch.ko from PATH if it is not loaded",
@@ -298,8 +301,8 @@ cleanup:
  * plain names of functions nobody probes yet.
  */
 static int sw_time_add(const char *dir, struct sw_expansion *e,
-		       const char *tag, const char *opts, char ***ids,
-		       bool *tagged)
+		       const char *tag, const char *opts, bool user_opts,
+		       char ***ids, bool *tagged)
 {
 	struct sw_err err = { "" }, err2 = { "" };
 	char *line, *probes = NULL, **have = NULL, **plain = NULL;
@@ -312,7 +315,7 @@ static int sw_time_add(const char *dir, struct sw_expansion *e,
 		return -ENOMEM;
 	ret = sw_ctl_write(dir, "probes", line, &err);
 	free(line);
-	if (!ret || ret != -EINVAL || (opts && *opts))
+	if (!ret || ret != -EINVAL || user_opts)
 		goto done;
 	/* Maybe the tags were refused: try plain names. */
 	if (sw_debugfs_read(dir, "probes", &probes, NULL, NULL) ||
@@ -336,8 +339,8 @@ static int sw_time_add(const char *dir, struct sw_expansion *e,
 		goto done;
 	if (!sw_ctl_write(dir, "probes", line, &err2)) {
 		fprintf(stderr,
-			"stopwatch time: this stopwatch.ko takes no probe tags: timing plain probes%s%zu function%s another user probes skipped\n",
-			nskip ? ", " : " (", nskip, nskip == 1 ? "" : "s");
+			"stopwatch time: this stopwatch.ko takes no probe tags or filters: timing plain probes, every process's calls, %zu function%s another user probes skipped\n",
+			nskip, nskip == 1 ? "" : "s");
 		*tagged = false;
 		ret = 0;
 		/* Keep only what was added, in e's order. */
@@ -482,12 +485,23 @@ int cmd_time(int argc, char **argv)
 	unsigned int maxp;
 	int ret, go = -1, status = 0, rm;
 	pid_t child = 0;
+	FILE *out = stdout;
 	size_t i;
 
 	ret = sw_time_parse_args(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
 		goto cleanup;
+	}
+
+	if (a.output) {
+		out = fopen(a.output, "w");
+		if (!out) {
+			ret = -errno;
+			fprintf(stderr, "stopwatch time: cannot create %s: %s\n",
+				a.output, strerror(errno));
+			goto cleanup;
+		}
 	}
 
 	/* What to probe. */
@@ -572,7 +586,10 @@ int cmd_time(int argc, char **argv)
 		snprintf(tagbuf, sizeof(tagbuf), "t%d", (int)getpid());
 		a.tag = tagbuf;
 	}
-	ret = sw_time_add(dir, &e, a.tag, opts, &ids, &tagged);
+	ret = sw_time_add(dir, &e, a.tag, opts,
+			  a.pid || a.tid || a.comm || a.cgroup || a.cpus ||
+				  a.min_ns || a.max_ns || a.by,
+			  &ids, &tagged);
 	if (ret)
 		goto cleanup;
 
@@ -582,6 +599,7 @@ int cmd_time(int argc, char **argv)
 	if (ret)
 		goto remove;
 	r.json = a.json;
+	r.out = out;
 	r.hist = !a.no_hist;
 	r.by = a.by != NULL;
 	r.events = a.events;
@@ -604,7 +622,7 @@ remove:
 	if (!ret)
 		ret = rm;
 	if (!ret)
-		ret = sw_time_report_print(stdout, &r);
+		ret = sw_time_report_print(out, &r);
 	if (!ret && a.cmd && WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "stopwatch time: %s exited with status %d\n",
 			a.cmd[0], WEXITSTATUS(status));
@@ -622,6 +640,11 @@ cleanup:
 	if (ev_set && dir)
 		sw_ctl_write(dir, "events", "\n", NULL);
 	sw_time_report_free(&r);
+	if (out && out != stdout && fclose(out) && !ret) {
+		fprintf(stderr, "stopwatch time: write error on %s\n",
+			a.output);
+		ret = -EIO;
+	}
 	if (ids)
 		for (i = 0; i < e.n; i++)
 			free(ids[i]);

@@ -113,6 +113,21 @@ static void test_plain_name(void **state)
 	assert_int_equal(expand1(*state, "tcp_sendmsg", &e, NULL), 0);
 	assert_string_equal(joined(e.name, e.n), "tcp_sendmsg");
 	sw_expansion_free(&e);
+	/*
+	 * Named exactly, a text symbol that is not traceable but not
+	 * blacklisted either (x86's __x64_sys_*) is left to the module.
+	 */
+	assert_int_equal(expand1(*state, "vfs_notrace_helper", &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n), "vfs_notrace_helper");
+	assert_int_equal(e.nskipped, 0);
+	sw_expansion_free(&e);
+	assert_int_equal(expand1(*state, "ext4:ext4_notrace", &e, NULL), 0);
+	assert_string_equal(joined(e.name, e.n), "ext4_notrace");
+	sw_expansion_free(&e);
+	/* But never a glob, and never stopwatch's own. */
+	assert_int_equal(expand1(*state, "vfs_notrace_helpe?", &e, NULL),
+			 -EINVAL);
+	assert_int_equal(expand1(*state, "sw_probe_add", &e, NULL), -EINVAL);
 }
 
 static void test_errors(void **state)
@@ -132,8 +147,8 @@ static void test_errors(void **state)
 	/* Stopwatch's own functions are never probed. */
 	assert_int_equal(expand1(*state, "sw_probe_*", &e, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "sw_probe_add"));
-	assert_int_equal(expand1(*state, "vfs_notrace_helper", &e, &err),
-			 -EINVAL);
+	/* A blacklisted function named exactly is refused. */
+	assert_int_equal(expand1(*state, "kprobe_only_bl", &e, &err), -EINVAL);
 	assert_int_equal(expand1(*state, ":vfs_*", &e, &err), -EINVAL);
 	assert_int_equal(expand1(*state, "vfs_read@x", &e, &err), -EINVAL);
 	assert_int_equal(expand1(*state, "a:b:c", &e, &err), -EINVAL);

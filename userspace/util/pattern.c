@@ -248,6 +248,27 @@ static int sw_pat_init(struct sw_pat *p, const char *text,
 	return 0;
 }
 
+/* Is @p's exact name a text symbol of kallsyms, not blacklisted, not ours? */
+static bool sw_named_ok(const struct sw_pattern_src *src,
+			const struct sw_pat *p, const struct sw_strv *bl)
+{
+	const char *line, *nl, *name, *mod;
+	size_t nlen, mlen;
+
+	if (!src->kallsyms || sw_strv_has(bl, p->glob))
+		return false;
+	for (line = src->kallsyms; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (sw_split_line(line, nl - line, true, &name, &nlen, &mod,
+				  &mlen) &&
+		    sw_pat_match(p, name, nlen, mod, mlen))
+			return !sw_is_self(src, mod, mlen);
+		if (!*nl)
+			break;
+	}
+	return false;
+}
+
 /* "a, b, c and 4 more" of @v into @buf. */
 static const char *sw_names(char *buf, size_t size, const struct sw_strv *v)
 {
@@ -304,6 +325,22 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 			if (ret)
 				goto cleanup;
 			p.nall += miss.n - j;
+		}
+		/*
+		 * A function named exactly, not a glob, need not be
+		 * traceable: kallsyms has it and the blacklist does not
+		 * (x86's __x64_sys_* wrappers); stopwatch.ko decides.
+		 */
+		if (!p.nprobe && !sw_pattern_is_glob(p.glob) &&
+		    sw_named_ok(src, &p, &bl)) {
+			ret = sw_strv_push(&hit, p.glob, strlen(p.glob));
+			if (ret)
+				goto cleanup;
+			ret = sw_strv_push(&all, p.glob, strlen(p.glob));
+			if (ret)
+				goto cleanup;
+			sw_strv_uniq(&all);
+			p.nprobe = 1;
 		}
 		if (!p.nprobe) {
 			sw_strv_uniq(&pmiss);

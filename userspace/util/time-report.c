@@ -474,7 +474,8 @@ int sw_time_report_interval(struct sw_time_report *r, const char *dir,
 	if (ret)
 		return ret;
 	r->interval++;
-	ret = sw_time_report_fprint_delta(stdout, r, s, r->prev, at);
+	ret = sw_time_report_fprint_delta(r->out ? r->out : stdout, r, s,
+					  r->prev, at);
 	sw_snapshot_free(r->prev);
 	r->prev = s;
 	return ret;

@@ -31,6 +31,7 @@
  * @snap:      the final reading; @prev the last interval's; @keys the keys
  *             file's rows
  * @interval:  intervals printed
+ * @out:       where -i deltas go (stdout when NULL)
  */
 struct sw_time_report {
 	char **ids;
@@ -46,6 +47,7 @@ struct sw_time_report {
 	struct sw_snapshot *snap, *prev;
 	struct sw_table *keys;
 	unsigned int interval;
+	FILE *out;
 };
 
 int sw_time_report_init(struct sw_time_report *r, const char *dir,

@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/time.sh - "stopwatch time" and "stopwatch probe" against
+# the live module: patterns expanded to every traceable function (checked
+# against the kernel's own lists with awk), exact call counts of workloads
+# that make a known number of calls (vfs_fsync_range by fsync_loop; the
+# getppid syscall, named exactly: not traceable on x86, still probeable), the probes file back to what it was
+# afterwards (also after ^C), another user's probe untouched, two runs at
+# once each with its own counts; with the tagged control syntax (probe
+# tags, filters): -p counting one process only, --min counting exactly the
+# slow calls.
+#
+# Runs in the guest with the repository top as the working directory; uses
+# SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
+# tests/vm/suites/time.prepare builds what it needs.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+SW=$SW_REPO/build/userspace/stopwatch
+[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
+R=${SW_RESULTS:-/tmp}/time
+mkdir -p "$R"
+FSYNC=$P/fsync_loop
+GETPPID=$P/getppid_loop
+
+[ -x "$SW" ] || skip_all "$SW not built (see time.prepare)"
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+[ -x "$FSYNC" ] || skip_all "$FSYNC not built (see time.prepare)"
+
+if [ "$SW_ARCH" = arm64 ]; then
+	SYS_GETPPID=__arm64_sys_getppid
+else
+	SYS_GETPPID=__x64_sys_getppid
+fi
+
+# The tracing lists, wherever tracefs is.
+TR=/sys/kernel/tracing
+[ -r $TR/available_filter_functions ] ||
+	mount -t tracefs tracefs $TR 2>/dev/null
+[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
+AFF=$TR/available_filter_functions
+BL=/sys/kernel/debug/kprobes/blacklist
+
+# jrow FILE FUNCTION KEY: KEY of FUNCTION's object in stopwatch time --json.
+jrow() {
+	tr '{' '\n' <"$1" | grep "\"function\":\"$2\"" | head -n 1 |
+		tr ',' '\n' | sed -n "s/^\"$3\":\([0-9.]*\).*/\1/p"
+}
+
+# jfuncs FILE: the functions of a stopwatch time --json document, sorted.
+jfuncs() {
+	tr '{' '\n' <"$1" | sed -n 's/^"function":"\([^"]*\)".*/\1/p' | sort -u
+}
+
+unload
+is "module loads with max_probes=1024" "$(load max_probes=1024)" ok ||
+	skip_all "stopwatch.ko did not load"
+
+# Does this stopwatch.ko take probe tags (FUNC@TAG) yet?
+if [ "$(ctl probes "+vfs_read@swtagtest")" = ok ]; then
+	TAGS=1
+	ctl probes "-vfs_read@swtagtest" >/dev/null
+else
+	TAGS=0
+	diag "this stopwatch.ko takes no probe tags: tag and filter checks skipped"
+fi
+
+# Another user's probe, there before and after every run.
+is "another user's probe vfs_write" "$(ctl probes +vfs_write)" ok
+cat "$D/probes" >"$TMP/probes.before"
+
+# --- a pattern: every traceable vfs_ function, exact counts inside ---------
+"$SW" time 'vfs_*' --json -o "$TMP/vfs.json" -- "$FSYNC" 300 \
+	>/dev/null 2>"$TMP/vfs.err"
+is "time 'vfs_*' -- fsync_loop 300 exits 0" "$?" 0 || cat "$TMP/vfs.err"
+cp "$TMP/vfs.json" "$TMP/vfs.err" "$R/"
+# What the kernel says is probeable: traceable, not blacklisted, not ours.
+{ cat "$BL" 2>/dev/null || :; } >"$TMP/bl"
+awk 'NR == FNR { bl[$2] = 1; next }
+	$1 ~ /^vfs_/ && $2 != "[stopwatch]" && !($1 in bl) { print $1 }' \
+	"$TMP/bl" "$AFF" | sort -u >"$TMP/vfs.expect"
+# Without tags, a function another user probes is skipped (vfs_write).
+if [ "$TAGS" = 0 ]; then
+	grep -vx vfs_write "$TMP/vfs.expect" >"$TMP/x"
+	mv "$TMP/x" "$TMP/vfs.expect"
+fi
+jfuncs "$TMP/vfs.json" >"$TMP/vfs.got"
+cmp_ge "vfs_*: traceable vfs_ functions in the kernel's list" \
+	"$(wc -l <"$TMP/vfs.expect")" 10
+is "vfs_*: timed exactly the traceable, unblacklisted vfs_ functions ($(wc -l <"$TMP/vfs.got"))" \
+	"$(diff "$TMP/vfs.expect" "$TMP/vfs.got" >"$TMP/vfs.diff" && echo same)" same ||
+	cat "$TMP/vfs.diff"
+# The ones kallsyms has but that cannot be probed are named.
+awk 'NR == FNR { ok[$1] = 1; next }
+	$2 ~ /^[tT]$/ && $3 ~ /^vfs_/ && NF == 3 && !($3 in ok) { print $3 }' \
+	"$TMP/vfs.expect" /proc/kallsyms | grep -vx vfs_write | sort -u \
+	>"$TMP/vfs.unprobeable"
+n=$(wc -l <"$TMP/vfs.unprobeable")
+if [ "$n" -gt 0 ]; then
+	check "vfs_*: the $n unprobeable vfs_ functions are counted" \
+		grep -q "time: $n matching functions\? cannot be probed" "$TMP/vfs.err"
+	check "vfs_*: the first unprobeable one is named ($(head -n 1 "$TMP/vfs.unprobeable"))" \
+		grep -q "skipped: $(head -n 1 "$TMP/vfs.unprobeable")" "$TMP/vfs.err"
+else
+	skip "every vfs_ text symbol of this kernel is probeable"
+fi
+is "vfs_*: vfs_fsync_range called exactly 300 times" \
+	"$(jrow "$TMP/vfs.json" vfs_fsync_range calls)" 300
+is "vfs_*: probes file back to what it was" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+
+# --- exact counts, text output, units --------------------------------------
+"$SW" time -u us -o "$TMP/gp.txt" "$SYS_GETPPID" -- "$GETPPID" 1000 \
+	>/dev/null 2>"$TMP/gp.err"
+is "time $SYS_GETPPID -- getppid_loop 1000 exits 0" "$?" 0 || cat "$TMP/gp.err"
+cp "$TMP/gp.txt" "$R/"
+is "$SYS_GETPPID: exactly 1000 calls (table)" \
+	"$(awk -v f=$SYS_GETPPID '$1 == f { print $2; exit }' "$TMP/gp.txt")" 1000
+check "durations in us (header)" grep -q "durations in us" "$TMP/gp.txt"
+check "a histogram in us" grep -q "^$SYS_GETPPID: 1000 calls, us" "$TMP/gp.txt"
+is "probes file back to what it was" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+
+# --- errors ------------------------------------------------------------------
+"$SW" time 'nosuchfunction_*' -d 1 >/dev/null 2>"$TMP/e1"
+is "a pattern matching nothing fails" "$?" 1
+check "  and says so" grep -q "matches no kernel function" "$TMP/e1"
+
+# --- ^C: cleaned up ------------------------------------------------------------
+"$SW" time vfs_read -d 60 >"$TMP/int.txt" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && cat "$D/probes" | cmp -s "$TMP/probes.before" -; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 0.5
+kill -INT $pid
+wait $pid
+is "^C: exits 0" "$?" 0 || cat "$TMP/int.txt"
+check "^C: the report is printed" grep -q "^vfs_read " "$TMP/int.txt"
+is "^C: probes file back to what it was" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+
+# --- another user's probe still counts ----------------------------------------
+c0=$(col vfs_write calls)
+dd if=/dev/zero of=/dev/null bs=1 count=50 2>/dev/null
+cmp_ge "another user's vfs_write probe still counts" \
+	"$(( $(col vfs_write calls) - c0 ))" 50
+
+# --- probe add|list|remove ------------------------------------------------------
+if [ "$TAGS" = 1 ]; then
+	"$SW" probe add --tag keep vfs_read 2>"$TMP/pa.err"
+	is "probe add --tag keep vfs_read" "$?" 0 || cat "$TMP/pa.err"
+	check "probe list shows vfs_read@keep" sh -c "'$SW' probe list | grep -q '^vfs_read@keep'"
+	"$SW" probe remove --tag keep 2>"$TMP/pr.err"
+	is "probe remove --tag keep" "$?" 0 || cat "$TMP/pr.err"
+else
+	"$SW" probe add 'vfs_readv' 2>"$TMP/pa.err"
+	is "probe add vfs_readv" "$?" 0 || cat "$TMP/pa.err"
+	check "probe list shows vfs_readv" sh -c "'$SW' probe list | grep -qx vfs_readv"
+	"$SW" probe remove vfs_readv 2>"$TMP/pr.err"
+	is "probe remove vfs_readv" "$?" 0 || cat "$TMP/pr.err"
+fi
+is "probe add/remove: probes file back to what it was" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+
+if [ "$TAGS" = 0 ]; then
+	skip "two runs at once (needs probe tags)"
+	skip "-p (needs probe tags and filters)"
+	skip "--min (needs probe tags and filters)"
+	ctl probes -vfs_write >/dev/null
+	unload
+	return 0 2>/dev/null || exit 0
+fi
+
+# --- two runs at once -------------------------------------------------------------
+"$SW" time --json -o "$TMP/a.json" "$SYS_GETPPID" -- "$GETPPID" 2000 \
+	>/dev/null 2>"$TMP/a.err" &
+pa=$!
+"$SW" time --json -o "$TMP/b.json" "$SYS_GETPPID" -- "$GETPPID" 3000 \
+	>/dev/null 2>"$TMP/b.err" &
+pb=$!
+wait $pa; ra=$?
+wait $pb; rb=$?
+is "two runs at once: both exit 0" "$ra $rb" "0 0" || cat "$TMP/a.err" "$TMP/b.err"
+is "two runs at once: the first counts its 2000 calls" \
+	"$(jrow "$TMP/a.json" $SYS_GETPPID calls)" 2000
+is "two runs at once: the second counts its 3000 calls" \
+	"$(jrow "$TMP/b.json" $SYS_GETPPID calls)" 3000
+is "two runs at once: probes file back to what it was" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+
+# --- -p: one process, another doing the same work not counted --------------------
+mkfifo "$TMP/go"
+sh -c "read x <'$TMP/go'; exec '$GETPPID' 1500" >/dev/null &
+target=$!
+"$SW" time --json -p $target -d 4 "$SYS_GETPPID" >"$TMP/p.json" 2>"$TMP/p.err" &
+pt=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "^$SYS_GETPPID@" "$D/probes"; do
+	sleep 0.1; i=$((i + 1))
+done
+"$GETPPID" 700 >/dev/null
+echo go >"$TMP/go"
+wait $target
+wait $pt
+is "-p: exits 0" "$?" 0 || cat "$TMP/p.err"
+is "-p: exactly the target's 1500 calls, not the other process's 700" \
+	"$(jrow "$TMP/p.json" $SYS_GETPPID calls)" 1500
+
+# --- --min: exactly the slow calls -----------------------------------------------
+"$SW" time --json -o "$TMP/min.json" --min 3ms hrtimer_nanosleep -- \
+	sh -c "'$P/sleeper' 0 40; '$P/sleeper' 10 7" >/dev/null 2>"$TMP/min.err"
+is "--min 3ms: exits 0" "$?" 0 || cat "$TMP/min.err"
+cp "$TMP/min.json" "$R/"
+is "--min 3ms: exactly the 7 sleeps of 10 ms counted" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep calls)" 7
+is "--min 3ms: the 40 sleeps of 0 ms counted apart as short" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep filtered_short)" 40
+
+is "probes file back to what it was at the end" \
+	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
+ctl probes -vfs_write >/dev/null
+unload
