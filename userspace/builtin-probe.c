@@ -214,10 +214,13 @@ static bool sw_id_selected(const char *id, const char *tag, char **pat,
 	if (!npat)
 		return true;
 	snprintf(fn, sizeof(fn), "%.*s", (int)strcspn(id, "@"), id);
+	/*
+	 * FUNCTION@TAG patterns match the identity; a bare FUNCTION pattern
+	 * the untagged probes (or those of --tag): others' stay.
+	 */
 	for (i = 0; i < npat; i++)
-		if (!fnmatch(pat[i], id, 0) ||
-		    (!strchr(pat[i], '@') && (tag || !t) &&
-		     !fnmatch(pat[i], fn, 0)))
+		if (strchr(pat[i], '@') ? !fnmatch(pat[i], id, 0) :
+					  (tag || !t) && !fnmatch(pat[i], fn, 0))
 			return true;
 	return false;
 }

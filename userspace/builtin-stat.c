@@ -50,14 +50,15 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"collected for the probed kernel functions.\n",
 	.examples =
 		"  stopwatch stat                           all probes: table, histograms\n"
-		"  stopwatch stat -p vfs_read,vfs_write     two probes\n"
+		"  stopwatch stat --probe vfs_read,vfs_write  two probes\n"
 		"  stopwatch stat --no-hist -H              table only, readable durations\n"
 		"  stopwatch stat -i 1 -n 10                every second, ten times\n"
+		"  stopwatch stat -I 500                    every 500 ms (perf stat -I)\n"
 		"  stopwatch stat -b                        with the breakdown table\n"
 		"  stopwatch stat --json | python3 -m json.tool\n"
 		"  stopwatch stat --prometheus -i 15 \\\n"
 		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n",
-	.no_args = "probes go with -p NAME",
+	.no_args = "probes go with --probe NAME",
 };
 
 static bool sw_probe_name_ok(const char *s)
@@ -66,7 +67,8 @@ static bool sw_probe_name_ok(const char *s)
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
+		      *s == '@'))
 			return false;
 	return true;
 }
@@ -96,7 +98,7 @@ static int sw_add_probes(struct sw_stat_args *a, const char *arg)
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!sw_probe_name_ok(tok)) {
 			fprintf(stderr,
-				"stopwatch stat: invalid probe name '%s': expected a function name ([A-Za-z0-9_.])\n",
+				"stopwatch stat: invalid probe name '%s': expected a probe identity, FUNCTION or FUNCTION@TAG ([A-Za-z0-9_.@])\n",
 				tok);
 			ret = -EINVAL;
 			goto cleanup;
@@ -122,6 +124,33 @@ cleanup:
 static int sw_probe_cb(const struct sw_option *opt, const char *arg)
 {
 	return sw_add_probes(opt->value, arg);
+}
+
+/*
+ * -p was the probe before option letters followed perf, where -p is a
+ * process: say where both went instead of guessing.
+ */
+static int sw_stat_pid_cb(const struct sw_option *opt, const char *arg)
+{
+	(void)opt;
+	fprintf(stderr,
+		"stopwatch stat: -p %s: stat shows what the probes measured and takes no process; probes are chosen with --probe NAME; time one process's calls with 'stopwatch time -p PID PATTERN' or 'stopwatch probe add -p PID PATTERN'\n",
+		arg);
+	return -EINVAL;
+}
+
+/* -I MSEC, perf stat's interval in milliseconds. */
+static int sw_msec_cb(const struct sw_option *opt, const char *arg)
+{
+	char *end;
+	double ms;
+
+	errno = 0;
+	ms = strtod(arg, &end);
+	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
+		return -EINVAL;
+	*(double *)opt->value = ms / 1000.0;
+	return 0;
 }
 
 static void sw_stat_args_free(struct sw_stat_args *a)
@@ -163,8 +192,10 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 {
 	bool json = false, prom = false;
 	const struct sw_option opts[] = {
-		SW_OPT_CALLBACK('p', "probe", a, "NAME[,NAME..]",
-				"only these probes (repeatable)", sw_probe_cb,
+		SW_OPT_CALLBACK(0, "probe", a, "NAME[,NAME..]",
+				"only these probes, FUNCTION or FUNCTION@TAG\n"
+				"(repeatable)", sw_probe_cb, NULL),
+		SW_OPT_CALLBACK('p', "pid", NULL, "PID", NULL, sw_stat_pid_cb,
 				NULL),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
 		SW_OPT_BOOL('b', "breakdown", &a->breakdown,
@@ -181,6 +212,9 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			      "until interrupted; cumulative values each time",
 			      0.001, 86400.0 * 365,
 			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
+		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
+				"the same in milliseconds, as perf stat -I",
+				sw_msec_cb, "milliseconds, at least 1"),
 		SW_OPT_U64('n', "count", &a->count, "N",
 			   "stop after N prints (with --interval)", 1,
 			   UINT64_MAX, "a whole number of prints, at least 1"),

@@ -84,7 +84,7 @@ expect "--help" 0 "Examples:"
 run "$SW" help stat
 expect "help stat" 0 "usage: stopwatch stat"
 run "$SW" stat --help
-expect "stat --help shows examples" 0 "stopwatch stat -p vfs_read,vfs_write"
+expect "stat --help shows examples" 0 "stopwatch stat --probe vfs_read,vfs_write"
 fails "unknown command" \
 	"stopwatch: 'bogus' is not a stopwatch command. See 'stopwatch help'." \
 	"$SW" bogus
@@ -106,18 +106,21 @@ grep -q "value |" "$tmp/out" && not_ok "--no-hist prints no histogram" ||
 	ok "--no-hist prints no histogram"
 run env STOPWATCH_DEBUGFS=/nonexistent "$SW" stat --debugfs "$B" --no-hist
 expect "--debugfs beats the environment" 0 "vfs_write"
-run "$SW" stat --debugfs "$B" -p vfs_read
-expect "-p one probe" 0 "vfs_read: ns, 123 calls" ""
-grep -q vfs_write "$tmp/out" && not_ok "-p leaves out the others" ||
-	ok "-p leaves out the others"
-run "$SW" stat --debugfs "$B" -p vfs_write,do_sys_openat2 --no-hist
-expect "-p comma list" 0 "do_sys_openat2" "$MISSED"
-[ "$(wc -l < "$tmp/out")" = 3 ] && ok "-p comma list: two rows" ||
-	not_ok "-p comma list: two rows"
-run "$SW" stat --debugfs "$B" -p vfs_write -p vfs_read --no-hist
-expect "-p repeated" 0 "vfs_read"
-[ "$(wc -l < "$tmp/out")" = 3 ] && ok "-p repeated: two rows" ||
-	not_ok "-p repeated: two rows"
+run "$SW" stat --debugfs "$B" --probe vfs_read
+expect "--probe one probe" 0 "vfs_read: ns, 123 calls" ""
+grep -q vfs_write "$tmp/out" && not_ok "--probe leaves out the others" ||
+	ok "--probe leaves out the others"
+run "$SW" stat --debugfs "$B" --probe vfs_write,do_sys_openat2 --no-hist
+expect "--probe comma list" 0 "do_sys_openat2" "$MISSED"
+[ "$(wc -l < "$tmp/out")" = 3 ] && ok "--probe comma list: two rows" ||
+	not_ok "--probe comma list: two rows"
+run "$SW" stat --debugfs "$B" --probe vfs_write --probe vfs_read --no-hist
+expect "--probe repeated" 0 "vfs_read"
+[ "$(wc -l < "$tmp/out")" = 3 ] && ok "--probe repeated: two rows" ||
+	not_ok "--probe repeated: two rows"
+fails "stat -p is a process, as in perf: says where the probe went" \
+	"stopwatch stat: -p vfs_read: stat shows what the probes measured and takes no process; probes are chosen with --probe NAME; time one process's calls with 'stopwatch time -p PID PATTERN' or 'stopwatch probe add -p PID PATTERN'" \
+	"$SW" stat --debugfs "$B" -p vfs_read
 run "$SW" stat --debugfs "$B" --no-hist -H
 expect "--human" 0 "vfs_write        4567  300 ns  1.50 us  30.0 us    2.10 us   6.85 ms"
 run "$SW" stat --debugfs "$B" -b --no-hist
@@ -151,6 +154,13 @@ fails "bad --interval" \
 fails "zero --interval" \
 	"stopwatch stat: invalid --interval '0': expected seconds, at least 0.001 (e.g. 1 or 0.5)" \
 	"$SW" stat --debugfs "$B" -i 0
+fails "bad -I" \
+	"stopwatch stat: invalid --interval-print '0.5': expected milliseconds, at least 1" \
+	"$SW" stat --debugfs "$B" -I 0.5
+run "$SW" stat --debugfs "$B" --no-hist -I 20 -n 2
+expect "-I 20 -n 2: two prints, as perf stat -I" 0 "vfs_read"
+[ "$(grep -c '^vfs_read ' "$tmp/out")" = 2 ] && ok "-I: two tables" ||
+	not_ok "-I: two tables"
 fails "bad --count" \
 	"stopwatch stat: invalid --count '0': expected a whole number of prints, at least 1" \
 	"$SW" stat --debugfs "$B" -i 1 --count 0
@@ -159,13 +169,13 @@ fails "--count needs --interval" \
 	"$SW" stat --debugfs "$B" --count 3
 fails "empty probe name" \
 	"stopwatch stat: empty probe name in '--probe vfs_read,,x'" \
-	"$SW" stat --debugfs "$B" -p vfs_read,,x
+	"$SW" stat --debugfs "$B" --probe vfs_read,,x
 fails "invalid probe name" \
-	"stopwatch stat: invalid probe name '../x': expected a function name ([A-Za-z0-9_.])" \
-	"$SW" stat --debugfs "$B" -p ../x
+	"stopwatch stat: invalid probe name '../x': expected a probe identity, FUNCTION or FUNCTION@TAG ([A-Za-z0-9_.@])" \
+	"$SW" stat --debugfs "$B" --probe ../x
 fails "unknown probe" \
 	"stopwatch: probe 'nope' is not being measured (3 probes in $B/stats)" \
-	"$SW" stat --debugfs "$B" -p vfs_read,nope
+	"$SW" stat --debugfs "$B" --probe vfs_read,nope
 fails "--json with --prometheus" \
 	"stopwatch stat: --json and --prometheus exclude each other" \
 	"$SW" stat --debugfs "$B" --json --prometheus
@@ -173,7 +183,7 @@ fails "--human with --json" \
 	"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values" \
 	"$SW" stat --debugfs "$B" --json -H
 fails "stray argument" \
-	"stopwatch stat: unexpected argument 'vfs_read' (probes go with -p NAME)" \
+	"stopwatch stat: unexpected argument 'vfs_read' (probes go with --probe NAME)" \
 	"$SW" stat --debugfs "$B" vfs_read
 run "$SW" stat --bogus
 expect "unknown option" 1
@@ -299,9 +309,9 @@ grep -qF 'stopwatch_calls_total{probe="vfs_read"} 123' "$tmp/sw.prom" &&
 	not_ok "--output wrote the file, nothing else"
 fails "--output in a missing directory" \
 	"stopwatch stat: cannot create $tmp/no/sw.prom.tmp: No such file or directory" \
-	"$SW" stat --debugfs "$B" --no-hist -p vfs_read -o "$tmp/no/sw.prom"
+	"$SW" stat --debugfs "$B" --no-hist --probe vfs_read -o "$tmp/no/sw.prom"
 if [ -w /dev/full ]; then
-	"$SW" stat --debugfs "$B" -p vfs_read > /dev/full 2> "$tmp/err"
+	"$SW" stat --debugfs "$B" --probe vfs_read > /dev/full 2> "$tmp/err"
 	rc=$?
 	[ "$rc" = 1 ] && grep -q "write error" "$tmp/err" &&
 		ok "write error on stdout is reported" ||
@@ -575,6 +585,101 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 else
 	skipped "report of synthetic recordings" "SW_GEN/SW_SYMBIN not set (make test sets them)"
 fi
+
+# --- time and probe against a fake debugfs (the control lines written) ---
+T=$tmp/tfake
+mkdir -p "$T/hist"
+cat > "$T/stats" <<'EOT'
+probe calls min_ns avg_ns max_ns stddev_ns total_ns missed miss_maxactive miss_reentry migrated filtered filtered_short filtered_long
+vfs_read@tst 123 812 2301 90211 4410 283023 0 0 0 1 7 5 2
+vfs_write@tst 10 300 1500 3000 200 15000 0 0 0 0 0 0 0
+vfs_read 99 1 1 1 0 99 0 0 0 0 0 0 0
+EOT
+sed 's/^vfs_read:/vfs_read@tst:/' "$B/hist/vfs_read" > "$T/hist/vfs_read@tst"
+sed 's/^vfs_write:/vfs_write@tst:/' "$B/hist/vfs_write" > "$T/hist/vfs_write@tst"
+printf 'probe key calls min_ns avg_ns max_ns stddev_ns total_ns\nvfs_read@tst dd 23 900 2301 90000 4410 52923\n' > "$T/keys"
+printf 'vfs_read\n' > "$T/probes"
+: > "$T/last_error"
+: > "$T/events"
+export STOPWATCH_TRACING=$PWD/fixtures/pattern
+run "$SW" time --debugfs "$T" --tag tst -u us --min 1ms --max 2s -p 42 -C 0-1 --by comm,retval 'vfs_[rw]*' -d 0.05
+expect "time: filters, keys and units" 0 "vfs_read                            123        0.812        2.301       90.211"
+[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval +vfs_write@tst tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval" ] &&
+	ok "time: one control write adds every probe with its options" ||
+	not_ok "time: one control write adds every probe with its options" "$(cat "$T/probes")"
+[ "$(sed -n 3p "$T/probes")" = "-vfs_read@tst -vfs_write@tst" ] &&
+	ok "time: removes exactly its own probes, by tag" ||
+	not_ok "time: removes exactly its own probes, by tag" "$(cat "$T/probes")"
+grep -qF "skipped: vfs_readv, vfs_write.cold" "$tmp/err" &&
+	ok "time: names the matching functions it cannot probe" ||
+	not_ok "time: names the matching functions it cannot probe"
+grep -qF "0.512 ->      1.024 : 1" "$tmp/out" &&
+	ok "time: histogram in the unit" || not_ok "time: histogram in the unit"
+grep -qE "^vfs_read +dd +23 " "$tmp/out" && ok "time: keyed rows" ||
+	not_ok "time: keyed rows"
+printf 'vfs_read\n' > "$T/probes"
+run "$SW" time --debugfs "$T" --tag tst --json vfs_read -- true
+expect "time --json -- true" 0 '"probe":"vfs_read@tst","calls":123'
+[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst follow=$(($(sed -n 2p "$T/probes" | sed 's/.*follow=//')))" ] &&
+	ok "time -- COMMAND follows the command (follow=PID)" ||
+	not_ok "time -- COMMAND follows the command (follow=PID)" "$(cat "$T/probes")"
+if command -v python3 > /dev/null; then
+	python3 -m json.tool < "$tmp/out" > /dev/null && ok "time --json is valid JSON" ||
+		not_ok "time --json is valid JSON"
+fi
+run "$SW" time --debugfs "$T" --tag tst vfs_read -i 0.02 -d 0.05 --no-hist
+expect "time -i: interval deltas" 0 "# 0.0"
+fails "time: a pattern matching nothing" \
+	"stopwatch time: 'nosuch_*' matches no kernel function" \
+	"$SW" time --debugfs "$T" 'nosuch_*' -d 1
+fails "time: only unprobeable matches" \
+	"stopwatch time: 'kprobe_only_*' matches 1 function, none of which can be probed (not traceable, kprobe blacklist or stopwatch's own): kprobe_only_bl" \
+	"$SW" time --debugfs "$T" 'kprobe_only_*' -d 1
+fails "time: bad --min" \
+	"stopwatch time: invalid --min '5': expected a duration with a unit: ns, us, ms or s (e.g. 1ms)" \
+	"$SW" time --debugfs "$T" --min 5 vfs_read
+fails "time: bad -u" \
+	"stopwatch time: invalid --unit 'min': expected ns, us, ms or s" \
+	"$SW" time --debugfs "$T" -u min vfs_read
+fails "time: bad --by" \
+	"stopwatch time: invalid keys 'color': expected K or K1,K2 (two different keys) with K one of pid, tgid, comm, cpu, caller, arg0..arg5, retval" \
+	"$SW" time --debugfs "$T" --by color vfs_read
+fails "time: -p and -t" \
+	"stopwatch time: -p (a process) and -t (a thread) exclude each other" \
+	"$SW" time --debugfs "$T" -p 1 -t 2 vfs_read
+fails "time: no pattern" \
+	"stopwatch time: no function pattern given (e.g. 'vfs_*'); see 'stopwatch time --help'" \
+	"$SW" time --debugfs "$T" -d 1
+printf 'cycles\n' > "$T/events"
+fails "time -e: refuses to change another user's events" \
+	"stopwatch time: the module already counts the events cycles, set by another user; not changing them to instructions (see 'stopwatch events')" \
+	"$SW" time --debugfs "$T" -e instructions vfs_read -d 1
+: > "$T/events"
+run "$SW" time --help
+expect "time --help shows examples" 0 "stopwatch time 'vfs_*' -d 10"
+printf 'vfs_read\nvfs_read@keep tgid=7 by=comm\nvfs_write@keep\nvfs_write@other\n' > "$T/probes"
+run "$SW" probe list --debugfs "$T" --tag keep
+expect "probe list --tag" 0 "vfs_read@keep tgid=7 by=comm"
+[ "$(wc -l < "$tmp/out")" = 2 ] && ok "probe list --tag: only that tag" ||
+	not_ok "probe list --tag: only that tag"
+run "$SW" probe remove --debugfs "$T" --tag keep
+expect "probe remove --tag" 0
+[ "$(tail -n 1 "$T/probes")" = "-vfs_read@keep -vfs_write@keep" ] &&
+	ok "probe remove --tag: one write, that tag only" ||
+	not_ok "probe remove --tag: one write, that tag only" "$(cat "$T/probes")"
+fails "probe remove FUNCTION leaves tagged probes alone" \
+	"stopwatch probe remove: no probe matches" \
+	"$SW" probe remove --debugfs "$T" 'vfs_w*'
+run "$SW" probe remove --debugfs "$T" 'vfs_write@*'
+[ "$(tail -n 1 "$T/probes")" = "-vfs_write@keep -vfs_write@other" ] &&
+	ok "probe remove FUNCTION@*: every tag" ||
+	not_ok "probe remove FUNCTION@*: every tag" "$(cat "$T/probes")"
+run "$SW" probe add --debugfs "$T" --tag slow --min 1ms --by comm -p 9 vfs_write
+expect "probe add" 0
+[ "$(tail -n 1 "$T/probes")" = "+vfs_write@slow tgid=9 min_ns=1000000 by=comm" ] &&
+	ok "probe add: the control line" ||
+	not_ok "probe add: the control line" "$(cat "$T/probes")"
+unset STOPWATCH_TRACING
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
