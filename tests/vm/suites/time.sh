@@ -209,14 +209,18 @@ is "-p: exactly the target's 1500 calls, not the other process's 700" \
 	"$(jrow "$TMP/p.json" $SYS_GETPPID calls)" 1500
 
 # --- --min: exactly the slow calls -----------------------------------------------
-"$SW" time --json -o "$TMP/min.json" --min 3ms hrtimer_nanosleep -- \
-	sh -c "'$P/sleeper' 0 40; '$P/sleeper' 10 7" >/dev/null 2>"$TMP/min.err"
-is "--min 3ms: exits 0" "$?" 0 || cat "$TMP/min.err"
+# 0 ms sleeps return at once (well under 20 ms even under TCG); 50 ms sleeps
+# take at least 50 ms.
+"$SW" time --json -o "$TMP/min.json" --min 20ms hrtimer_nanosleep -- \
+	sh -c "'$P/sleeper' 0 40; '$P/sleeper' 50 5" >/dev/null 2>"$TMP/min.err"
+is "--min 20ms: exits 0" "$?" 0 || cat "$TMP/min.err"
 cp "$TMP/min.json" "$R/"
-is "--min 3ms: exactly the 7 sleeps of 10 ms counted" \
-	"$(jrow "$TMP/min.json" hrtimer_nanosleep calls)" 7
-is "--min 3ms: the 40 sleeps of 0 ms counted apart as short" \
+is "--min 20ms: exactly the 5 sleeps of 50 ms counted" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep calls)" 5
+is "--min 20ms: the 40 sleeps of 0 ms counted apart as short" \
 	"$(jrow "$TMP/min.json" hrtimer_nanosleep filtered_short)" 40
+cmp_ge "--min 20ms: the shortest counted call took 50 ms or more" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep min)" 50000000
 
 is "probes file back to what it was at the end" \
 	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
