@@ -222,6 +222,34 @@ is "--min 20ms: the 40 sleeps of 0 ms counted apart as short" \
 cmp_ge "--min 20ms: the shortest counted call took 50 ms or more" \
 	"$(jrow "$TMP/min.json" hrtimer_nanosleep min)" 50000000
 
+# --- --by comm: exact keyed rows --------------------------------------------------
+"$SW" time --json -o "$TMP/by.json" --by comm "$SYS_GETPPID" -- \
+	sh -c "'$GETPPID' 300 alpha; '$GETPPID' 200 beta" >/dev/null 2>"$TMP/by.err"
+is "--by comm: exits 0" "$?" 0 || cat "$TMP/by.err"
+cp "$TMP/by.json" "$R/"
+# jkey FILE KEY: calls of the keyed row KEY.
+jkey() {
+	tr '{' '\n' <"$1" | grep "\"key\":\"$2\"" | head -n 1 |
+		tr ',' '\n' | sed -n 's/^"calls":\([0-9]*\).*/\1/p'
+}
+is "--by comm: comm=alpha made exactly 300 calls" "$(jkey "$TMP/by.json" comm=alpha)" 300
+is "--by comm: comm=beta made exactly 200 calls" "$(jkey "$TMP/by.json" comm=beta)" 200
+
+# --- -e: sets the events for the run, clears them, refuses others' -------------
+EV=cpu-clock
+"$SW" time --json -o "$TMP/ev.json" -e $EV "$SYS_GETPPID" -- "$GETPPID" 100 \
+	>/dev/null 2>"$TMP/ev.err"
+is "-e $EV: exits 0" "$?" 0 || cat "$TMP/ev.err"
+cp "$TMP/ev.json" "$R/"
+check "-e $EV: the report carries ${EV}_avg" grep -q "\"${EV}_avg\":" "$TMP/ev.json"
+is "-e $EV: the events are cleared afterwards" "$(cat "$D/events")" ""
+is "another user sets events" "$(ctl events context-switches)" ok
+"$SW" time -e $EV "$SYS_GETPPID" -- "$GETPPID" 10 >/dev/null 2>"$TMP/ev2.err"
+is "-e $EV while another user's events are set: refused" "$?" 1
+check "  and says so" grep -q "set by another user; not changing them" "$TMP/ev2.err"
+is "  and leaves them" "$(cat "$D/events")" context-switches
+ctl events "" >/dev/null
+
 is "probes file back to what it was at the end" \
 	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
 ctl probes -vfs_write >/dev/null
