@@ -3,8 +3,9 @@
  * agg.h - the aggregations: where the measurement core folds each call.
  *
  *   timing.c     wall-time statistics and log2 histogram, per CPU
- *   breakdown.c  the same broken down by pid, tgid, comm or cpu (bounded,
- *                with an "other" row)
+ *   breakdown.c  rows keyed by one value or a pair (pid, tgid, comm, cpu,
+ *                caller, argN, retval): bounded, with an "other" row; the
+ *                global breakdown mode and each probe's own by=
  *   evstats.c    statistics and histograms of the per-call event counts
  *
  * Each aggregation is a generation: allocated whole in process context,
@@ -37,12 +38,21 @@ struct sw_evset;
  * @st:       wall-time statistics, nanoseconds
  * @migrated: calls that returned on another CPU than they entered on
  * @hist:     log2 histogram of wall time
+ * @filtered: calls left out by the probe's filters, by enum sw_filtered
  */
 struct sw_pcpu {
 	seqcount_t seq;
 	struct sw_stats st;
 	u64 migrated;
 	u64 hist[SW_HIST_BUCKETS];
+	u64 filtered[3];
+};
+
+/* Why a call was left out (struct sw_pcpu.filtered). */
+enum sw_filtered {
+	SW_FILTERED_ENTRY,	/* an entry filter (pid=, comm=, ...) */
+	SW_FILTERED_SHORT,	/* shorter than min_ns */
+	SW_FILTERED_LONG,	/* longer than max_ns */
 };
 
 /**
@@ -65,13 +75,19 @@ struct sw_bd_cpu {
 
 /**
  * struct sw_bdgen - one generation of a probe's breakdown tables.
- * @mode:   what the tables are keyed by (SW_BD_*)
+ * @by:     what the tables are keyed by (by.own: the probe's by=; else the
+ *          global breakdown mode, by.k[0] being its SW_BD_* value)
  * @nslots: slots per table
+ * @set_id: id of the event set whose counts the rows sum (0: none); calls
+ *          measured under another set add time only
+ * @nev:    events in that set
  * @cpu:    one table per possible CPU, indexed by CPU number
  */
 struct sw_bdgen {
-	int mode;
+	struct sw_by by;
 	u32 nslots;
+	u32 set_id;
+	u32 nev;
 	struct sw_bd_cpu *cpu[];
 };
 
@@ -167,22 +183,41 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 	raw_write_seqcount_end(&pc->seq);
 }
 
+/*
+ * sw_timing_filtered() - count one call left out by a filter.
+ * Context: the measurement core's entry or exit half: preemption disabled,
+ * possibly NMI; the only writer of this CPU's entry.  One aligned word:
+ * readers need no retry for it.
+ */
+static __always_inline void sw_timing_filtered(struct sw_gen *g,
+					       enum sw_filtered why)
+{
+	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
+
+	WRITE_ONCE(pc->filtered[why], pc->filtered[why] + 1);
+}
+
 /* agg/timing.c */
 struct sw_gen *sw_gen_alloc(void);
 void sw_gen_free(struct sw_gen *g);
 void sw_gen_read(struct sw_gen *g, struct sw_pcpu *snap, struct sw_stats *st,
 		 u64 *hist, u64 *migrated);
+void sw_gen_filtered(struct sw_gen *g, u64 filtered[3]);
 
 /* agg/breakdown.c */
 extern unsigned int sw_bd_slots;
 int sw_bd_check_params(void);
-struct sw_bdgen *sw_bdgen_alloc(int mode);
+struct sw_bdgen *sw_bdgen_alloc(struct sw_by by, const struct sw_evset *set);
 void sw_bdgen_free(struct sw_bdgen *bd);
-void sw_bd_record(struct sw_bdgen *bd, u64 ns, u32 entry_cpu);
+void sw_bd_add(struct sw_bdgen *bd, const struct sw_bd_key *key, u64 ns,
+	       const struct sw_evcall *ev);
 void *sw_bd_rows_alloc(u32 nslots, void **snap);
 void sw_bd_rows_free(void *rows, void *snap);
 void sw_bdgen_show(struct seq_file *m, const char *probe,
 		   struct sw_bdgen *bd, void *rows, void *snap);
+void sw_keys_header(struct seq_file *m, const struct sw_evset *set);
+void sw_keys_show(struct seq_file *m, const char *probe, struct sw_bdgen *bd,
+		  const struct sw_evset *set, void *rows, void *snap);
 
 /* agg/evstats.c */
 struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set);
@@ -191,7 +226,8 @@ void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev);
 int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r);
 
 /* all of them */
-int sw_aggs_alloc(struct sw_aggs *a, int bd_mode, const struct sw_evset *set);
+int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,
+		  const struct sw_evset *set);
 void sw_aggs_free(struct sw_aggs *a);
 
 #endif /* _STOPWATCH_AGG_H */

@@ -8,13 +8,14 @@
 /**
  * sw_aggs_alloc() - fresh aggregations for one probe, all or nothing.
  * @a:       filled in (not yet visible to any handler)
- * @bd_mode: breakdown mode, SW_BD_NONE for none
+ * @by:      what its rows are keyed by (by.k[0] SW_KEY_NONE: no rows)
  * @set:     event set the event statistics are for, NULL for none
  *
  * Context: process context; may sleep.
  * Return: 0 or -ENOMEM (nothing allocated).
  */
-int sw_aggs_alloc(struct sw_aggs *a, int bd_mode, const struct sw_evset *set)
+int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,
+		  const struct sw_evset *set)
 {
 	struct sw_bdgen *bd = NULL;
 	struct sw_evgen *evs = NULL;
@@ -23,8 +24,8 @@ int sw_aggs_alloc(struct sw_aggs *a, int bd_mode, const struct sw_evset *set)
 	g = sw_gen_alloc();
 	if (!g)
 		return -ENOMEM;
-	if (bd_mode != SW_BD_NONE) {
-		bd = sw_bdgen_alloc(bd_mode);
+	if (by.k[0] != SW_KEY_NONE) {
+		bd = sw_bdgen_alloc(by, set);
 		if (!bd)
 			goto out_free_gen;
 	}

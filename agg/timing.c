@@ -85,3 +85,24 @@ void sw_gen_read(struct sw_gen *g, struct sw_pcpu *snap, struct sw_stats *st,
 			hist[b] += snap->hist[b];
 	}
 }
+
+/**
+ * sw_gen_filtered() - a generation's calls left out by filters, summed
+ * over all CPUs.
+ * @g:        the statistics (kept alive by the caller)
+ * @filtered: output, indexed by enum sw_filtered
+ *
+ * Context: process context; does not sleep.
+ */
+void sw_gen_filtered(struct sw_gen *g, u64 filtered[3])
+{
+	int cpu, i;
+
+	filtered[0] = filtered[1] = filtered[2] = 0;
+	for_each_possible_cpu(cpu) {
+		struct sw_pcpu *pc = per_cpu_ptr(g->pcpu, cpu);
+
+		for (i = 0; i < 3; i++)
+			filtered[i] += READ_ONCE(pc->filtered[i]);
+	}
+}

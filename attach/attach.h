@@ -17,17 +17,20 @@
 #include <linux/kprobes.h>
 
 struct sw_aggs;
+struct sw_spec;
 
 /**
  * struct sw_kretprobe - a function timed through a kretprobe.
  * @krp:          the kretprobe; each instance's data is a struct sw_call
  * @aggs:         where its calls are folded
+ * @spec:         its filters and keys, NULL when it has none
  * @missed_base:  kretprobe nmissed at the last reset
  * @reentry_base: kprobe nmissed at the last reset
  */
 struct sw_kretprobe {
 	struct kretprobe krp;
 	struct sw_aggs *aggs;
+	const struct sw_spec *spec;
 	unsigned long missed_base;
 	unsigned long reentry_base;
 };
@@ -35,7 +38,7 @@ struct sw_kretprobe {
 int sw_kretprobe_check_params(void);
 int sw_maxactive(void);
 void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
-		       struct sw_aggs *aggs);
+		       struct sw_aggs *aggs, const struct sw_spec *spec);
 int sw_kretprobe_register(struct sw_kretprobe *k);
 int sw_kretprobe_enable(struct sw_kretprobe *k);
 void sw_kretprobe_unregister(struct sw_kretprobe **ks, int n);

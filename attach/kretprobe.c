@@ -56,11 +56,16 @@ int sw_maxactive(void)
  * sw_krp_entry() - kretprobe entry handler.
  * Context: kprobe pre-handler: preemption disabled, possibly interrupts off
  * or NMI; the same under PREEMPT_RT.  Takes no locks, allocates nothing.
+ * Returns nonzero for a call the probe's filters leave out: kretprobes
+ * then gives the instance back and runs no return handler for it.
  */
 static int sw_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	sw_core_enter((struct sw_call *)ri->data);
-	return 0;
+	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
+					      struct sw_kretprobe, krp);
+
+	return !sw_core_enter((struct sw_call *)ri->data, k->aggs, k->spec,
+			      regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry);
 
@@ -75,7 +80,7 @@ static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
 					      struct sw_kretprobe, krp);
 
-	sw_core_exit(k->aggs, (struct sw_call *)ri->data);
+	sw_core_exit(k->aggs, k->spec, (struct sw_call *)ri->data, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return);
@@ -85,12 +90,14 @@ NOKPROBE_SYMBOL(sw_krp_return);
  * @k:      the probe
  * @symbol: kernel function; must outlive @k
  * @aggs:   where its calls are folded; must outlive @k's registration
+ * @spec:   its filters and keys (NULL: none); likewise
  */
 void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
-		       struct sw_aggs *aggs)
+		       struct sw_aggs *aggs, const struct sw_spec *spec)
 {
 	memset(k, 0, sizeof(*k));
 	k->aggs = aggs;
+	k->spec = spec;
 	k->krp.kp.symbol_name = symbol;
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
 	k->krp.entry_handler = sw_krp_entry;

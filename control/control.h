@@ -18,8 +18,11 @@
 #define SW_VERSION "0.2"
 #define SW_ERRMSG_LEN 256
 #define SW_STATS_FORMAT_MAJOR 1
-/* 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended */
-#define SW_STATS_FORMAT_MINOR 1
+/*
+ * 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended
+ * 1.2: filtered, filtered_short, filtered_long appended (last columns)
+ */
+#define SW_STATS_FORMAT_MINOR 2
 
 /**
  * struct sw_ctl_file - a debugfs file (sw_debugfs_add_ctl()).

@@ -11,6 +11,14 @@
  *          flight of the thread switched out and opens those of the thread
  *          switched in, so event counts cover the calling thread alone
  *
+ * A probe with filters or keys of its own hands its struct sw_spec to
+ * both halves: the entry half checks the filters before anything else
+ * (a filtered-out call reads no clock and no counter, and the mechanism
+ * runs no exit half for it) and captures the keys only the entry can see
+ * (arguments); the exit half drops calls outside the duration
+ * window (counted apart) and keys the call's row.  A probe without either
+ * passes NULL: one predictable branch is all it costs.
+ *
  * An attach mechanism (attach/) keeps one struct sw_call per call in
  * flight wherever it can (a kretprobe instance's data, a trampoline's
  * stack frame) and calls sw_core_enter() and sw_core_exit() from its
@@ -24,6 +32,7 @@
 #include <linux/rcupdate.h>
 
 #include "agg/agg.h"
+#include "lib/parse.h"
 #include "pmu/pmu.h"
 #include "wrapper/timekeeping.h"
 
@@ -48,12 +57,27 @@ struct sw_pending {
  * @cpu:  CPU the call entered on
  * @pend: the call's entry on its thread's pending stack, NULL when it has
  *        none (no events, or no room: counted in the pending file)
+ * @key:  the parts of the call's key captured at entry (argN), in
+ *        the order of the probe's by=; set only for a probe with a spec
  */
 struct sw_call {
 	u64 t0;
 	u32 cpu;
 	u32 pad;
 	struct sw_pending *pend;
+	u64 key[2];
+};
+
+/**
+ * struct sw_spec - a probe's own filters and keys, fixed for its life.
+ * @f:  filters: those checked at entry (SW_F_ENTRY) and the duration
+ *      window (SW_F_WINDOW)
+ * @by: its own keys (by.own set), or none: then the global breakdown mode
+ *      keys its rows
+ */
+struct sw_spec {
+	struct sw_filter f;
+	struct sw_by by;
 };
 
 /*
@@ -79,6 +103,14 @@ struct sw_pending *sw_pending_of(struct task_struct *t, u32 *depth);
 void sw_core_enter_events(struct sw_call *c, const struct sw_evset *set);
 bool sw_core_exit_events(struct sw_pending *pd);
 
+/* core/filter.c */
+bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
+			const struct sw_spec *s, struct pt_regs *regs);
+bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
+void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
+			struct pt_regs *regs, u64 ns,
+			const struct sw_pending *pd);
+
 /* core/virt.c */
 int sw_virt_init(void);
 void sw_virt_exit(void);
@@ -89,33 +121,52 @@ void sw_core_cleanup(void);
 
 /*
  * sw_core_enter() - the entry half of a measured call.
- * @c: the call's record, kept by the attach mechanism until the exit
+ * @c:    the call's record, kept by the attach mechanism until the exit
+ * @a:    the probe's aggregations (a filtered-out call is counted there)
+ * @s:    the probe's filters and keys, NULL when it has none
+ * @regs: the registers at the function's entry
  *
  * Context: the attach mechanism's entry handler: preemption disabled,
  * possibly interrupts off or NMI (under PREEMPT_RT too: kprobe handlers
  * run with preemption disabled there as well).  No locks, no allocation.
+ * Return: false when a filter left the call out: the mechanism must not
+ * run the exit half for it.
  */
-static __always_inline void sw_core_enter(struct sw_call *c)
+static __always_inline bool sw_core_enter(struct sw_call *c,
+					  struct sw_aggs *a,
+					  const struct sw_spec *s,
+					  struct pt_regs *regs)
 {
-	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	struct sw_evset *set;
 
+	if (unlikely(s) && !sw_core_enter_spec(c, a, s, regs))
+		return false;
+	set = rcu_dereference_sched(sw_evset);
 	c->cpu = smp_processor_id();
 	c->t0 = sw_clock_ns();
 	c->pend = NULL;
 	if (set)
 		sw_core_enter_events(c, set);
+	return true;
 }
 
 /*
  * sw_core_exit() - the exit half: fold the call into @a and forget it.
- * @a: the probe's aggregations
- * @c: the call's record from sw_core_enter()
+ * @a:    the probe's aggregations
+ * @s:    the probe's filters and keys, NULL when it has none
+ * @c:    the call's record from sw_core_enter()
+ * @regs: the registers at the function's return
+ *
+ * A call outside the probe's duration window is counted apart
+ * (filtered_short, filtered_long) and folded into nothing else.
  *
  * Context: the attach mechanism's exit handler, on the calling thread:
  * preemption disabled, possibly NMI.  The mechanism runs no other handler
  * on this CPU meanwhile, so this CPU's statistics have a single writer.
  */
-static __always_inline void sw_core_exit(struct sw_aggs *a, struct sw_call *c)
+static __always_inline void sw_core_exit(struct sw_aggs *a,
+					 const struct sw_spec *s,
+					 struct sw_call *c, struct pt_regs *regs)
 {
 	struct sw_pending *pd = c->pend;
 	bool measured = pd && sw_core_exit_events(pd);
@@ -125,15 +176,19 @@ static __always_inline void sw_core_exit(struct sw_aggs *a, struct sw_call *c)
 
 	t1 = sw_clock_ns();
 	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
+	    !sw_core_window(a, &s->f, ns))
+		goto out_pop;
 	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)
-		sw_bd_record(bd, ns, c->cpu);
+		sw_core_key_record(bd, c, regs, ns, measured ? pd : NULL);
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
 	if (evs)
 		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
 					     &pd->ev : NULL);
+out_pop:
 	if (pd)
 		sw_pending_pop(pd);
 }

@@ -18,69 +18,306 @@ static bool sw_is_symchar(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
+/* White space only: an option's value runs to it (commas included). */
+static bool sw_is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool sw_is_tagchar(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A decimal number, the whole of @s; no sign, no overflow. */
+static bool sw_parse_u64(const char *s, u64 *v)
+{
+	u64 x = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (check_mul_overflow(x, (u64)10, &x) ||
+		    check_add_overflow(x, (u64)(*s - '0'), &x))
+			return false;
+	}
+	*v = x;
+	return true;
+}
+
+static bool sw_parse_id(const char *s, u32 *v)
+{
+	u64 x;
+
+	if (!sw_parse_u64(s, &x) || x > 0x7fffffff)
+		return false;
+	*v = (u32)x;
+	return true;
+}
+
+/* "0-1,3": CPUs or ranges of them, each below SW_FILTER_CPUS. */
+static bool sw_parse_cpus(char *s, u64 *map)
+{
+	char num[12];
+
+	memset(map, 0, SW_FILTER_CPUS / 8);
+	while (*s) {
+		u64 a, b;
+		size_t i;
+		char *dash;
+
+		for (i = 0; s[i] && s[i] != ','; i++)
+			;
+		if (!i || i >= sizeof(num))
+			return false;
+		memcpy(num, s, i);
+		num[i] = '\0';
+		s += i;
+		if (*s == ',' && !*++s)
+			return false;	/* trailing comma */
+		dash = strchr(num, '-');
+		if (dash)
+			*dash++ = '\0';
+		if (!sw_parse_u64(num, &a) ||
+		    (dash ? !sw_parse_u64(dash, &b) : (b = a, false)))
+			return false;
+		if (a > b || b >= SW_FILTER_CPUS)
+			return false;
+		for (; a <= b; a++)
+			map[a / 64] |= 1ULL << (a % 64);
+	}
+	return true;
+}
+
+static const char *const sw_key_names[SW_KEY_NR] = {
+	[SW_KEY_NONE] = "none",	    [SW_KEY_PID] = "pid",
+	[SW_KEY_TGID] = "tgid",	    [SW_KEY_COMM] = "comm",
+	[SW_KEY_CPU] = "cpu",	    [SW_KEY_CALLER] = "caller",
+	[SW_KEY_ARG0] = "arg0",	    [SW_KEY_ARG0 + 1] = "arg1",
+	[SW_KEY_ARG0 + 2] = "arg2", [SW_KEY_ARG0 + 3] = "arg3",
+	[SW_KEY_ARG0 + 4] = "arg4", [SW_KEY_ARG5] = "arg5",
+	[SW_KEY_RETVAL] = "retval",
+};
+
+/**
+ * sw_key_name() - name of a key kind, as by= takes it.
+ * @kind: SW_KEY_* value
+ *
+ * Return: static string; "?" for an out-of-range value.
+ */
+const char *sw_key_name(int kind)
+{
+	return kind >= 0 && kind < SW_KEY_NR ? sw_key_names[kind] : "?";
+}
+
+static int sw_parse_key(const char *s, size_t len)
+{
+	int i;
+
+	for (i = SW_KEY_NONE + 1; i < SW_KEY_NR; i++)
+		if (strlen(sw_key_names[i]) == len &&
+		    !strncmp(s, sw_key_names[i], len))
+			return i;
+	return -1;
+}
+
+/* "K" or "K1,K2". */
+static const char *sw_parse_by(char *v, struct sw_by *by)
+{
+	char *comma = strchr(v, ',');
+	int k0, k1 = SW_KEY_NONE;
+
+	k0 = sw_parse_key(v, comma ? (size_t)(comma - v) : strlen(v));
+	if (comma) {
+		if (strchr(comma + 1, ','))
+			return "by= takes one key or a pair";
+		k1 = sw_parse_key(comma + 1, strlen(comma + 1));
+	}
+	if (k0 < 0 || k1 < 0)
+		return "unknown key (pid tgid comm cpu caller arg0..arg5 retval)";
+	if (k0 == k1)
+		return "key named twice";
+	by->k[0] = (u8)k0;
+	by->k[1] = (u8)k1;
+	by->own = 1;
+	return NULL;
+}
+
+/* Each option: its name, the flag it sets (0: by=). */
+static const struct {
+	const char *name;
+	u32 flag;
+} sw_opts[] = {
+	{ "pid", SW_F_PID },	   { "tgid", SW_F_TGID },
+	{ "comm", SW_F_COMM },	   { "cgroup", SW_F_CGROUP },
+	{ "cpus", SW_F_CPUS },	   { "follow", SW_F_FOLLOW },
+	{ "min_ns", SW_F_MIN },	   { "max_ns", SW_F_MAX },
+	{ "by", 0 },
+};
+
+/* One NAME=VALUE option of @c; returns why it is wrong, or NULL. */
+static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
+{
+	struct sw_filter *f = &c->filter;
+	char *v = strchr(tok, '=');
+	size_t i, len = (size_t)(v - tok);
+	bool ok;
+
+	*v++ = '\0';
+	for (i = 0; i < ARRAY_SIZE(sw_opts); i++)
+		if (strlen(sw_opts[i].name) == len &&
+		    !strcmp(tok, sw_opts[i].name))
+			break;
+	v[-1] = '=';	/* the token stays whole for the message */
+	if (i == ARRAY_SIZE(sw_opts))
+		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by)";
+	if (!sw_opts[i].flag) {
+		if (c->by.own)
+			return "option given twice";
+		return sw_parse_by(v, &c->by);
+	}
+	if (f->flags & sw_opts[i].flag)
+		return "option given twice";
+	switch (sw_opts[i].flag) {
+	case SW_F_PID:
+		ok = sw_parse_id(v, &f->pid);
+		break;
+	case SW_F_TGID:
+		ok = sw_parse_id(v, &f->tgid);
+		break;
+	case SW_F_FOLLOW:
+		ok = sw_parse_id(v, &f->follow);
+		break;
+	case SW_F_CGROUP:
+		ok = sw_parse_u64(v, &f->cgroup);
+		break;
+	case SW_F_MIN:
+		ok = sw_parse_u64(v, &f->min_ns);
+		break;
+	case SW_F_MAX:
+		ok = sw_parse_u64(v, &f->max_ns);
+		break;
+	case SW_F_CPUS:
+		if (!sw_parse_cpus(v, f->cpus))
+			return "bad CPU list (e.g. 0-1,3; CPUs below 256)";
+		ok = true;
+		break;
+	default: /* SW_F_COMM */
+		if (!*v || strlen(v) >= SW_COMM_LEN)
+			return "comm must be 1 to 15 characters";
+		memset(f->comm, 0, sizeof(f->comm));
+		memcpy(f->comm, v, strlen(v));
+		ok = true;
+		break;
+	}
+	if (!ok)
+		return "bad number";
+	f->flags |= sw_opts[i].flag;
+	if ((f->flags & SW_F_WINDOW) == SW_F_WINDOW && f->min_ns > f->max_ns)
+		return "min_ns is above max_ns";
+	return NULL;
+}
+
+/* FUNC or FUNC@TAG; returns why it is wrong, or NULL. */
+static const char *sw_parse_name(const char *name, size_t max_name,
+				 u32 *func_len, int *ret)
+{
+	const char *at = strchr(name, '@');
+	size_t len = at ? (size_t)(at - name) : strlen(name), i;
+
+	*ret = -EINVAL;
+	if (!len)
+		return "missing function name";
+	if (len > max_name) {
+		*ret = -E2BIG;
+		return "function name too long";
+	}
+	for (i = 0; i < len; i++)
+		if (!sw_is_symchar(name[i]))
+			return "invalid character in function name";
+	if (name[0] >= '0' && name[0] <= '9')
+		return "function name starts with a digit";
+	if (at) {
+		for (i = 1; at[i]; i++)
+			if (!sw_is_tagchar(at[i]))
+				return "invalid character in tag (A-Z a-z 0-9 _)";
+		if (i == 1 || i - 1 > SW_TAG_MAX)
+			return "tag must be 1 to 31 characters";
+	}
+	*func_len = (u32)len;
+	return NULL;
+}
+
 /**
  * sw_parse_cmds() - split a control line into probe commands.
  * @buf:      the line; modified in place (tokens are NUL-terminated)
  * @cmds:     output array
  * @max_cmds: size of @cmds
- * @max_name: longest accepted function name, in bytes
+ * @max_name: longest accepted function name, in bytes (a tag may follow)
  * @err:      filled with the offending token and the reason on failure
  *
  * Tokens are separated by white space or commas.  Each is "+name" (add),
- * "-name" (remove) or "name" (add).  The same name may not appear twice.
+ * "-name" (remove) or "name" (add), where name is FUNC or FUNC@TAG (TAG:
+ * 1 to 31 of A-Z a-z 0-9 _), or an option NAME=VALUE of the probe added
+ * by the token before it; an option's value runs to the next white space
+ * (commas included).  Options: pid= tgid= follow= (ids), comm= (1 to 15
+ * characters), cgroup= (cgroup v2 id), cpus= (list such as 0-1,3),
+ * min_ns= max_ns= (duration window), by=K or by=K1,K2 (K: pid tgid comm
+ * cpu caller arg0..arg5 retval).  The same identity may not appear twice.
  *
  * Return: number of commands (0 for an empty line), or -EINVAL for a
- * malformed name, -E2BIG for a name longer than @max_name or more than
- * @max_cmds commands, -EEXIST for a name given twice.
+ * malformed name or option, -E2BIG for a name longer than @max_name or
+ * more than @max_cmds commands, -EEXIST for a name given twice.
  */
 int sw_parse_cmds(char *buf, struct sw_cmd *cmds, int max_cmds,
 		  size_t max_name, struct sw_parse_err *err)
 {
-	int n = 0, i;
+	int n = 0, i, ret;
 	char *p = buf;
 
 	err->token = NULL;
 	err->why = NULL;
 	while (*p) {
 		enum sw_cmd_op op = SW_CMD_ADD;
+		bool opt = false;
 		char *tok, *name;
-		size_t len;
+		u32 func_len;
 
 		while (*p && sw_is_space(*p))
 			p++;
 		if (!*p)
 			break;
 		tok = p;
-		while (*p && !sw_is_space(*p))
+		while (*p && !(opt ? sw_is_ws(*p) : sw_is_space(*p))) {
+			if (*p == '=')
+				opt = true;
 			p++;
+		}
 		if (*p)
 			*p++ = '\0';
 
+		err->token = tok;
+		if (opt) {
+			if (!n || cmds[n - 1].op != SW_CMD_ADD) {
+				err->why = "option without a probe to add before it";
+				return -EINVAL;
+			}
+			err->why = sw_parse_opt(&cmds[n - 1], tok);
+			if (err->why)
+				return -EINVAL;
+			continue;
+		}
 		name = tok;
 		if (*name == '+' || *name == '-') {
 			op = *name == '+' ? SW_CMD_ADD : SW_CMD_REMOVE;
 			name++;
 		}
-		err->token = tok;
-		len = strlen(name);
-		if (!len) {
-			err->why = "missing function name";
-			return -EINVAL;
-		}
-		if (len > max_name) {
-			err->why = "function name too long";
-			return -E2BIG;
-		}
-		for (i = 0; name[i]; i++) {
-			if (!sw_is_symchar(name[i])) {
-				err->why = "invalid character in function name";
-				return -EINVAL;
-			}
-		}
-		if (name[0] >= '0' && name[0] <= '9') {
-			err->why = "function name starts with a digit";
-			return -EINVAL;
-		}
+		err->why = sw_parse_name(name, max_name, &func_len, &ret);
+		if (err->why)
+			return ret;
 		for (i = 0; i < n; i++) {
 			if (!strcmp(cmds[i].name, name)) {
 				err->why = "function named twice";
@@ -91,8 +328,10 @@ int sw_parse_cmds(char *buf, struct sw_cmd *cmds, int max_cmds,
 			err->why = "too many functions in one command";
 			return -E2BIG;
 		}
+		memset(&cmds[n], 0, sizeof(cmds[n]));
 		cmds[n].op = op;
 		cmds[n].name = name;
+		cmds[n].func_len = func_len;
 		n++;
 	}
 	err->token = NULL;

@@ -13,14 +13,94 @@ enum sw_cmd_op {
 	SW_CMD_REMOVE,
 };
 
+#ifndef SW_COMM_LEN
+#define SW_COMM_LEN 16
+#endif
+/* Longest probe tag, after the '@' of FUNC@TAG. */
+#define SW_TAG_MAX 31
+/* CPUs a cpus= filter can name: 0..SW_FILTER_CPUS - 1. */
+#define SW_FILTER_CPUS 256
+
+/* Filters of a probe (struct sw_filter.flags). */
+#define SW_F_PID	(1U << 0)
+#define SW_F_TGID	(1U << 1)
+#define SW_F_COMM	(1U << 2)
+#define SW_F_CGROUP	(1U << 3)
+#define SW_F_CPUS	(1U << 4)
+#define SW_F_FOLLOW	(1U << 5)
+#define SW_F_MIN	(1U << 6)
+#define SW_F_MAX	(1U << 7)
+/* The filters decided at entry, before the clock is read. */
+#define SW_F_ENTRY (SW_F_PID | SW_F_TGID | SW_F_COMM | SW_F_CGROUP | \
+		    SW_F_CPUS | SW_F_FOLLOW)
+/* The duration window, decided at exit. */
+#define SW_F_WINDOW (SW_F_MIN | SW_F_MAX)
+
 /**
- * struct sw_cmd - one probe command: "+name", "-name" or "name" (add).
- * @op:   add or remove
- * @name: function name, NUL-terminated, pointing into the parsed buffer
+ * struct sw_filter - which calls of a probe count.
+ * @flags:  SW_F_* set: the filters in force (all must pass)
+ * @pid:    thread id (pid=)
+ * @tgid:   process id (tgid=)
+ * @follow: a process whose descendants count too (follow=)
+ * @cgroup: cgroup v2 id, the cgroup directory's inode number (cgroup=)
+ * @min_ns: shorter calls are counted apart, not folded (min_ns=)
+ * @max_ns: longer calls likewise (max_ns=)
+ * @cpus:   bitmap of CPUs (cpus=)
+ * @comm:   exact command name, NUL-padded (comm=)
+ */
+struct sw_filter {
+	u32 flags;
+	u32 pid;
+	u32 tgid;
+	u32 follow;
+	u64 cgroup;
+	u64 min_ns;
+	u64 max_ns;
+	u64 cpus[SW_FILTER_CPUS / 64];
+	char comm[SW_COMM_LEN];
+};
+
+/* What rows of a probe are keyed by (by=); the first four are SW_BD_*. */
+enum sw_key_kind {
+	SW_KEY_NONE,
+	SW_KEY_PID,
+	SW_KEY_TGID,
+	SW_KEY_COMM,
+	SW_KEY_CPU,
+	SW_KEY_CALLER,
+	SW_KEY_ARG0,
+	SW_KEY_ARG5 = SW_KEY_ARG0 + 5,
+	SW_KEY_RETVAL,
+	SW_KEY_NR,
+};
+
+/**
+ * struct sw_by - the key of a probe's rows: one kind or a pair.
+ * @k:   kinds, SW_KEY_NONE when unused (k[0] none: no rows)
+ * @own: set by by=; clear for the global breakdown mode's shorthand
+ */
+struct sw_by {
+	u8 k[2];
+	u8 own;
+	u8 pad;
+};
+
+/**
+ * struct sw_cmd - one probe command: "+name", "-name" or "name" (add),
+ * with its options when it adds.
+ * @op:       add or remove
+ * @name:     the probe's identity, FUNC or FUNC@TAG, NUL-terminated,
+ *            pointing into the parsed buffer
+ * @func_len: length of FUNC in @name
+ * @filter:   filters (flags 0: none)
+ * @by:       keys (k[0] SW_KEY_NONE: none given)
  */
 struct sw_cmd {
 	enum sw_cmd_op op;
 	const char *name;
+	u32 func_len;
+	struct sw_filter filter;
+	struct sw_by by;
 };
 
 /**
@@ -47,5 +127,6 @@ enum sw_breakdown {
 
 int sw_parse_breakdown(const char *s);
 const char *sw_breakdown_name(int mode);
+const char *sw_key_name(int kind);
 
 #endif /* _STOPWATCH_PARSE_H */

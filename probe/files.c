@@ -7,6 +7,8 @@
  *   reset            write 1: zero every statistic
  *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
  *   breakdown_stats  the statistics broken down by that key
+ *   keys             every probe's rows: by its own by=, or by the
+ *                    breakdown mode; with per-event averages
  *
  * (hist/<probe> files are made with each probe, see show.c.)  All
  * callbacks run in process context.
@@ -18,7 +20,7 @@
 #include "lib/parse.h"
 #include "probe.h"
 
-static struct dentry *sw_files[5];
+static struct dentry *sw_files[6];
 
 /* stats: the header agrees with the rows (both under the registry lock). */
 struct sw_stats_walk {
@@ -131,7 +133,7 @@ static int sw_bd_one(struct sw_probe *p, void *arg)
 	struct sw_bdgen *bd = rcu_dereference_protected(p->aggs.bd, 1);
 	struct sw_bd_walk *w = arg;
 
-	if (!bd)
+	if (!bd || bd->by.own)	/* own by=: in the keys file only */
 		return 0;
 	if (!w->rows) {
 		w->rows = sw_bd_rows_alloc(bd->nslots, &w->snap);
@@ -156,6 +158,50 @@ static const struct sw_ctl_file sw_bdstats_file = {
 	.show = sw_bdstats_show,
 };
 
+/* keys: every probe with rows; the event set agrees with the header. */
+struct sw_keys_walk {
+	struct sw_bd_walk bd;
+	const struct sw_evset *set;
+};
+
+static void sw_keys_first(void *arg)
+{
+	struct sw_keys_walk *w = arg;
+
+	w->set = sw_pmu_set_locked();
+	sw_keys_header(w->bd.m, w->set);
+}
+
+static int sw_keys_one(struct sw_probe *p, void *arg)
+{
+	struct sw_bdgen *bd = rcu_dereference_protected(p->aggs.bd, 1);
+	struct sw_keys_walk *w = arg;
+
+	if (!bd)
+		return 0;
+	if (!w->bd.rows) {
+		w->bd.rows = sw_bd_rows_alloc(bd->nslots, &w->bd.snap);
+		if (!w->bd.rows)
+			return -ENOMEM;
+	}
+	sw_keys_show(w->bd.m, p->name, bd, w->set, w->bd.rows, w->bd.snap);
+	return 0;
+}
+
+static int sw_keys_file_show(struct seq_file *m)
+{
+	struct sw_keys_walk w = { .bd.m = m };
+	int ret;
+
+	ret = sw_registry_for_each(sw_keys_one, &w, sw_keys_first);
+	sw_bd_rows_free(w.bd.rows, w.bd.snap);
+	return ret;
+}
+
+static const struct sw_ctl_file sw_keys_file = {
+	.show = sw_keys_file_show,
+};
+
 /**
  * sw_probe_files_init() - add the registry's files.
  *
@@ -171,6 +217,7 @@ int sw_probe_files_init(void)
 					 &sw_breakdown_file);
 	sw_files[4] = sw_debugfs_add_ctl("breakdown_stats", 0400, NULL,
 					 &sw_bdstats_file);
+	sw_files[5] = sw_debugfs_add_ctl("keys", 0400, NULL, &sw_keys_file);
 	return 0;
 }
 

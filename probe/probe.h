@@ -18,6 +18,7 @@
 
 #include "agg/agg.h"
 #include "attach/attach.h"
+#include "core/core.h"
 #include "pmu/pmu.h"
 
 /**
@@ -25,14 +26,19 @@
  * @list: entry in the registry's list, under its lock
  * @aggs: the aggregations its calls are folded into
  * @kp:   how it is attached
+ * @spec: its filters and keys (handed to kp when it has any)
  * @hist: its debugfs hist/<name> file
- * @name: function name
+ * @func: the function's name
+ * @name: the probe's identity, FUNC or FUNC@TAG (several probes with
+ *        different tags may time one function)
  */
 struct sw_probe {
 	struct list_head list;
 	struct sw_aggs aggs;
 	struct sw_kretprobe kp;
+	struct sw_spec spec;
 	struct dentry *hist;
+	char *func;
 	char name[];
 };
 

@@ -79,19 +79,35 @@ static const struct sw_evset *sw_set(void)
 	return sw_pmu_set_locked();
 }
 
-static struct sw_probe *sw_probe_alloc(const char *name)
+/* What a probe's rows are keyed by: its own by=, or the global mode. */
+static struct sw_by sw_probe_by(const struct sw_probe *p)
 {
+	struct sw_by by = { .k = { sw_bd_mode, SW_KEY_NONE } };
+
+	lockdep_assert_held(&sw_registry_lock);
+	return p->spec.by.own ? p->spec.by : by;
+}
+
+static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
+{
+	size_t len = strlen(cmd->name);
 	struct sw_probe *p;
 
-	p = kzalloc(struct_size(p, name, strlen(name) + 1), GFP_KERNEL);
+	/* The identity, then the function's name after its NUL. */
+	p = kzalloc(struct_size(p, name, 2 * (len + 1)), GFP_KERNEL);
 	if (!p)
 		return NULL;
-	strcpy(p->name, name);
-	if (sw_aggs_alloc(&p->aggs, sw_bd_mode, sw_set())) {
+	strcpy(p->name, cmd->name);
+	p->func = p->name + len + 1;
+	memcpy(p->func, cmd->name, cmd->func_len);
+	p->spec.f = cmd->filter;
+	p->spec.by = cmd->by;
+	if (sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
 		kfree(p);
 		return NULL;
 	}
-	sw_kretprobe_init(&p->kp, p->name, &p->aggs);
+	sw_kretprobe_init(&p->kp, p->func, &p->aggs,
+			  p->spec.f.flags || p->spec.by.own ? &p->spec : NULL);
 	return p;
 }
 
@@ -229,7 +245,7 @@ int sw_probes_apply(char *line)
 
 		if (cmds[i].op != SW_CMD_ADD)
 			continue;
-		p = sw_probe_alloc(cmds[i].name);
+		p = sw_probe_alloc(&cmds[i]);
 		if (!p) {
 			sw_error("probe '%s': out of memory", cmds[i].name);
 			ret = -ENOMEM;
@@ -334,9 +350,11 @@ int sw_reset_all(void)
 	na = kvcalloc(max(n, 1), sizeof(*na), GFP_KERNEL);
 	if (!na)
 		goto out;
-	for (i = 0; i < n; i++) {
-		if (sw_aggs_alloc(&na[i], sw_bd_mode, sw_set()))
+	i = 0;
+	list_for_each_entry(p, &sw_probes, list) {
+		if (sw_aggs_alloc(&na[i], sw_probe_by(p), sw_set()))
 			goto out;
+		i++;
 	}
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
@@ -362,8 +380,9 @@ out:
  * sw_breakdown_set() - change what statistics are broken down by.
  * @mode: SW_BD_*; SW_BD_NONE turns breakdown off
  *
- * Every probe gets fresh, empty tables keyed the new way (all allocated
- * before any is swapped in); the overall statistics are untouched.
+ * Every probe without a by= of its own gets fresh, empty tables keyed the
+ * new way (all allocated before any is swapped in); the overall statistics
+ * and the rows of probes with their own by= are untouched.
  *
  * Context: process context; takes the registry's lock.
  * Return: 0 or -ENOMEM.
@@ -379,15 +398,22 @@ int sw_breakdown_set(int mode)
 	nb = kvcalloc(max(n, 1), sizeof(*nb), GFP_KERNEL);
 	if (!nb)
 		goto out;
-	for (i = 0; mode != SW_BD_NONE && i < n; i++) {
-		nb[i] = sw_bdgen_alloc(mode);
-		if (!nb[i])
-			goto out;
+	i = 0;
+	list_for_each_entry(p, &sw_probes, list) {
+		struct sw_by by = { .k = { mode, SW_KEY_NONE } };
+
+		if (mode != SW_BD_NONE && !p->spec.by.own) {
+			nb[i] = sw_bdgen_alloc(by, sw_set());
+			if (!nb[i])
+				goto out;
+		}
+		i++;
 	}
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
-		nb[i] = rcu_replace_pointer(p->aggs.bd, nb[i],
-					    lockdep_is_held(&sw_registry_lock));
+		if (!p->spec.by.own)
+			nb[i] = rcu_replace_pointer(p->aggs.bd, nb[i],
+					lockdep_is_held(&sw_registry_lock));
 		i++;
 	}
 	WRITE_ONCE(sw_bd_mode, mode);

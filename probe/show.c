@@ -32,7 +32,9 @@ static void sw_cpi_col(struct seq_file *m, u64 v)
  *       belong to it while the registry's lock is held
  *
  * The time columns, then per event min, avg, max and unmeasured calls;
- * with cycles and instructions, per-call CPI min, avg, max.
+ * with cycles and instructions, per-call CPI min, avg, max; last the calls
+ * the probe's filters left out: at entry (filtered), shorter than min_ns
+ * (filtered_short), longer than max_ns (filtered_long).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
@@ -51,7 +53,8 @@ void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 	if (set && set->cycles >= 0 && set->instructions >= 0)
 		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
 			   "cpi_max");
-	seq_putc(m, '\n');
+	seq_printf(m, " %10s %14s %14s\n", "filtered", "filtered_short",
+		   "filtered_long");
 }
 
 static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
@@ -83,13 +86,14 @@ static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
 void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		  struct sw_show_buf *buf)
 {
+	struct sw_gen *g = rcu_dereference_protected(p->aggs.gen, 1);
 	unsigned long miss_max, miss_re;
+	u64 migrated, filtered[3];
 	struct sw_evgen *evs;
 	struct sw_stats st;
-	u64 migrated;
 
-	sw_gen_read(rcu_dereference_protected(p->aggs.gen, 1), &buf->snap, &st,
-		    buf->hist, &migrated);
+	sw_gen_read(g, &buf->snap, &st, buf->hist, &migrated);
+	sw_gen_filtered(g, filtered);
 	sw_kretprobe_missed(&p->kp, &miss_max, &miss_re);
 	seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu",
 		   p->name, st.count, st.count ? st.min : 0, sw_stats_avg(&st),
@@ -98,7 +102,8 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
 		sw_stats_ev_cols(m, evs, &buf->evr);
-	seq_putc(m, '\n');
+	seq_printf(m, " %10llu %14llu %14llu\n", filtered[SW_FILTERED_ENTRY],
+		   filtered[SW_FILTERED_SHORT], filtered[SW_FILTERED_LONG]);
 }
 
 /*

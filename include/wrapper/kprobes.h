@@ -27,4 +27,17 @@ sw_kretprobe_of(struct kretprobe_instance *ri)
 	return get_kretprobe(ri);
 }
 
+/*
+ * The address a call returns to, read in its kretprobe return handler.
+ * Not at entry: with two kretprobes on one function the second entry
+ * handler finds the first one's trampoline there.  Both kretprobe
+ * implementations (rethook, and kprobes' own on arm64 6.1) set the
+ * instruction pointer to the real return address before they run the
+ * return handlers, on 6.1 and 6.12 alike.
+ */
+static __always_inline unsigned long sw_exit_return_address(struct pt_regs *regs)
+{
+	return instruction_pointer(regs);
+}
+
 #endif /* _SW_WRAPPER_KPROBES_H */

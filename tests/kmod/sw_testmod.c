@@ -19,6 +19,12 @@
  *                  pmu->read(), the way stopwatch reads its counters
  *   kretprobe on|off   a bare kretprobe with empty handlers on
  *                  sw_test_leaf, the baseline of the benchmark
+ *   callers A B    sw_test_target() called A times from sw_test_caller_a()
+ *                  and B times from sw_test_caller_b()
+ *   errors N M K   sw_test_fail() returning 0 N times, -ENOENT M times and
+ *                  -EINVAL K times (an int function, as errors are)
+ *   delay N US     sw_test_delay(US) N times: sleeps US microseconds, or
+ *                  returns at once with interrupts off when US is 0
  *
  * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
  * bench command.  A failed command returns its errno and logs why.
@@ -100,6 +106,69 @@ noinline __noipa u64 sw_test_leaf(u64 x)
 	return x + 1;
 }
 
+noinline __noipa u64 sw_test_target(u64 x)
+{
+	return x + 1;
+}
+
+noinline __noipa u64 sw_test_caller_a(u64 n)
+{
+	u64 i, r = 0;
+
+	for (i = 0; i < n; i++)
+		r += sw_test_target(i);
+	return r;
+}
+
+noinline __noipa u64 sw_test_caller_b(u64 n)
+{
+	u64 i, r = 0;
+
+	for (i = 0; i < n; i++)
+		r += sw_test_target(i);
+	return r;
+}
+
+noinline __noipa int sw_test_fail(int err)
+{
+	return err;
+}
+
+noinline __noipa u64 sw_test_delay(u64 us)
+{
+	if (us)
+		usleep_range(us, us + us / 64);
+	return us;
+}
+
+static void sw_test_errors(u64 ok, u64 enoent, u64 einval)
+{
+	u64 i;
+
+	for (i = 0; i < ok; i++)
+		sw_test_fail(0);
+	for (i = 0; i < enoent; i++)
+		sw_test_fail(-ENOENT);
+	for (i = 0; i < einval; i++)
+		sw_test_fail(-EINVAL);
+}
+
+static void sw_test_delays(u64 n, u64 us)
+{
+	unsigned long flags;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		if (us) {
+			sw_test_delay(us);
+			continue;
+		}
+		local_irq_save(flags);
+		sw_test_delay(0);
+		local_irq_restore(flags);
+	}
+}
+
 static int sw_bare_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return 0;
@@ -171,7 +240,7 @@ static int sw_bench(u64 calls, bool reads)
 
 static int sw_test_cmd(char *cmd)
 {
-	unsigned long long n, m;
+	unsigned long long n, m, k;
 	unsigned long flags;
 	char onoff[8];
 	int ret = 0;
@@ -192,6 +261,15 @@ static int sw_test_cmd(char *cmd)
 		local_irq_save(flags);
 		sw_test_recurse(n, m);
 		local_irq_restore(flags);
+	} else if (sscanf(cmd, "callers %llu %llu", &n, &m) == 2) {
+		sw_test_caller_a(n);
+		sw_test_caller_b(m);
+	} else if (sscanf(cmd, "errors %llu %llu %llu", &n, &m, &k) == 3) {
+		sw_test_errors(n, m, k);
+	} else if (sscanf(cmd, "delay %llu %llu", &n, &m) == 2) {
+		if (m > 1000000)
+			return -EINVAL;
+		sw_test_delays(n, m);
 	} else if (sscanf(cmd, "bench %llu", &n) == 1) {
 		ret = sw_bench(n, false);
 	} else if (sscanf(cmd, "readcost %llu", &n) == 1) {

@@ -96,6 +96,108 @@ static void test_breakdown(void **state)
 	assert_string_equal(sw_breakdown_name(99), "?");
 }
 
+static void test_tags(void **state)
+{
+	struct sw_cmd c[8];
+	struct sw_parse_err e;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(parse("+vfs_read@t1234 vfs_read -vfs_read@a_B9", c, 8,
+			       &e, buf, sizeof(buf)),
+			 3);
+	assert_string_equal(c[0].name, "vfs_read@t1234");
+	assert_int_equal(c[0].func_len, 8);
+	assert_int_equal(c[1].func_len, 8);
+	assert_int_equal(c[2].op, SW_CMD_REMOVE);
+	assert_string_equal(c[2].name, "vfs_read@a_B9");
+	assert_int_equal(parse("f@", c, 8, &e, buf, sizeof(buf)), -EINVAL);
+	assert_non_null(strstr(e.why, "tag"));
+	assert_int_equal(parse("f@a.b", c, 8, &e, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(parse("f@aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", c, 8, &e,
+			       buf, sizeof(buf)),
+			 1);
+	assert_int_equal(parse("f@aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", c, 8, &e,
+			       buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(parse("@t", c, 8, &e, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(parse("f@t f@t", c, 8, &e, buf, sizeof(buf)), -EEXIST);
+	assert_int_equal(parse("f@t f@u f", c, 8, &e, buf, sizeof(buf)), 3);
+}
+
+static void test_options(void **state)
+{
+	struct sw_cmd c[8];
+	struct sw_parse_err e;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(parse("+f@a pid=12 tgid=7 comm=bash cgroup=4242 cpus=0-1,3,200 follow=1 min_ns=10 max_ns=99 by=comm,retval g",
+			       c, 8, &e, buf, sizeof(buf)),
+			 2);
+	assert_int_equal(c[0].filter.flags,
+			 SW_F_PID | SW_F_TGID | SW_F_COMM | SW_F_CGROUP |
+				 SW_F_CPUS | SW_F_FOLLOW | SW_F_MIN | SW_F_MAX);
+	assert_int_equal(c[0].filter.pid, 12);
+	assert_int_equal(c[0].filter.tgid, 7);
+	assert_string_equal(c[0].filter.comm, "bash");
+	assert_int_equal(c[0].filter.cgroup, 4242);
+	assert_int_equal(c[0].filter.cpus[0], 0xb);
+	assert_int_equal(c[0].filter.cpus[3], 1ULL << (200 - 192));
+	assert_int_equal(c[0].filter.follow, 1);
+	assert_int_equal(c[0].filter.min_ns, 10);
+	assert_int_equal(c[0].filter.max_ns, 99);
+	assert_int_equal(c[0].by.k[0], SW_KEY_COMM);
+	assert_int_equal(c[0].by.k[1], SW_KEY_RETVAL);
+	assert_int_equal(c[0].by.own, 1);
+	/* Nor is "max_ns=99,g" two tokens: a value runs to white space. */
+	assert_string_equal(c[1].name, "g");
+	assert_int_equal(parse("+f max_ns=99,g", c, 8, &e, buf, sizeof(buf)),
+			 -EINVAL);
+	assert_string_equal(e.token, "max_ns=99,g");
+
+	assert_int_equal(parse("f by=caller g,by=arg5", c, 8, &e, buf,
+			       sizeof(buf)),
+			 2);
+	assert_int_equal(c[0].by.k[0], SW_KEY_CALLER);
+	assert_int_equal(c[0].by.k[1], SW_KEY_NONE);
+	assert_int_equal(c[1].name[0], 'g');
+	assert_int_equal(c[0].filter.flags, 0);
+	assert_int_equal(parse("g by=arg5", c, 8, &e, buf, sizeof(buf)), 1);
+	assert_int_equal(c[0].by.k[0], SW_KEY_ARG5);
+	assert_string_equal(sw_key_name(SW_KEY_ARG0 + 2), "arg2");
+	assert_string_equal(sw_key_name(SW_KEY_RETVAL), "retval");
+}
+
+static void test_option_errors(void **state)
+{
+	static const char *const bad[] = {
+		"f foo=1",	  "f pid=x",	   "f pid=",
+		"f pid=-1",	  "f pid=1 pid=2", "f comm=0123456789abcdef",
+		"f comm=",	  "f by=arg6",	   "f by=pid,pid",
+		"f by=a,b,c",	  "f by=wat",	   "f cpus=256",
+		"f cpus=3-1",	  "f cpus=1,",	   "f min_ns=9 max_ns=8",
+		"pid=1",	  "-f pid=1",	   "f cgroup=99999999999999999999",
+		"f by=pid by=tgid",
+	};
+	struct sw_cmd c[8];
+	struct sw_parse_err e;
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(parse(bad[i], c, 8, &e, buf, sizeof(buf)),
+				 -EINVAL);
+		assert_non_null(e.token);
+		assert_non_null(strchr(e.token, '='));
+	}
+	assert_int_equal(parse("f comm=0123456789abcde", c, 8, &e, buf,
+			       sizeof(buf)),
+			 1);
+	assert_string_equal(c[0].filter.comm, "0123456789abcde");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -103,6 +205,9 @@ int main(void)
 		cmocka_unit_test(test_separators_and_empty),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_breakdown),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_option_errors),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
