@@ -10,16 +10,20 @@
  * The table: max_threads slots, preallocated at load, each a thread's
  * stack of SW_PENDING_DEPTH entries.  A thread's slot is found by hashing
  * its task pointer into a window of SW_WINDOW slots; a thread with no slot
- * claims a free one in its window with cmpxchg, and gives it back when its
- * outermost call returns.  Lock-free; no allocation after load.
+ * claims a free one in its window with cmpxchg on its first call, and
+ * gives it back when it is switched out with no call in flight (or freed).
+ * While a thread runs, its CPU remembers its slot (sw_cur_thread), so
+ * entry and exit find it without a search.  Lock-free; no allocation
+ * after load.
  *
  * Who writes a slot: only its own thread (entry and exit handlers run on
  * the calling thread, with preemption off), an NMI on that thread (which
  * pushes and pops before it ends: entries are reserved before they are
- * filled, and an NMI never gives a slot back, so it cannot free the slot
- * under the interrupted code), and the sched_process_free hook once the
- * thread is dead.  The sched_switch hook reads the slots of prev (current)
- * and next (not running anywhere): neither can change meanwhile.
+ * filled), the sched_switch hook while the thread is prev (current: it
+ * gives the slot back there when no call is in flight), and the
+ * sched_process_free hook once the thread is dead.  The hook reads the
+ * slot of next too, which is not running anywhere.  The remembered slot is
+ * only a hint: it is used only while its task is current.
  *
  * Nothing is lost silently: a call that finds no free slot in its window,
  * or a full stack, is measured for time only and counted (lost_no_slot,
@@ -40,19 +44,6 @@
 #define SW_WINDOW 8
 #define SW_MAX_THREADS_LIMIT (1U << 20)
 
-/**
- * struct sw_thread - one thread's pending stack.
- * @task:  the owning thread, NULL when free (claimed with cmpxchg)
- * @depth: entries in use
- * @calls: the entries, outermost first
- */
-struct sw_thread {
-	struct task_struct *task;
-	u32 depth;
-	u32 pad;
-	struct sw_pending calls[SW_PENDING_DEPTH];
-};
-
 /* Per-CPU loss counters of the pending table, by cause. */
 struct sw_pending_cnt {
 	u64 no_slot;
@@ -69,6 +60,7 @@ MODULE_PARM_DESC(max_threads,
 static struct sw_thread *sw_threads;
 static unsigned int sw_threads_bits;
 static DEFINE_PER_CPU(struct sw_pending_cnt, sw_pending_cnt);
+DEFINE_PER_CPU(struct sw_thread *, sw_cur_thread);
 static struct dentry *sw_pending_file;
 
 /* The slot of @t, or NULL. Context: any (see the top for who may race). */
@@ -102,17 +94,16 @@ static struct sw_thread *sw_thread_claim(struct task_struct *t)
 }
 
 /**
- * sw_pending_push() - reserve the next entry of the current thread's
- * pending stack.
+ * sw_pending_slot() - find or claim the current thread's slot, and
+ * remember it on this CPU: sw_pending_push()'s slow path.
  *
  * Context: the core's entry half (preemption disabled, possibly NMI).
- * Return: the entry, to be filled by the caller, or NULL (counted).
+ * Return: the slot, or NULL when its window is full (counted).
  */
-struct sw_pending *sw_pending_push(void)
+struct sw_thread *sw_pending_slot(void)
 {
 	struct task_struct *t = current;
 	struct sw_thread *th = sw_thread_find(t);
-	u32 d;
 
 	if (!th)
 		th = sw_thread_claim(t);
@@ -120,64 +111,84 @@ struct sw_pending *sw_pending_push(void)
 		this_cpu_inc(sw_pending_cnt.no_slot);
 		return NULL;
 	}
-	d = th->depth;
-	if (unlikely(d >= SW_PENDING_DEPTH)) {
-		this_cpu_inc(sw_pending_cnt.too_deep);
-		return NULL;
-	}
-	/* Reserved before it is filled: an NMI pushing now takes the next. */
-	WRITE_ONCE(th->depth, d + 1);
-	barrier();
-	return &th->calls[d];
+	__this_cpu_write(sw_cur_thread, th);
+	return th;
 }
-NOKPROBE_SYMBOL(sw_pending_push);
+NOKPROBE_SYMBOL(sw_pending_slot);
 
-/**
- * sw_pending_pop() - forget a returning call's entry and any above it.
- * @pd: the entry sw_pending_push() gave for the call
- *
- * Entries above @pd belong to calls whose exit never came: counted as
- * orphaned.  The outermost return gives the slot back (not from NMI: the
- * interrupted code on this thread may be about to use it).
- *
- * Context: the core's exit half, on the thread that pushed @pd.
- */
-void sw_pending_pop(struct sw_pending *pd)
+/* A call found its thread's stack full. Context: the core's entry half. */
+void sw_pending_too_deep(void)
 {
-	/* The slot holding @pd, without a search: the table is one array. */
-	unsigned long off = (unsigned long)pd - (unsigned long)sw_threads;
-	struct sw_thread *th = &sw_threads[off / sizeof(*th)];
-	u32 idx = pd - th->calls;
-
-	if (unlikely(READ_ONCE(th->task) != current || idx >= SW_PENDING_DEPTH))
-		return;
-	if (unlikely(th->depth > idx + 1))
-		this_cpu_add(sw_pending_cnt.orphaned, th->depth - idx - 1);
-	barrier();
-	WRITE_ONCE(th->depth, idx);
-	if (!idx && !in_nmi())
-		smp_store_release(&th->task, NULL);
+	this_cpu_inc(sw_pending_cnt.too_deep);
 }
-NOKPROBE_SYMBOL(sw_pending_pop);
+NOKPROBE_SYMBOL(sw_pending_too_deep);
+
+/* @n entries above a returning call never saw their exit. */
+void sw_pending_orphaned(u32 n)
+{
+	this_cpu_add(sw_pending_cnt.orphaned, n);
+}
+NOKPROBE_SYMBOL(sw_pending_orphaned);
 
 /**
- * sw_pending_of() - a thread's pending stack, for the sched_switch hook.
- * @t:     prev (current) or next (not running) of a context switch
- * @depth: entries in use, output
+ * sw_pending_switch_out() - the slot of the thread being switched out.
+ * @prev: current, leaving the CPU
  *
  * Context: sched_switch tracepoint, interrupts off.
- * Return: the outermost entry, or NULL when @t has none.
+ * Return: its slot (remembered since it was switched in or claimed it), or
+ * NULL when it has none.
  */
-struct sw_pending *sw_pending_of(struct task_struct *t, u32 *depth)
+struct sw_thread *sw_pending_switch_out(struct task_struct *prev)
 {
-	struct sw_thread *th = sw_thread_find(t);
+	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
 
-	if (!th)
-		return NULL;
-	*depth = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
-	return th->calls;
+	return th && READ_ONCE(th->task) == prev ? th : NULL;
 }
-NOKPROBE_SYMBOL(sw_pending_of);
+NOKPROBE_SYMBOL(sw_pending_switch_out);
+
+/**
+ * sw_pending_switch_in() - the slot of the thread being switched in, which
+ * this CPU remembers from now on.
+ * @next: the thread (not running anywhere)
+ *
+ * Context: sched_switch tracepoint, interrupts off.
+ * Return: its slot, or NULL when it has none.
+ */
+struct sw_thread *sw_pending_switch_in(struct task_struct *next)
+{
+	struct sw_thread *th = sw_thread_find(next);
+
+	__this_cpu_write(sw_cur_thread, th);
+	return th;
+}
+NOKPROBE_SYMBOL(sw_pending_switch_in);
+
+/**
+ * sw_pending_idle() - give a switched-out thread's slot back if it has no
+ * call in flight.
+ * @th: the slot of prev (current), from sw_pending_switch_out()
+ *
+ * Context: sched_switch tracepoint, interrupts off, in prev's context (an
+ * NMI on prev pushes and pops whole before or after this).
+ */
+void sw_pending_idle(struct sw_thread *th)
+{
+	if (!READ_ONCE(th->depth))
+		smp_store_release(&th->task, NULL);
+}
+NOKPROBE_SYMBOL(sw_pending_idle);
+
+/**
+ * sw_pending_forget_cpu() - no slot remembered on this CPU (no events are
+ * counted, so the hook does not follow the switches).
+ *
+ * Context: sched_switch tracepoint, interrupts off.
+ */
+void sw_pending_forget_cpu(void)
+{
+	__this_cpu_write(sw_cur_thread, NULL);
+}
+NOKPROBE_SYMBOL(sw_pending_forget_cpu);
 
 /*
  * sw_pending_task_free() - a dead thread's slot is free again; calls it
@@ -237,6 +248,7 @@ static const struct sw_ctl_file sw_pending_ctl = {
  */
 int sw_pending_init(void)
 {
+	unsigned int i, d;
 	int ret;
 
 	if (max_threads < 1 || max_threads > SW_MAX_THREADS_LIMIT) {
@@ -249,6 +261,10 @@ int sw_pending_init(void)
 					sizeof(*sw_threads)));
 	if (!sw_threads)
 		return -ENOMEM;
+	/* Each entry knows its place: sw_pending_pop() finds the slot by it. */
+	for (i = 0; i < (1U << sw_threads_bits); i++)
+		for (d = 0; d < SW_PENDING_DEPTH; d++)
+			sw_threads[i].calls[d].idx = d;
 	sw_tp_process_free = sw_tracepoint_find("sched_process_free");
 	if (!sw_tp_process_free) {
 		pr_err(SW_NAME ": no sched_process_free tracepoint in this kernel\n");

@@ -14,7 +14,7 @@
  *
  * The open calls of a thread are its entries on stopwatch's pending stack
  * (pending.c), whichever mechanism attached to the functions.  Without an
- * event set the hook returns after one load.
+ * event set the hook returns after one load and one store.
  */
 #include <linux/sched.h>
 
@@ -26,26 +26,26 @@ static struct tracepoint *sw_tp_sched_switch;
 static bool sw_tp_registered;
 
 /*
- * Closes (@out) or opens the segments of @t's calls in flight that were
+ * Closes (@out) or opens the segments of the calls on @th that were
  * entered with @set.
  * Context: sched_switch tracepoint, interrupts off.
  */
-static __always_inline void sw_virt_task(struct task_struct *t,
-					 const struct sw_evset *set,
-					 const struct sw_ctr_sample *s,
-					 bool out)
+static __always_inline void sw_virt_thread(struct sw_thread *th,
+					   const struct sw_evset *set,
+					   const struct sw_ctr_sample *s,
+					   bool out)
 {
-	struct sw_pending *pd;
-	u32 i, depth;
+	u32 i, depth = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
 
-	pd = sw_pending_of(t, &depth);
-	for (i = 0; pd && i < depth; i++) {
-		if (pd[i].set_id != set->id)
+	for (i = 0; i < depth; i++) {
+		struct sw_pending *pd = &th->calls[i];
+
+		if (pd->set_id != set->id)
 			continue;
 		if (out)
-			sw_evcall_end(&pd[i].ev, set->n, s);
+			sw_evcall_end(&pd->ev, set->n, s);
 		else
-			sw_evcall_begin(&pd[i].ev, set->n, s);
+			sw_evcall_begin(&pd->ev, set->n, s);
 	}
 }
 
@@ -53,18 +53,30 @@ static __always_inline void sw_virt_task(struct task_struct *t,
  * sw_sched_switch() - sched_switch tracepoint probe.
  * Context: __schedule() with the runqueue locked and interrupts off; prev
  * is current.  No locks, no allocation.  Under PREEMPT_RT the same: the
- * runqueue lock is a raw spinlock there too.
+ * runqueue lock is a raw spinlock there too.  The counters are read only
+ * when prev or next has a call in flight.
  */
 static void notrace sw_sched_switch(SW_SCHED_SWITCH_ARGS(prev, next))
 {
 	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	struct sw_thread *pth, *nth;
 
-	if (!set)
+	if (!set) {
+		sw_pending_forget_cpu();
 		return;
-	sw_pmu_read(set, s);
-	sw_virt_task(prev, set, s, true);
-	sw_virt_task(next, set, s, false);
+	}
+	pth = sw_pending_switch_out(prev);
+	nth = sw_pending_switch_in(next);
+	if ((pth && READ_ONCE(pth->depth)) || (nth && READ_ONCE(nth->depth))) {
+		sw_pmu_read(set, s);
+		if (pth)
+			sw_virt_thread(pth, set, s, true);
+		if (nth)
+			sw_virt_thread(nth, set, s, false);
+	}
+	if (pth)
+		sw_pending_idle(pth);
 }
 NOKPROBE_SYMBOL(sw_sched_switch);
 

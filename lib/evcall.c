@@ -19,12 +19,18 @@ void sw_evcall_init(struct sw_evcall *c, unsigned int n,
 		    const struct sw_ctr_sample *s)
 {
 	unsigned int i;
+	u32 bad = 0;
 
-	for (i = 0; i < n; i++)
+	/* sw_evcall_begin() on a fresh call, in one pass. */
+	for (i = 0; i < n; i++) {
+		if (!s[i].ok)
+			bad |= 1U << i;
 		c->acc[i] = 0;
-	c->bad = 0;
-	c->open = 0;
-	sw_evcall_begin(c, n, s);
+		c->start[i] = s[i].count;
+		c->gap[i] = s[i].gap;
+	}
+	c->bad = bad;
+	c->open = 1;
 }
 NOKPROBE_SYMBOL(sw_evcall_init);
 

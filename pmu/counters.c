@@ -126,12 +126,13 @@ void sw_pmu_read(const struct sw_evset *set, struct sw_ctr_sample *s)
 	for (i = 0; i < set->n; i++) {
 		struct perf_event *e = c ? READ_ONCE(c->ev[i]) : NULL;
 
-		s[i].ok = false;
-		s[i].count = 0;
-		s[i].gap = 0;
 		if (!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-		    READ_ONCE(e->oncpu) != cpu)
+		    READ_ONCE(e->oncpu) != cpu) {
+			s[i].ok = false;
+			s[i].count = 0;
+			s[i].gap = 0;
 			continue;
+		}
 		e->pmu->read(e);
 		s[i].count = local64_read(&e->count);
 		s[i].gap = e->total_time_enabled - e->total_time_running;

@@ -33,6 +33,9 @@ else
 	objs=$(for l in $LAYERS; do f=${l%%:*}; [ -d "$f" ] && find "$f" -name '*.o' ! -name '*.mod.o'; done | sort)
 fi
 [ -n "$objs" ] || { echo "layers.sh: no objects under $dir (build the module first)" >&2; exit 2; }
+for o in $objs; do
+	[ -f "$o" ] || { echo "layers.sh: $dir/$o is missing (build the module first)" >&2; exit 2; }
+done
 
 # "def OBJ SYM" and "use OBJ SYM" lines, then one awk pass over them.
 for o in $objs; do

@@ -597,7 +597,7 @@ vfs_read 99 1 1 1 0 99 0 0 0 0 0 0 0
 EOT
 sed 's/^vfs_read:/vfs_read@tst:/' "$B/hist/vfs_read" > "$T/hist/vfs_read@tst"
 sed 's/^vfs_write:/vfs_write@tst:/' "$B/hist/vfs_write" > "$T/hist/vfs_write@tst"
-printf 'probe key calls min_ns avg_ns max_ns stddev_ns total_ns\nvfs_read@tst dd 23 900 2301 90000 4410 52923\n' > "$T/keys"
+printf 'probe key calls min_ns avg_ns max_ns stddev_ns total_ns\nvfs_read@tst dd 23 900 2301 90000 4410 52923\nvfs_read@tst comm=my\\040task,retval=-2 4 1 2 3 1 8\n' > "$T/keys"
 printf 'vfs_read\n' > "$T/probes"
 : > "$T/last_error"
 : > "$T/events"
@@ -618,9 +618,12 @@ grep -qF "0.512 ->      1.024 : 1" "$tmp/out" &&
 grep -qE "^vfs_read +dd +23 " "$tmp/out" && ok "time: keyed rows" ||
 	not_ok "time: keyed rows"
 printf 'vfs_read\n' > "$T/probes"
-run "$SW" time --debugfs "$T" --tag tst --json vfs_read -- true
+run "$SW" time --debugfs "$T" --tag tst --json --by comm,retval vfs_read -- true
 expect "time --json -- true" 0 '"probe":"vfs_read@tst","calls":123'
-[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst follow=$(($(sed -n 2p "$T/probes" | sed 's/.*follow=//')))" ] &&
+grep -qF '{"key":"comm=my task,retval=-2","calls":4,"min":1' "$tmp/out" &&
+	ok "time --json: keyed rows with the real comm" ||
+	not_ok "time --json: keyed rows with the real comm"
+[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst follow=$(sed -n 2p "$T/probes" | sed 's/.*follow=\([0-9]*\).*/\1/') by=comm,retval" ] &&
 	ok "time -- COMMAND follows the command (follow=PID)" ||
 	not_ok "time -- COMMAND follows the command (follow=PID)" "$(cat "$T/probes")"
 if command -v python3 > /dev/null; then

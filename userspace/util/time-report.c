@@ -216,6 +216,7 @@ static void sw_print_keys_json(FILE *f, const struct sw_time_report *r,
 	int cp = sw_table_col(t, "probe"), ck = sw_table_col(t, "key");
 	size_t i, c;
 	bool first = true;
+	char *key;
 	uint64_t v;
 
 	fputs(",\"keys\":[", f);
@@ -224,8 +225,11 @@ static void sw_print_keys_json(FILE *f, const struct sw_time_report *r,
 			continue;
 		fputs(first ? "{" : ",{", f);
 		first = false;
+		/* The real comm: the file escapes blanks as \ooo. */
+		key = sw_unescape_octal(sw_table_at(t, i, ck));
 		sw_json_key(f, "key");
-		sw_json_str(f, sw_table_at(t, i, ck));
+		sw_json_str(f, key ? key : sw_table_at(t, i, ck));
+		free(key);
 		for (c = 0; c < t->ncols; c++) {
 			const char *col = t->col[c];
 			size_t l = strlen(col);

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pending.h - the per-thread table of calls in flight (pending.c) and the
+ * event halves of the measurement core, inline: they run in every
+ * measured call with events counted.  Part of core.h, which includes it
+ * after the structures it uses; include core.h, not this.
+ */
+#ifndef _STOPWATCH_PENDING_H
+#define _STOPWATCH_PENDING_H
+
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+/**
+ * struct sw_thread - one thread's pending stack.
+ * @task:  the owning thread, NULL when free (claimed with cmpxchg)
+ * @depth: entries in use
+ * @calls: the entries, outermost first
+ */
+struct sw_thread {
+	struct task_struct *task;
+	u32 depth;
+	u32 pad;
+	struct sw_pending calls[SW_PENDING_DEPTH];
+};
+
+/* The slot of the task running on each CPU, if it has one (a hint). */
+DECLARE_PER_CPU(struct sw_thread *, sw_cur_thread);
+
+/* core/pending.c */
+int sw_pending_init(void);
+void sw_pending_exit(void);
+struct sw_thread *sw_pending_slot(void);
+void sw_pending_too_deep(void);
+void sw_pending_orphaned(u32 n);
+struct sw_thread *sw_pending_switch_out(struct task_struct *prev);
+struct sw_thread *sw_pending_switch_in(struct task_struct *next);
+void sw_pending_idle(struct sw_thread *th);
+void sw_pending_forget_cpu(void);
+
+/*
+ * sw_pending_push() - reserve the next entry of the current thread's
+ * pending stack.
+ * Context: the core's entry half (preemption disabled, possibly NMI).
+ * Return: the entry, to be filled by the caller, or NULL (counted).
+ */
+static __always_inline struct sw_pending *sw_pending_push(void)
+{
+	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
+	u32 d;
+
+	if (unlikely(!th || READ_ONCE(th->task) != current)) {
+		th = sw_pending_slot();
+		if (unlikely(!th))
+			return NULL;
+	}
+	d = th->depth;
+	if (unlikely(d >= SW_PENDING_DEPTH)) {
+		sw_pending_too_deep();
+		return NULL;
+	}
+	/* Reserved before it is filled: an NMI pushing now takes the next. */
+	WRITE_ONCE(th->depth, d + 1);
+	barrier();
+	return &th->calls[d];
+}
+
+/*
+ * sw_pending_pop() - forget a returning call's entry and any above it
+ * (calls whose exit never came, counted as orphaned).  The slot stays the
+ * thread's until it is switched out.
+ * Context: the core's exit half, on the thread that pushed @pd.
+ */
+static __always_inline void sw_pending_pop(struct sw_pending *pd)
+{
+	u32 idx = pd->idx;
+	struct sw_thread *th = container_of(pd - idx, struct sw_thread,
+					    calls[0]);
+
+	if (unlikely(th->depth > idx + 1))
+		sw_pending_orphaned(th->depth - idx - 1);
+	barrier();
+	WRITE_ONCE(th->depth, idx);
+}
+
+/*
+ * sw_core_enter_events() - push a call entering with events counted and
+ * open its first counting segment.  Without room on the thread's pending
+ * stack the call is measured for time only (its events count as
+ * unmeasured; the pending file says why).
+ * Context: as sw_core_enter().
+ */
+static __always_inline void sw_core_enter_events(struct sw_call *c,
+						 const struct sw_evset *set)
+{
+	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+	struct sw_pending *pd = sw_pending_push();
+
+	if (!pd)
+		return;
+	pd->set_id = set->id;
+	/* Last thing before the function runs: counts exclude us. */
+	sw_pmu_read(set, s);
+	sw_evcall_init(&pd->ev, set->n, s);
+	c->pend = pd;
+}
+
+/*
+ * sw_core_exit_events() - close a returning call's last segment.
+ * Context: as sw_core_exit().
+ * Return: whether the call was counted with the current event set.
+ */
+static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
+{
+	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+
+	if (!set || set->id != pd->set_id)
+		return false;
+	/* First thing after the function: close the segment. */
+	sw_pmu_read(set, s);
+	sw_evcall_end(&pd->ev, set->n, s);
+	return true;
+}
+
+#endif /* _STOPWATCH_PENDING_H */
