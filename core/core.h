@@ -44,11 +44,12 @@
  * @ev:     the call's virtualized event counts (virt.c updates them at
  *          context switches)
  * @set_id: id of the event set counted since entry
+ * @idx:    its index on the thread's stack
  */
 struct sw_pending {
 	struct sw_evcall ev;
 	u32 set_id;
-	u32 pad;
+	u32 idx;
 };
 
 /**
@@ -92,16 +93,8 @@ struct sw_spec {
 #define __sw_noinit
 #endif
 
-/* core/pending.c */
-int sw_pending_init(void);
-void sw_pending_exit(void);
-struct sw_pending *sw_pending_push(void);
-void sw_pending_pop(struct sw_pending *pd);
-struct sw_pending *sw_pending_of(struct task_struct *t, u32 *depth);
-
-/* core/measure.c */
-void sw_core_enter_events(struct sw_call *c, const struct sw_evset *set);
-bool sw_core_exit_events(struct sw_pending *pd);
+/* core/pending.c, and the event halves of the core, inline */
+#include "pending.h"
 
 /* core/filter.c */
 bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
@@ -145,7 +138,7 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	c->cpu = smp_processor_id();
 	c->t0 = sw_clock_ns();
 	c->pend = NULL;
-	if (set)
+	if (unlikely(set))
 		sw_core_enter_events(c, set);
 	return true;
 }
@@ -169,7 +162,7 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 					 struct sw_call *c, struct pt_regs *regs)
 {
 	struct sw_pending *pd = c->pend;
-	bool measured = pd && sw_core_exit_events(pd);
+	bool measured = unlikely(pd) && sw_core_exit_events(pd);
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
 	u64 t1, ns;
@@ -189,7 +182,7 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
 					     &pd->ev : NULL);
 out_pop:
-	if (pd)
+	if (unlikely(pd))
 		sw_pending_pop(pd);
 }
 
