@@ -250,7 +250,64 @@ check "  and says so" grep -q "set by another user; not changing them" "$TMP/ev2
 is "  and leaves them" "$(cat "$D/events")" context-switches
 ctl events "" >/dev/null
 
+# --- -C and --cgroup ------------------------------------------------------------
+if command -v taskset >/dev/null 2>&1; then
+	"$SW" time --json -o "$TMP/cpu.json" -C 1 "$SYS_GETPPID" -- \
+		taskset -c 0 "$GETPPID" 400 >/dev/null 2>"$TMP/cpu.err"
+	is "-C 1, the work pinned on CPU 0: no call counted" \
+		"$(jrow "$TMP/cpu.json" $SYS_GETPPID calls)" 0 || cat "$TMP/cpu.err"
+	"$SW" time --json -o "$TMP/cpu0.json" -C 0 "$SYS_GETPPID" -- \
+		taskset -c 0 "$GETPPID" 400 >/dev/null 2>"$TMP/cpu.err"
+	is "-C 0, the work pinned on CPU 0: its 400 calls counted" \
+		"$(jrow "$TMP/cpu0.json" $SYS_GETPPID calls)" 400 || cat "$TMP/cpu.err"
+else
+	skip "-C (no taskset in this guest)"
+fi
+CG=/sys/fs/cgroup
+if [ -f $CG/cgroup.controllers ] && mkdir -p $CG/swtime 2>/dev/null; then
+	"$SW" time --json -o "$TMP/cg.json" --cgroup swtime "$SYS_GETPPID" -- \
+		sh -c "'$GETPPID' 100; sh -c 'echo \$\$ > $CG/swtime/cgroup.procs; exec $GETPPID 250'" \
+		>/dev/null 2>"$TMP/cg.err"
+	is "--cgroup: exactly the 250 calls made inside the cgroup, not the 100 outside" \
+		"$(jrow "$TMP/cg.json" $SYS_GETPPID calls)" 250 || cat "$TMP/cg.err"
+	rmdir $CG/swtime 2>/dev/null
+else
+	skip "--cgroup (no cgroup v2 hierarchy on $CG)"
+fi
+
+# --- -i: per-interval deltas, not running totals ---------------------------------
+"$SW" time --json -o "$TMP/int.json" -i 0.3 "$SYS_GETPPID" -- \
+	sh -c "'$GETPPID' 500; sleep 1.5; '$GETPPID' 700" >/dev/null 2>"$TMP/int.err"
+is "-i 0.3: exits 0" "$?" 0 || cat "$TMP/int.err"
+cp "$TMP/int.json" "$R/"
+grep '"interval":' "$TMP/int.json" | tr ',' '\n' |
+	sed -n 's/^"calls":\([0-9]*\).*/\1/p' >"$TMP/int.calls"
+cmp_ge "-i 0.3: at least 4 interval lines" "$(wc -l <"$TMP/int.calls")" 4
+is "-i 0.3: an interval of the 1.5 s sleep added 0 calls" \
+	"$(grep -cx 0 "$TMP/int.calls" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
+cmp_le "-i 0.3: no interval added more than the 701 calls of the largest part" \
+	"$(sort -n "$TMP/int.calls" | tail -n 1)" 701
+cmp_le "-i 0.3: the intervals add up to no more than the whole" \
+	"$(awk '{ s += $1 } END { print s + 0 }' "$TMP/int.calls")" \
+	"$(grep -v '"interval":' "$TMP/int.json" | tr '{' '\n' |
+		grep "\"function\":\"$SYS_GETPPID\"" | tr ',' '\n' |
+		sed -n 's/^"calls":\([0-9]*\).*/\1/p')"
+
 is "probes file back to what it was at the end" \
 	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
 ctl probes -vfs_write >/dev/null
+
+# --- the module is loaded when it is not -------------------------------------------
+unload
+"$SW" time -o "$TMP/load.txt" "$SYS_GETPPID" -- "$GETPPID" 100 >/dev/null 2>"$TMP/load.err"
+is "not loaded: time loads build/module/<arch>-<release>/stopwatch.ko and runs" "$?" 0 ||
+	cat "$TMP/load.err"
+check "  the module is loaded" loaded
+is "  its 100 calls" \
+	"$(awk -v f=$SYS_GETPPID '$1 == f { print $2; exit }' "$TMP/load.txt")" 100
+unload
+"$SW" time --module "$MOD" -o "$TMP/load2.txt" 'vfs_fsync*' -- "$FSYNC" 20 >/dev/null 2>"$TMP/load2.err"
+is "not loaded: time --module PATH loads it" "$?" 0 || cat "$TMP/load2.err"
+is "  vfs_fsync_range: 20 calls" \
+	"$(awk '$1 == "vfs_fsync_range" { print $2; exit }' "$TMP/load2.txt")" 20
 unload
