@@ -235,6 +235,16 @@ jkey() {
 is "--by comm: comm=alpha made exactly 300 calls" "$(jkey "$TMP/by.json" comm=alpha)" 300
 is "--by comm: comm=beta made exactly 200 calls" "$(jkey "$TMP/by.json" comm=beta)" 200
 
+# --- --by retval: the error distribution -----------------------------------------
+# 60 redirections from a missing file: 60 opens failing with ENOENT (-2)
+# (on "true": a failed redirection of a special builtin such as ":" ends sh).
+"$SW" time --json -o "$TMP/rv.json" --by retval do_sys_openat2 -- \
+	sh -c 'exec 2>/dev/null; i=0; while [ $i -lt 60 ]; do true </nonexistent/sw; i=$((i + 1)); done' \
+	>/dev/null 2>"$TMP/rv.err"
+is "--by retval: exits 0" "$?" 0 || cat "$TMP/rv.err"
+cp "$TMP/rv.json" "$R/"
+is "--by retval: exactly 60 calls returned -ENOENT" "$(jkey "$TMP/rv.json" retval=-2)" 60
+
 # --- -e: sets the events for the run, clears them, refuses others' -------------
 EV=cpu-clock
 "$SW" time --json -o "$TMP/ev.json" -e $EV "$SYS_GETPPID" -- "$GETPPID" 100 \
