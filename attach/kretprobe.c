@@ -85,6 +85,31 @@ static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(sw_krp_return);
 
+/*
+ * sw_krp_entry_plain(), sw_krp_return_plain() - the handlers of a probe
+ * with no filters or keys of its own (most of them): the core without a
+ * spec, known when compiling, so the time-only path tests nothing for it.
+ * Context: as sw_krp_entry() and sw_krp_return().
+ */
+static int sw_krp_entry_plain(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	sw_core_enter((struct sw_call *)ri->data, NULL, NULL, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_krp_entry_plain);
+
+static int sw_krp_return_plain(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
+					      struct sw_kretprobe, krp);
+
+	sw_core_exit(k->aggs, NULL, (struct sw_call *)ri->data, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_krp_return_plain);
+
 /**
  * sw_kretprobe_init() - fill in a kretprobe, not registered yet.
  * @k:      the probe
@@ -100,8 +125,8 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 	k->spec = spec;
 	k->krp.kp.symbol_name = symbol;
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
-	k->krp.entry_handler = sw_krp_entry;
-	k->krp.handler = sw_krp_return;
+	k->krp.entry_handler = spec ? sw_krp_entry : sw_krp_entry_plain;
+	k->krp.handler = spec ? sw_krp_return : sw_krp_return_plain;
 	k->krp.data_size = sizeof(struct sw_call);
 	k->krp.maxactive = sw_maxactive();
 }

@@ -144,14 +144,45 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 }
 
 /*
+ * sw_core_fold() - fold a returned call into @a (sw_core_exit()'s body).
+ * @pd:       the call's pending entry, NULL for a time-only call (a
+ *            constant in that copy: its event code compiles away)
+ * @measured: whether its events were counted with the current set
+ *
+ * A call outside the probe's duration window is counted apart
+ * (filtered_short, filtered_long) and folded into nothing else.
+ */
+static __always_inline void sw_core_fold(struct sw_aggs *a,
+					 const struct sw_spec *s,
+					 struct sw_call *c, struct pt_regs *regs,
+					 struct sw_pending *pd, bool measured)
+{
+	struct sw_evgen *evs;
+	struct sw_bdgen *bd;
+	u64 t1, ns;
+
+	t1 = sw_clock_ns();
+	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
+	    !sw_core_window(a, &s->f, ns))
+		return;
+	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
+	bd = rcu_dereference_sched(a->bd);
+	if (bd)
+		sw_core_key_record(bd, c, regs, ns, measured ? pd : NULL);
+	/* Calls entered under other events count as unmeasured. */
+	evs = rcu_dereference_sched(a->evs);
+	if (evs)
+		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
+					     &pd->ev : NULL);
+}
+
+/*
  * sw_core_exit() - the exit half: fold the call into @a and forget it.
  * @a:    the probe's aggregations
  * @s:    the probe's filters and keys, NULL when it has none
  * @c:    the call's record from sw_core_enter()
  * @regs: the registers at the function's return
- *
- * A call outside the probe's duration window is counted apart
- * (filtered_short, filtered_long) and folded into nothing else.
  *
  * Context: the attach mechanism's exit handler, on the calling thread:
  * preemption disabled, possibly NMI.  The mechanism runs no other handler
@@ -162,28 +193,16 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 					 struct sw_call *c, struct pt_regs *regs)
 {
 	struct sw_pending *pd = c->pend;
-	bool measured = unlikely(pd) && sw_core_exit_events(pd);
-	struct sw_evgen *evs;
-	struct sw_bdgen *bd;
-	u64 t1, ns;
 
-	t1 = sw_clock_ns();
-	ns = t1 > c->t0 ? t1 - c->t0 : 0;
-	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
-	    !sw_core_window(a, &s->f, ns))
-		goto out_pop;
-	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
-	bd = rcu_dereference_sched(a->bd);
-	if (bd)
-		sw_core_key_record(bd, c, regs, ns, measured ? pd : NULL);
-	/* Calls entered under other events count as unmeasured. */
-	evs = rcu_dereference_sched(a->evs);
-	if (evs)
-		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
-					     &pd->ev : NULL);
-out_pop:
-	if (unlikely(pd))
+	if (unlikely(pd)) {
+		/* First thing after the function: close the segment. */
+		bool measured = sw_core_exit_events(pd);
+
+		sw_core_fold(a, s, c, regs, pd, measured);
 		sw_pending_pop(pd);
+		return;
+	}
+	sw_core_fold(a, s, c, regs, NULL, false);
 }
 
 #endif /* _STOPWATCH_CORE_H */
