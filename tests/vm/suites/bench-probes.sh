@@ -9,6 +9,10 @@
 #   bare        a kretprobe with empty handlers (bench/kmod/sw_bare.ko)
 #   stopwatch   stopwatch.ko, time only
 #   stopwatch+2 stopwatch.ko with two software events
+#   stopwatch-pid-out  time only, with a pid= filter that leaves every call
+#               out (pid=1): the cost of a filtered-out call
+#   stopwatch-pid-in   the same filter letting every call in (the
+#               workload's own pid): the cost of a filtered-in call
 #   bpftrace    kprobe + kretprobe keeping a log2 histogram of latency
 #   funclatency bcc's funclatency
 # and writes ns per call (median of RUNS runs) and the cost each adds over
@@ -60,9 +64,16 @@ stop_tool() {
 	wait "$1" 2>/dev/null
 }
 
-# measure PATH FUNC CONFIG: run the workload; every run's ns/call is kept.
+# measure PATH FUNC CONFIG [PIDPROBE]: run the workload; every run's
+# ns/call is kept.  With PIDPROBE the workload's shell first adds the probe
+# "+PIDPROBE pid=<its pid>", then execs the workload (same pid).
 measure() {
-	out=$("$P/callrate" "$1" "$N" "$RUNS")
+	if [ -n "${4:-}" ]; then
+		out=$(sh -c 'echo "+$1 pid=$$" >/sys/kernel/debug/stopwatch/probes &&
+			exec "$2" "$3" "$4" "$5"' x "$4" "$P/callrate" "$1" "$N" "$RUNS")
+	else
+		out=$("$P/callrate" "$1" "$N" "$RUNS")
+	fi
 	runs=$(echo "$out" | sed -n 's/^runs=\([^ ]*\).*/\1/p')
 	[ -n "$runs" ] || { diag "$1 $3: callrate failed: $out"; return 1; }
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$runs" >>"$TSV"
@@ -97,6 +108,13 @@ one_round() {
 	fi
 	if insmod "$MODDIR/stopwatch.ko" "probes=$fn"; then
 		measure "$path" "$fn" stopwatch
+		rmmod stopwatch
+	fi
+	if insmod "$MODDIR/stopwatch.ko"; then
+		echo "+$fn pid=1" >/sys/kernel/debug/stopwatch/probes &&
+			measure "$path" "$fn" stopwatch-pid-out
+		echo "-$fn" >/sys/kernel/debug/stopwatch/probes
+		measure "$path" "$fn" stopwatch-pid-in "$fn"
 		rmmod stopwatch
 	fi
 	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" "events=$EVENTS" 2>"$TMP/ev.err"; then
@@ -155,7 +173,7 @@ awk -F'\t' '
 		if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
 	}
 	END {
-		nc = split("bare stopwatch stopwatch+2 bpftrace funclatency", cfg, " ")
+		nc = split("bare stopwatch stopwatch-pid-out stopwatch-pid-in stopwatch+2 bpftrace funclatency", cfg, " ")
 		printf "| hot path | probed function | config | runs | ns/call (median) | added ns/call | added, ratio to bpftrace |\n"
 		printf "|---|---|---|---|---|---|---|\n"
 		for (i = 1; i <= np; i++) {
