@@ -24,6 +24,7 @@
 #include "util/debugfs.h"
 #include "util/parse-options.h"
 #include "util/pattern.h"
+#include "util/pmu-events.h"
 #include "util/probe-ctl.h"
 #include "util/probe-spec.h"
 #include "util/time-report.h"
@@ -253,14 +254,49 @@ static pid_t sw_child_start(char **cmd, int *go)
 	return pid;
 }
 
-/* Sets the events unless someone else set others.  *@set: we set them. */
-static int sw_time_events(const char *dir, const char *events, bool *set)
+/* @list's names: ALIAS=TYPE:CONFIG items as ALIAS, as the events file shows. */
+static char *sw_event_names(const char *list)
+{
+	char *names = strdup(list), *r, *w;
+	bool skip = false;
+
+	if (!names)
+		return NULL;
+	for (r = w = names; *r; r++) {
+		if (*r == ',')
+			skip = false;
+		else if (*r == '=')
+			skip = true;
+		if (!skip)
+			*w++ = *r;
+	}
+	*w = '\0';
+	return names;
+}
+
+/*
+ * Sets the events (PMU-qualified names resolved through sysfs, as
+ * "stopwatch events set" does) unless someone else set others.
+ * *@set: we set them.  *@resolved: what was asked, resolved (for the report).
+ */
+static int sw_time_events(const char *dir, const char *events, bool *set,
+			  char **resolved)
 {
 	struct sw_err err = { "" };
-	char *cur = NULL, *line = NULL, *p;
+	char *cur = NULL, *line = NULL, *p, *want = NULL;
 	int ret;
 
 	*set = false;
+	ret = sw_pmu_events_resolve(sw_sysfs_root(NULL), events, resolved,
+				    &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: -e: %s\n", err.msg);
+		return ret;
+	}
+	events = *resolved;
+	want = sw_event_names(events);
+	if (!want)
+		return -ENOMEM;
 	ret = sw_debugfs_read(dir, "events", &cur, NULL, &err);
 	if (ret) {
 		fprintf(stderr, "stopwatch time: -e: %s\n", err.msg);
@@ -271,10 +307,10 @@ static int sw_time_events(const char *dir, const char *events, bool *set)
 		if (*p == '\n')
 			*p = p[1] ? ',' : '\0';
 	if (*cur) {
-		if (strcmp(cur, events)) {
+		if (strcmp(cur, want)) {
 			fprintf(stderr,
 				"stopwatch time: the module already counts the events %s, set by another user; not changing them to %s (see 'stopwatch events')\n",
-				cur, events);
+				cur, want);
 			ret = -EBUSY;
 		}
 		goto cleanup;
@@ -290,6 +326,7 @@ static int sw_time_events(const char *dir, const char *events, bool *set)
 	else
 		*set = true;
 cleanup:
+	free(want);
 	free(line);
 	free(cur);
 	return ret;
@@ -481,6 +518,7 @@ int cmd_time(int argc, char **argv)
 	struct sw_err err = { "" };
 	struct sigaction sa = { 0 };
 	char *dir = NULL, *opts = NULL, **ids = NULL, tagbuf[32];
+	char *events = NULL;
 	bool loaded = false, ev_set = false, tagged = true;
 	unsigned int maxp;
 	int ret, go = -1, status = 0, rm;
@@ -537,7 +575,7 @@ int cmd_time(int argc, char **argv)
 		goto cleanup;
 	}
 	if (a.events) {
-		ret = sw_time_events(dir, a.events, &ev_set);
+		ret = sw_time_events(dir, a.events, &ev_set, &events);
 		if (ret)
 			goto cleanup;
 	}
@@ -602,7 +640,7 @@ int cmd_time(int argc, char **argv)
 	r.out = out;
 	r.hist = !a.no_hist;
 	r.by = a.by != NULL;
-	r.events = a.events;
+	r.events = events;
 	r.filtered = a.min_ns || a.max_ns || po.pid || po.tgid || po.follow ||
 		     po.comm || po.cgroup || po.cpus;
 	if (go >= 0) {
@@ -650,6 +688,7 @@ cleanup:
 			free(ids[i]);
 	free(ids);
 	free(opts);
+	free(events);
 	free(dir);
 	sw_expansion_free(&e);
 	sw_pattern_src_free(&src);

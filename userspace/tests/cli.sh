@@ -658,6 +658,15 @@ fails "time -e: refuses to change another user's events" \
 	"stopwatch time: the module already counts the events cycles, set by another user; not changing them to instructions (see 'stopwatch events')" \
 	"$SW" time --debugfs "$T" -e instructions vfs_read -d 1
 : > "$T/events"
+run env STOPWATCH_SYSFS=fixtures/sysfs "$SW" time --debugfs "$T" --tag tst --no-hist -e 'cycles,armv8_pmuv3/inst_retired/' vfs_read -d 0.01
+expect "time -e: PMU-qualified events resolved" 0
+[ "$(sed -n 1p "$T/events")" = "cycles,inst_retired=8:0x8" ] &&
+	ok "time -e: the resolved list written to the events file" ||
+	not_ok "time -e: the resolved list written to the events file" "$(cat "$T/events")"
+[ "$(sed -n 2p "$T/events")" = "" ] && [ "$(wc -l < "$T/events")" = 2 ] &&
+	ok "time -e: and cleared at the end" ||
+	not_ok "time -e: and cleared at the end" "$(cat "$T/events")"
+: > "$T/events"
 run "$SW" time --help
 expect "time --help shows examples" 0 "stopwatch time 'vfs_*' -d 10"
 printf 'vfs_read\nvfs_read@keep tgid=7 by=comm\nvfs_write@keep\nvfs_write@other\n' > "$T/probes"
