@@ -8,10 +8,14 @@
 # N skipped" line over everything; exits nonzero if anything failed.
 #
 # usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
-#                        [--arch A,...] [--kernels K,...]
+#                        [--arch A,...] [--kernels K,...] [--serial]
 #   --arch     guest architectures (default x86_64,arm64; arm64 boots twice
-#              per kernel: with -icount for the pmu suite, which the exact
-#              instruction-count checks need, and without for the rest)
+#              per kernel: with -icount for the pmu and program suites,
+#              which the exact instruction counts need, and without for
+#              the rest)
+#   --serial   one boot at a time (default with 2+ CPUs: the x86_64 boots
+#              and the arm64 boots run side by side, one TCG vCPU thread
+#              each, and their logs are printed when both are done)
 #   --kernels  guest kernel series (default 6.1,6.12,6.12-rt; 6.12-rt is
 #              x86_64 only), or exact releases: see tests/vm/run.sh --kernel
 # Each kernel's module is built once, warning-free, into
@@ -26,15 +30,17 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-host=1 vm=1 suites= arches=x86_64,arm64 kernels=6.1,6.12,6.12-rt
+host=1 vm=1 suites= arches=x86_64,arm64 kernels=6.1,6.12,6.12-rt serial=0
+[ "$(nproc)" -ge 2 ] || serial=1
 while [ $# -gt 0 ]; do
 	case $1 in
+	--serial) serial=1; shift ;;
 	--host-only) vm=0; shift ;;
 	--vm-only) host=0; shift ;;
 	--suite) suites=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
-	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -191,20 +197,52 @@ if [ $vm -eq 1 ]; then
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
 	fi
-	while read -r karch k kver; do
-		vm_runs | while read -r arch extra list; do
-			[ "$arch" = "$karch" ] || continue
-			[ "$extra" = - ] && extra=
-			[ "$list" = all ] && list=
-			name=$arch-$k${extra:+-icount}
-			stage "VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
-			t0=$(date +%s)
-			tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra --timeout 1500 \
-				${list:+--suite "$list"} </dev/null 2>&1 | tee "$log/vm-$name.log"
-			echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
-				tee -a "$log/timings"
+	# boots ONLYARCH: every boot of one architecture (all when empty), one
+	# after the other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".
+	boots() {
+		while read -r karch k kver; do
+			[ -z "$1" ] || [ "$karch" = "$1" ] || continue
+			vm_runs | while read -r arch extra list; do
+				[ "$arch" = "$karch" ] || continue
+				[ "$extra" = - ] && extra=
+				[ "$list" = all ] && list=
+				name=$arch-$k${extra:+-icount}
+				head="VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
+				t0=$(date +%s)
+				if [ -z "$1" ]; then
+					stage "$head"
+					tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
+						--timeout 1500 ${list:+--suite "$list"} </dev/null 2>&1 |
+						tee "$log/vm-$name.log"
+				else
+					printf '\n=== %s ===\n' "$head" >"$log/vm-$name.log"
+					tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
+						--timeout 1500 ${list:+--suite "$list"} </dev/null \
+						>>"$log/vm-$name.log" 2>&1
+				fi
+				echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
+					tee -a "$log/timings-$arch"
+			done
+		done <"$log/kernels"
+	}
+	varches=$(cut -d' ' -f1 "$log/kernels" | sort -u)
+	if [ "$serial" = 1 ] || [ "$(echo "$varches" | wc -l)" -lt 2 ]; then
+		boots ""
+	else
+		stage "VM suites: $(echo $varches | sed 's/ / and /') side by side"
+		for a in $varches; do
+			boots "$a" >"$log/stream-$a.log" 2>&1 &
 		done
-	done <"$log/kernels"
+		wait
+		for a in $varches; do
+			cat "$log/stream-$a.log"
+			while read -r karch k kver; do
+				[ "$karch" = "$a" ] || continue
+				cat "$log/vm-$a-$k.log" "$log/vm-$a-$k-icount.log" 2>/dev/null
+			done <"$log/kernels"
+		done
+	fi
+	cat "$log"/timings-* >"$log/timings" 2>/dev/null
 	for f in "$log"/vm-*.log; do
 		[ -e "$f" ] || continue
 		name=$(basename "$f" .log); name=${name#vm-}
