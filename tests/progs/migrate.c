@@ -61,6 +61,14 @@ int main(int argc, char **argv)
 	}
 	while (!__atomic_load_n(&sleeper_tid, __ATOMIC_ACQUIRE))
 		sched_yield();
+	/*
+	 * This thread's own nanosleep (the re-pin delay) must not migrate:
+	 * only the sleeper's call may count as migrated.
+	 */
+	if (pin(0, 1)) {
+		perror("pin self to cpu1");
+		return 1;
+	}
 	nanosleep(&quarter, NULL);
 	if (pin(sleeper_tid, 1)) {
 		perror("pin to cpu1");
