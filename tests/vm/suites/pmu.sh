@@ -123,8 +123,11 @@ min_ns=$(col $NANOSLEEP min_ns)
 cc_max=$(col $NANOSLEEP cpu-clock_max)
 cmp_ge "wall time min_ns >= 20 ms" "$min_ns" 20000000
 cmp_gt "cpu-clock per call measured (> 0)" "$(col $NANOSLEEP cpu-clock_min)" 0
-cmp_le "cpu-clock per call far below wall time (max x 10 <= min_ns)" \
-	"$((cc_max * 10))" "$min_ns"
+# The bound is "not the sleep": an unvirtualized count would be >= min_ns.
+# Under TCG with a second guest on the other host core, one call's own
+# CPU time has been seen at 2.3 ms (11% of 20 ms), so ask for under a third.
+cmp_le "cpu-clock per call far below wall time (max x 3 <= min_ns)" \
+	"$((cc_max * 3))" "$min_ns"
 cmp_ge "context-switches >= 1 per sleeping call" \
 	"$(col $NANOSLEEP context-switches_min)" 1
 is "no call unmeasured" \
