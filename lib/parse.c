@@ -24,6 +24,17 @@ static bool sw_is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/*
+ * Characters of a user point's name (BINARY:SYMBOL, BINARY:0xOFFSET):
+ * printable, and none that the control syntax or a debugfs file name
+ * gives a meaning (white space, ',', '=', '@', '/', '\\').
+ */
+static bool sw_is_userchar(char c)
+{
+	return c > ' ' && c < 0x7f && c != ',' && c != '=' && c != '@' &&
+	       c != '/' && c != '\\';
+}
+
 static bool sw_is_tagchar(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -146,6 +157,62 @@ static const char *sw_parse_by(char *v, struct sw_by *by)
 	return NULL;
 }
 
+static int sw_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * uprobe=PATH:0xOFFSET: an absolute path (white space and '\\' written
+ * as octal escapes, \040 and \134) and a hexadecimal file offset, split
+ * at the last ':'.  Unescapes PATH in place and NUL-terminates it.
+ */
+static const char *sw_parse_uprobe(char *v, struct sw_cmd *c)
+{
+	char *colon = strrchr(v, ':'), *r, *w;
+	u64 off = 0;
+	int d;
+
+	if (c->upath)
+		return "option given twice";
+	if (!colon || colon == v || colon[1] != '0' || colon[2] != 'x' ||
+	    !colon[3])
+		return "expected uprobe=PATH:0xOFFSET";
+	for (r = colon + 3; *r; r++) {
+		d = sw_hexval(*r);
+		if (d < 0 || off >> 60)
+			return "bad offset (hexadecimal, 0x...)";
+		off = off << 4 | (u64)d;
+	}
+	if (*v != '/')
+		return "the path must be absolute";
+	*colon = '\0';
+	for (r = w = v; *r; r++, w++) {
+		if (*r == '\\') {
+			if (r[1] < '0' || r[1] > '3' || r[2] < '0' ||
+			    r[2] > '7' || r[3] < '0' || r[3] > '7')
+				return "bad escape in path (\\ooo, octal)";
+			*w = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+				    (r[3] - '0'));
+			if (!*w)
+				return "bad escape in path (\\ooo, octal)";
+			r += 3;
+		} else {
+			*w = *r;
+		}
+	}
+	*w = '\0';
+	c->upath = v;
+	c->uoffset = off;
+	return NULL;
+}
+
 /* Each option: its name, the flag it sets (0: by=). */
 static const struct {
 	const char *name;
@@ -155,7 +222,7 @@ static const struct {
 	{ "comm", SW_F_COMM },	   { "cgroup", SW_F_CGROUP },
 	{ "cpus", SW_F_CPUS },	   { "follow", SW_F_FOLLOW },
 	{ "min_ns", SW_F_MIN },	   { "max_ns", SW_F_MAX },
-	{ "by", 0 },
+	{ "by", 0 },	   { "uprobe", ~0U },
 };
 
 /* One NAME=VALUE option of @c; returns why it is wrong, or NULL. */
@@ -173,7 +240,12 @@ static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
 			break;
 	v[-1] = '=';	/* the token stays whole for the message */
 	if (i == ARRAY_SIZE(sw_opts))
-		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by)";
+		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by uprobe)";
+	if (sw_opts[i].flag == ~0U) {
+		if (!sw_name_is_user(c->name))
+			return "uprobe= belongs to a user point (BINARY:NAME)";
+		return sw_parse_uprobe(v, c);
+	}
 	if (!sw_opts[i].flag) {
 		if (c->by.own)
 			return "option given twice";
@@ -227,6 +299,7 @@ static const char *sw_parse_name(const char *name, size_t max_name,
 {
 	const char *at = strchr(name, '@');
 	size_t len = at ? (size_t)(at - name) : strlen(name), i;
+	bool user = sw_name_is_user(name);
 
 	*ret = -EINVAL;
 	if (!len)
@@ -236,9 +309,11 @@ static const char *sw_parse_name(const char *name, size_t max_name,
 		return "function name too long";
 	}
 	for (i = 0; i < len; i++)
-		if (!sw_is_symchar(name[i]))
+		if (user ? !sw_is_userchar(name[i]) : !sw_is_symchar(name[i]))
 			return "invalid character in function name";
-	if (name[0] >= '0' && name[0] <= '9')
+	if (user && (name[0] == ':' || name[len - 1] == ':'))
+		return "a user point's name is BINARY:NAME";
+	if (!user && name[0] >= '0' && name[0] <= '9')
 		return "function name starts with a digit";
 	if (at) {
 		for (i = 1; at[i]; i++)
@@ -267,6 +342,8 @@ static const char *sw_parse_name(const char *name, size_t max_name,
  * characters), cgroup= (cgroup v2 id), cpus= (list such as 0-1,3),
  * min_ns= max_ns= (duration window), by=K or by=K1,K2 (K: pid tgid comm
  * cpu caller arg0..arg5 retval).  The same identity may not appear twice.
+ * A name with a ':' is a user point's, BINARY:NAME (printable, without
+ * '@' ',' '=' '/' '\\'); adding one takes uprobe=PATH:0xOFFSET.
  *
  * Return: number of commands (0 for an empty line), or -EINVAL for a
  * malformed name or option, -E2BIG for a name longer than @max_name or
@@ -333,6 +410,14 @@ int sw_parse_cmds(char *buf, struct sw_cmd *cmds, int max_cmds,
 		cmds[n].name = name;
 		cmds[n].func_len = func_len;
 		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (cmds[i].op == SW_CMD_ADD && sw_name_is_user(cmds[i].name) &&
+		    !cmds[i].upath) {
+			err->token = cmds[i].name;
+			err->why = "a user point needs uprobe=PATH:0xOFFSET";
+			return -EINVAL;
+		}
 	}
 	err->token = NULL;
 	return n;

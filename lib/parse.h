@@ -94,6 +94,10 @@ struct sw_by {
  * @func_len: length of FUNC in @name
  * @filter:   filters (flags 0: none)
  * @by:       keys (k[0] SW_KEY_NONE: none given)
+ * @upath:    a user point (a name with a ':'): the file's absolute path
+ *            from its uprobe= option, unescaped, pointing into the parsed
+ *            buffer; NULL for a kernel function
+ * @uoffset:  the file offset of the user point's first instruction
  */
 struct sw_cmd {
 	enum sw_cmd_op op;
@@ -101,7 +105,18 @@ struct sw_cmd {
 	u32 func_len;
 	struct sw_filter filter;
 	struct sw_by by;
+	const char *upath;
+	u64 uoffset;
 };
+
+/* Is @name (FUNC or FUNC@TAG) a user point's, BINARY:WHAT? */
+static inline bool sw_name_is_user(const char *name)
+{
+	for (; *name && *name != '@'; name++)
+		if (*name == ':')
+			return true;
+	return false;
+}
 
 /**
  * struct sw_parse_err - where parsing stopped, for the error message.

@@ -17,6 +17,7 @@
 #include "util/pattern.h"
 #include "util/probe-ctl.h"
 #include "util/probe-spec.h"
+#include "util/upoint.h"
 
 struct sw_probe_args {
 	uint64_t pid, tid;
@@ -144,10 +145,8 @@ static int sw_probe_add(int argc, char **argv)
 			"stopwatch probe add: no function pattern given (e.g. 'vfs_*')\n");
 		return -EINVAL;
 	}
-	ret = sw_pattern_read_system(&src, &err);
-	if (!ret)
-		ret = sw_pattern_expand((const char *const *)argv + n, argc - n,
-					&src, &e, &err);
+	ret = sw_points_expand(argv + n, argc - n, (pid_t)a.pid, NULL, &src,
+			       &e, &err);
 	if (ret)
 		goto fail;
 	sw_pattern_skipped_print(stderr, "probe add", &e);
@@ -179,7 +178,8 @@ static int sw_probe_add(int argc, char **argv)
 			goto fail;
 	}
 	opts = sw_probe_opts_format(&po);
-	line = opts ? sw_ctl_build('+', e.name, e.n, a.tag, opts) : NULL;
+	line = opts ? sw_ctl_build_ext('+', e.name, e.extra, e.n, a.tag, opts) :
+		      NULL;
 	if (!line) {
 		ret = sw_err_set(&err, -ENOMEM, "out of memory");
 		goto fail;

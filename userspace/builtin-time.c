@@ -28,6 +28,7 @@
 #include "util/probe-ctl.h"
 #include "util/probe-spec.h"
 #include "util/time-report.h"
+#include "util/upoint.h"
 
 struct sw_time_args {
 	double duration;
@@ -347,12 +348,12 @@ static int sw_time_add(const char *dir, struct sw_expansion *e,
 	int ret;
 
 	*tagged = true;
-	line = sw_ctl_build('+', e->name, e->n, tag, opts);
+	line = sw_ctl_build_ext('+', e->name, e->extra, e->n, tag, opts);
 	if (!line)
 		return -ENOMEM;
 	ret = sw_ctl_write(dir, "probes", line, &err);
 	free(line);
-	if (!ret || ret != -EINVAL || user_opts)
+	if (!ret || ret != -EINVAL || user_opts || e->extra)
 		goto done;
 	/* Maybe the tags were refused: try plain names. */
 	if (sw_debugfs_read(dir, "probes", &probes, NULL, NULL) ||
@@ -543,10 +544,8 @@ int cmd_time(int argc, char **argv)
 	}
 
 	/* What to probe. */
-	ret = sw_pattern_read_system(&src, &err);
-	if (!ret)
-		ret = sw_pattern_expand((const char *const *)a.pat, a.npat, &src,
-					&e, &err);
+	ret = sw_points_expand(a.pat, a.npat, (pid_t)a.pid, NULL, &src, &e,
+			       &err);
 	if (ret) {
 		fprintf(stderr, "stopwatch time: %s\n", err.msg);
 		goto cleanup;

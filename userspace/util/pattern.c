@@ -401,8 +401,12 @@ void sw_expansion_free(struct sw_expansion *e)
 {
 	size_t i;
 
-	for (i = 0; i < e->n; i++)
+	for (i = 0; i < e->n; i++) {
 		free(e->name[i]);
+		if (e->extra)
+			free(e->extra[i]);
+	}
+	free(e->extra);
 	for (i = 0; i < e->nskipped; i++)
 		free(e->skipped[i]);
 	free(e->name);

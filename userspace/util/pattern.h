@@ -43,12 +43,15 @@ struct sw_pattern_src {
  * @skipped:  functions the patterns matched in kallsyms that cannot be
  *            probed (not traceable, blacklisted, stopwatch's own), sorted
  * @nskipped: how many
+ * @extra:    per name, the tokens written after it when adding (a user
+ *            point's uprobe=PATH:0xOFFSET), NULL for none; or NULL
  */
 struct sw_expansion {
 	char **name;
 	size_t n;
 	char **skipped;
 	size_t nskipped;
+	char **extra;
 };
 
 /* True when @s holds a glob character (*, ?, [). */

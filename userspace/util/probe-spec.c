@@ -181,6 +181,12 @@ char *sw_probe_opts_format(const struct sw_probe_opts *o)
 char *sw_ctl_build(char sign, char *const *name, size_t n, const char *tag,
 		   const char *opts)
 {
+	return sw_ctl_build_ext(sign, name, NULL, n, tag, opts);
+}
+
+char *sw_ctl_build_ext(char sign, char *const *name, char *const *extra,
+		       size_t n, const char *tag, const char *opts)
+{
 	char *buf = NULL;
 	size_t i, len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -191,6 +197,8 @@ char *sw_ctl_build(char sign, char *const *name, size_t n, const char *tag,
 		fprintf(f, "%s%c%s", i ? " " : "", sign, name[i]);
 		if (tag)
 			fprintf(f, "@%s", tag);
+		if (sign == '+' && extra && extra[i])
+			fprintf(f, " %s", extra[i]);
 		if (sign == '+' && opts && *opts)
 			fprintf(f, " %s", opts);
 	}

@@ -90,6 +90,14 @@ char *sw_probe_opts_format(const struct sw_probe_opts *o);
 char *sw_ctl_build(char sign, char *const *name, size_t n, const char *tag,
 		   const char *opts);
 
+/*
+ * sw_ctl_build_ext() - the same with per-name tokens @extra[i] (a user
+ * point's uprobe=PATH:0xOFFSET) after each added name's identity; @extra
+ * or its members may be NULL.
+ */
+char *sw_ctl_build_ext(char sign, char *const *name, char *const *extra,
+		       size_t n, const char *tag, const char *opts);
+
 /**
  * sw_probes_parse() - the identities of a probes file's lines ("vfs_read",
  * "vfs_read@t42 tgid=7 ...": the first token of each line).
