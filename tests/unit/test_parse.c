@@ -198,6 +198,50 @@ static void test_option_errors(void **state)
 	assert_string_equal(c[0].filter.comm, "0123456789abcde");
 }
 
+/* User points: BINARY:NAME with uprobe=PATH:0xOFFSET. */
+static void test_user_points(void **state)
+{
+	static const char *const bad[] = {
+		"u:f",				/* no uprobe= */
+		"u:f uprobe=/x:0x",		"u:f uprobe=/x:12",
+		"u:f uprobe=x:0x10",		"u:f uprobe=/x:0xzz",
+		"u:f uprobe=/x",		"u:f uprobe=/a:0x1 uprobe=/a:0x1",
+		"f uprobe=/x:0x10",		"u:f uprobe=/a\\08:0x1",
+		":f uprobe=/x:0x1",		"u: uprobe=/x:0x1",
+		"u/v:f uprobe=/x:0x1",		"u:f uprobe=/x:0x12345678901234567",
+	};
+	struct sw_cmd c[8];
+	struct sw_parse_err e;
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse("+libc.so.6:malloc@t1 tgid=7 uprobe=/usr/lib/libc.so.6:0x98930 -x:y@z",
+			       c, 8, &e, buf, sizeof(buf)),
+			 2);
+	assert_string_equal(c[0].name, "libc.so.6:malloc@t1");
+	assert_int_equal(c[0].func_len, strlen("libc.so.6:malloc"));
+	assert_string_equal(c[0].upath, "/usr/lib/libc.so.6");
+	assert_int_equal(c[0].uoffset, 0x98930);
+	assert_int_equal(c[0].filter.tgid, 7);
+	assert_int_equal(c[1].op, SW_CMD_REMOVE);
+	assert_null(c[1].upath);
+	/* Escapes: a space and a backslash; ':' in the path, split at the last. */
+	assert_int_equal(parse("a:b uprobe=/my\\040dir/a\\134b:c:0xA0", c, 8, &e,
+			       buf, sizeof(buf)),
+			 1);
+	assert_string_equal(c[0].upath, "/my dir/a\\b:c");
+	assert_int_equal(c[0].uoffset, 0xa0);
+	assert_true(sw_name_is_user("a:b@t"));
+	assert_false(sw_name_is_user("vfs_read@t"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int r = parse(bad[i], c, 8, &e, buf, sizeof(buf));
+
+		assert_int_equal(r, -EINVAL);
+		assert_non_null(e.token);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_option_errors),
+		cmocka_unit_test(test_user_points),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
