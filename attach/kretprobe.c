@@ -24,6 +24,11 @@ module_param(maxactive, uint, 0444);
 MODULE_PARM_DESC(maxactive,
 		 "Calls of one probed function that can be in flight at once; more are counted as missed (default 0 = max(128, 16 x possible CPUs))");
 
+static bool stacked;
+module_param(stacked, bool, 0444);
+MODULE_PARM_DESC(stacked,
+		 "Kretprobes keep their calls on the pending stack, as a mechanism without instance data must (tests the core's stacked mode; default off)");
+
 /**
  * sw_kretprobe_check_params() - refuse a bad maxactive parameter.
  *
@@ -110,6 +115,33 @@ static int sw_krp_return_plain(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(sw_krp_return_plain);
 
+/*
+ * sw_krp_entry_stacked(), sw_krp_return_stacked() - the handlers with the
+ * stacked parameter: the call's record on the pending stack, tagged with
+ * the kretprobe, as for a mechanism without per-call storage.
+ * Context: as sw_krp_entry() and sw_krp_return().
+ */
+static int sw_krp_entry_stacked(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
+					      struct sw_kretprobe, krp);
+
+	return !sw_core_enter_stacked(k, k->aggs, k->spec, regs);
+}
+NOKPROBE_SYMBOL(sw_krp_entry_stacked);
+
+static int sw_krp_return_stacked(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
+					      struct sw_kretprobe, krp);
+
+	sw_core_exit_stacked(k, k->aggs, k->spec, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_krp_return_stacked);
+
 /**
  * sw_kretprobe_init() - fill in a kretprobe, not registered yet.
  * @k:      the probe
@@ -127,6 +159,10 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
 	k->krp.entry_handler = spec ? sw_krp_entry : sw_krp_entry_plain;
 	k->krp.handler = spec ? sw_krp_return : sw_krp_return_plain;
+	if (stacked) {
+		k->krp.entry_handler = sw_krp_entry_stacked;
+		k->krp.handler = sw_krp_return_stacked;
+	}
 	k->krp.data_size = sizeof(struct sw_call);
 	k->krp.maxactive = sw_maxactive();
 }

@@ -22,7 +22,10 @@
  * An attach mechanism (attach/) keeps one struct sw_call per call in
  * flight wherever it can (a kretprobe instance's data, a trampoline's
  * stack frame) and calls sw_core_enter() and sw_core_exit() from its
- * handlers.  The per-thread record of calls in flight is stopwatch's own
+ * handlers.  A mechanism with nowhere to keep it (a uprobe) calls
+ * sw_core_enter_stacked() and sw_core_exit_stacked() (stacked.c): the
+ * record then lives in the call's entry on its thread's pending stack.
+ * The per-thread record of calls in flight is stopwatch's own
  * (pending.c), the same for every mechanism.
  */
 #ifndef _STOPWATCH_CORE_H
@@ -39,18 +42,7 @@
 /* Calls in flight per thread whose events are virtualized. */
 #define SW_PENDING_DEPTH 16
 
-/**
- * struct sw_pending - one call in flight on a thread's pending stack.
- * @ev:     the call's virtualized event counts (virt.c updates them at
- *          context switches)
- * @set_id: id of the event set counted since entry
- * @idx:    its index on the thread's stack
- */
-struct sw_pending {
-	struct sw_evcall ev;
-	u32 set_id;
-	u32 idx;
-};
+struct sw_pending;
 
 /**
  * struct sw_call - what the attach mechanism keeps for one call.
@@ -67,6 +59,26 @@ struct sw_call {
 	u32 pad;
 	struct sw_pending *pend;
 	u64 key[2];
+};
+
+/**
+ * struct sw_pending - one call in flight on a thread's pending stack.
+ * @ev:     the call's virtualized event counts (virt.c updates them at
+ *          context switches)
+ * @set_id: id of the event set counted since entry, 0 when none (event
+ *          sets are numbered from 1)
+ * @idx:    its index on the thread's stack
+ * @owner:  stacked calls (sw_core_enter_stacked()): the attach
+ *          mechanism's tag for the probe, which its exit half looks for;
+ *          NULL for a call whose record the mechanism keeps itself
+ * @call:   stacked calls: the call's record
+ */
+struct sw_pending {
+	struct sw_evcall ev;
+	u32 set_id;
+	u32 idx;
+	const void *owner;
+	struct sw_call call;
 };
 
 /**
@@ -103,6 +115,12 @@ bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns,
 			const struct sw_pending *pd);
+
+/* core/stacked.c: for mechanisms with no per-call storage of their own */
+bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
+			   const struct sw_spec *s, struct pt_regs *regs);
+bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
+			  const struct sw_spec *s, struct pt_regs *regs);
 
 /* core/virt.c */
 int sw_virt_init(void);

@@ -30,6 +30,13 @@
  * lost_too_deep); entries whose exit never came (their probe was removed
  * while they were in flight) are counted when an outer call of the same
  * thread returns (orphaned) or when the thread is freed (abandoned).
+ *
+ * Stacked calls (sw_core_enter_stacked(), for mechanisms with no per-call
+ * storage of their own, such as uprobes) keep their whole record in their
+ * entry; their exit half looks for the topmost entry of its probe, and an
+ * exit that finds none is counted (unmatched).  Such entries are pushed
+ * whether or not events are counted, so the sched_switch hook gives idle
+ * slots back at switch-out in either case.
  */
 #include <linux/hash.h>
 #include <linux/moduleparam.h>
@@ -50,6 +57,7 @@ struct sw_pending_cnt {
 	u64 too_deep;
 	u64 orphaned;
 	u64 abandoned;
+	u64 unmatched;
 };
 
 static unsigned int max_threads = 1024;
@@ -115,6 +123,36 @@ struct sw_thread *sw_pending_slot(void)
 	return th;
 }
 NOKPROBE_SYMBOL(sw_pending_slot);
+
+/**
+ * sw_pending_find_current() - the current thread's slot, looked up, and
+ * remembered on this CPU: sw_pending_current()'s slow path.
+ *
+ * Context: the core's exit half (preemption disabled, possibly NMI).
+ * Return: the slot, or NULL when the thread has none.
+ */
+struct sw_thread *sw_pending_find_current(void)
+{
+	struct sw_thread *th = sw_thread_find(current);
+
+	if (th)
+		__this_cpu_write(sw_cur_thread, th);
+	return th;
+}
+NOKPROBE_SYMBOL(sw_pending_find_current);
+
+/**
+ * sw_pending_unmatched() - count a stacked exit that found no entry of its
+ * probe on its thread's stack (its entry had no room, or the probe came
+ * while the call was in flight).
+ *
+ * Context: the core's exit half.
+ */
+void sw_pending_unmatched(void)
+{
+	this_cpu_inc(sw_pending_cnt.unmatched);
+}
+NOKPROBE_SYMBOL(sw_pending_unmatched);
 
 /* A call found its thread's stack full. Context: the core's entry half. */
 void sw_pending_too_deep(void)
@@ -225,13 +263,15 @@ static int sw_pending_show(struct seq_file *m)
 		sum.too_deep += READ_ONCE(c->too_deep);
 		sum.orphaned += READ_ONCE(c->orphaned);
 		sum.abandoned += READ_ONCE(c->abandoned);
+		sum.unmatched += READ_ONCE(c->unmatched);
 	}
 	for (i = 0; i < (1U << sw_threads_bits); i++)
 		used += !!READ_ONCE(sw_threads[i].task);
 	seq_printf(m, "threads_max %u\nthreads_in_use %u\ndepth_max %u\n",
 		   1U << sw_threads_bits, used, SW_PENDING_DEPTH);
-	seq_printf(m, "lost_no_slot %llu\nlost_too_deep %llu\norphaned %llu\nabandoned %llu\n",
-		   sum.no_slot, sum.too_deep, sum.orphaned, sum.abandoned);
+	seq_printf(m, "lost_no_slot %llu\nlost_too_deep %llu\norphaned %llu\nabandoned %llu\nunmatched %llu\n",
+		   sum.no_slot, sum.too_deep, sum.orphaned, sum.abandoned,
+		   sum.unmatched);
 	return 0;
 }
 

@@ -38,6 +38,8 @@ struct sw_thread *sw_pending_switch_out(struct task_struct *prev);
 struct sw_thread *sw_pending_switch_in(struct task_struct *next);
 void sw_pending_idle(struct sw_thread *th);
 void sw_pending_forget_cpu(void);
+struct sw_thread *sw_pending_find_current(void);
+void sw_pending_unmatched(void);
 
 /*
  * sw_pending_push() - reserve the next entry of the current thread's
@@ -85,6 +87,37 @@ static __always_inline void sw_pending_pop(struct sw_pending *pd)
 }
 
 /*
+ * sw_pending_current() - the current thread's slot, without claiming one.
+ * Context: the core's exit half (preemption disabled, possibly NMI).
+ * Return: the slot, or NULL when the thread has none.
+ */
+static __always_inline struct sw_thread *sw_pending_current(void)
+{
+	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
+
+	if (likely(th && READ_ONCE(th->task) == current))
+		return th;
+	return sw_pending_find_current();
+}
+
+/*
+ * sw_pending_open() - open the first counting segment of a pushed call:
+ * the last thing before the function runs, so its counts exclude us.
+ * @pd:  the call's entry, filled but for its events
+ * @set: the event set counted now
+ * Context: the core's entry half.
+ */
+static __always_inline void sw_pending_open(struct sw_pending *pd,
+					    const struct sw_evset *set)
+{
+	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+
+	pd->set_id = set->id;
+	sw_pmu_read(set, s);
+	sw_evcall_init(&pd->ev, set->n, s);
+}
+
+/*
  * sw_core_enter_events() - push a call entering with events counted and
  * open its first counting segment.  Without room on the thread's pending
  * stack the call is measured for time only (its events count as
@@ -94,16 +127,13 @@ static __always_inline void sw_pending_pop(struct sw_pending *pd)
 static __always_inline void sw_core_enter_events(struct sw_call *c,
 						 const struct sw_evset *set)
 {
-	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	struct sw_pending *pd = sw_pending_push();
 
 	if (!pd)
 		return;
-	pd->set_id = set->id;
-	/* Last thing before the function runs: counts exclude us. */
-	sw_pmu_read(set, s);
-	sw_evcall_init(&pd->ev, set->n, s);
+	pd->owner = NULL;
 	c->pend = pd;
+	sw_pending_open(pd, set);
 }
 
 /*

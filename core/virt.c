@@ -63,6 +63,10 @@ static void notrace sw_sched_switch(SW_SCHED_SWITCH_ARGS(prev, next))
 	struct sw_thread *pth, *nth;
 
 	if (!set) {
+		/* Stacked calls use slots without events: give prev's back. */
+		pth = sw_pending_switch_out(prev);
+		if (pth)
+			sw_pending_idle(pth);
 		sw_pending_forget_cpu();
 		return;
 	}

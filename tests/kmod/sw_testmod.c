@@ -25,6 +25,12 @@
  *                  -EINVAL K times (an int function, as errors are)
  *   delay N US     sw_test_delay(US) N times: sleeps US microseconds, or
  *                  returns at once with interrupts off when US is 0
+ *   chain K A B C  call paths: sw_test_f1(A, B, C) K times with interrupts
+ *                  off; f1 loops A then calls f2, which loops B then calls
+ *                  f3 (loop C) twice
+ *   rec D N        sw_test_rec(D, N): loop N, then recurse to depth D
+ *                  (D + 1 nested calls, kept so on every architecture;
+ *                  interrupts off)
  *
  * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
  * bench command.  A failed command returns its errno and logs why.
@@ -169,6 +175,59 @@ static void sw_test_delays(u64 n, u64 us)
 	}
 }
 
+/* ---- call paths: a chain f1 -> f2 -> f3 (f2 calls f3 twice) ---------- */
+
+noinline __noipa u64 sw_test_f3(u64 c)
+{
+	return sw_test_spin(c);
+}
+
+noinline __noipa u64 sw_test_f2(u64 b, u64 c)
+{
+	u64 r = sw_test_spin(b);
+
+	r += sw_test_f3(c);
+	r += sw_test_f3(c);
+	return r;
+}
+
+noinline __noipa u64 sw_test_f1(u64 a, u64 b, u64 c)
+{
+	u64 r = sw_test_spin(a);
+
+	return r + sw_test_f2(b, c);
+}
+
+/*
+ * Recursion to @depth: depth + 1 nested calls, each looping @n.  The
+ * result goes through an empty asm so the compiler cannot turn the
+ * recursion into a loop (it does with sw_test_recurse() on x86).
+ */
+noinline __noipa u64 sw_test_rec(unsigned int depth, u64 n)
+{
+	u64 r = sw_test_spin(n), s;
+
+	if (!depth)
+		return r;
+	s = sw_test_rec(depth - 1, n);
+	asm volatile("" : "+r"(s));
+	return r + s;
+}
+
+static void sw_test_chain(u64 k, u64 a, u64 b, u64 c)
+{
+	unsigned long flags;
+	u64 i;
+
+	for (i = 0; i < k; i++) {
+		local_irq_save(flags);
+		sw_test_f1(a, b, c);
+		local_irq_restore(flags);
+	}
+}
+
+/* ---- end of call paths ------------------------------------------------ */
+
 static int sw_bare_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return 0;
@@ -240,7 +299,7 @@ static int sw_bench(u64 calls, bool reads)
 
 static int sw_test_cmd(char *cmd)
 {
-	unsigned long long n, m, k;
+	unsigned long long n, m, k, c;
 	unsigned long flags;
 	char onoff[8];
 	int ret = 0;
@@ -270,6 +329,15 @@ static int sw_test_cmd(char *cmd)
 		if (m > 1000000)
 			return -EINVAL;
 		sw_test_delays(n, m);
+	} else if (sscanf(cmd, "chain %llu %llu %llu %llu", &k, &n, &m,
+			  &c) == 4) {
+		sw_test_chain(k, n, m, c);
+	} else if (sscanf(cmd, "rec %llu %llu", &n, &m) == 2) {
+		if (n > 64)
+			return -EINVAL;
+		local_irq_save(flags);
+		sw_test_rec(n, m);
+		local_irq_restore(flags);
 	} else if (sscanf(cmd, "bench %llu", &n) == 1) {
 		ret = sw_bench(n, false);
 	} else if (sscanf(cmd, "readcost %llu", &n) == 1) {
