@@ -5,6 +5,7 @@
  * into the aggregations it is given; it knows nothing of the registry.
  *
  *   kretprobe.c  kprobe at entry, return address hijacked for the exit
+ *   uprobe.c     a user function: uprobe at entry, uretprobe at return
  *
  * A new mechanism (uprobe, tracepoint, trampoline) is one more file here
  * with the same shape: init (fill in, disabled), register (all checks,
@@ -15,6 +16,8 @@
 #define _STOPWATCH_ATTACH_H
 
 #include <linux/kprobes.h>
+
+#include "wrapper/uprobes.h"
 
 struct sw_aggs;
 struct sw_spec;
@@ -45,5 +48,39 @@ void sw_kretprobe_unregister(struct sw_kretprobe **ks, int n);
 void sw_kretprobe_missed(struct sw_kretprobe *k, unsigned long *maxactive,
 			 unsigned long *reentry);
 void sw_kretprobe_reset_missed(struct sw_kretprobe *k);
+
+struct sw_usite;
+
+/**
+ * struct sw_uprobe - a user function timed through a uprobe and uretprobe
+ * (shared with the other probes of its file and offset: a site).
+ * @site:   its site while registered
+ * @inst:   its installer: a consumer of its own whose filter puts the
+ *          breakpoint into the address spaces it wants
+ * @aggs:   where its calls are folded
+ * @spec:   its filters and keys, NULL when it has none
+ * @name:   BINARY:NAME, for messages
+ * @file:   the file's path as given
+ * @offset: the file offset of the function's first instruction
+ * @armed:  its handlers count calls (set once all of a write registered)
+ * @installed: @inst is registered
+ */
+struct sw_uprobe {
+	struct sw_usite *site;
+	struct sw_uprobe_reg inst;
+	struct sw_aggs *aggs;
+	const struct sw_spec *spec;
+	const char *name;
+	const char *file;
+	u64 offset;
+	bool armed;
+	bool installed;
+};
+
+void sw_uprobe_init(struct sw_uprobe *u, const char *name, const char *file,
+		    u64 offset, struct sw_aggs *aggs, const struct sw_spec *spec);
+int sw_uprobe_register(struct sw_uprobe *u);
+void sw_uprobe_enable(struct sw_uprobe *u);
+void sw_uprobe_unregister(struct sw_uprobe **us, int n);
 
 #endif /* _STOPWATCH_ATTACH_H */

@@ -3,7 +3,8 @@
  * files.c - the registry's debugfs files:
  *
  *   stats            one row per probe, first line names the columns
- *   probes           read: probed functions; write: "+f -g h" (all or nothing)
+ *   probes           read: probed functions (a user point's with its
+ *                    uprobe=PATH:0xOFFSET); write: "+f -g h" (all or nothing)
  *   reset            write 1: zero every statistic
  *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
  *   breakdown_stats  the statistics broken down by that key
@@ -60,9 +61,18 @@ static const struct sw_ctl_file sw_stats_file = {
 	.show = sw_stats_show,
 };
 
+/* A user point's line also says where it is, as uprobe= takes it. */
 static int sw_probes_one(struct sw_probe *p, void *arg)
 {
-	seq_printf(arg, "%s\n", p->name);
+	struct seq_file *m = arg;
+
+	seq_puts(m, p->name);
+	if (p->upath) {
+		seq_puts(m, " uprobe=");
+		seq_escape(m, p->upath, " \t\n\\");
+		seq_printf(m, ":0x%llx", p->uoffset);
+	}
+	seq_putc(m, '\n');
 	return 0;
 }
 

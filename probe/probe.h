@@ -22,23 +22,31 @@
 #include "pmu/pmu.h"
 
 /**
- * struct sw_probe - one timed kernel function.
- * @list: entry in the registry's list, under its lock
- * @aggs: the aggregations its calls are folded into
- * @kp:   how it is attached
- * @spec: its filters and keys (handed to kp when it has any)
- * @hist: its debugfs hist/<name> file
- * @func: the function's name
- * @name: the probe's identity, FUNC or FUNC@TAG (several probes with
- *        different tags may time one function)
+ * struct sw_probe - one timed function, of the kernel or of a program.
+ * @list:    entry in the registry's list, under its lock
+ * @aggs:    the aggregations its calls are folded into
+ * @kp:      how a kernel function is attached
+ * @up:      how a user function is attached (@upath set)
+ * @spec:    its filters and keys (handed to kp or up when it has any)
+ * @hist:    its debugfs hist/<name> file
+ * @func:    the function's name (a user point's: BINARY:NAME)
+ * @upath:   a user point's file, NULL for a kernel function
+ * @uoffset: a user point's file offset
+ * @name:    the probe's identity, FUNC or FUNC@TAG (several probes with
+ *           different tags may time one function)
  */
 struct sw_probe {
 	struct list_head list;
 	struct sw_aggs aggs;
-	struct sw_kretprobe kp;
+	union {
+		struct sw_kretprobe kp;
+		struct sw_uprobe up;
+	};
 	struct sw_spec spec;
 	struct dentry *hist;
 	char *func;
+	char *upath;
+	u64 uoffset;
 	char name[];
 };
 
@@ -70,6 +78,8 @@ int sw_probes_apply(char *line);
 int sw_reset_all(void);
 int sw_breakdown_set(int mode);
 int sw_breakdown_mode(void);
+void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
+		     unsigned long *reentry);
 
 /* probe/files.c */
 int sw_probe_files_init(void);

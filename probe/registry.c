@@ -88,27 +88,79 @@ static struct sw_by sw_probe_by(const struct sw_probe *p)
 	return p->spec.by.own ? p->spec.by : by;
 }
 
+/* The spec handed to the attachment: NULL for a probe without any. */
+static const struct sw_spec *sw_probe_spec(const struct sw_probe *p)
+{
+	return p->spec.f.flags || p->spec.by.own ? &p->spec : NULL;
+}
+
 static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 {
 	size_t len = strlen(cmd->name);
+	size_t plen = cmd->upath ? strlen(cmd->upath) + 1 : 0;
 	struct sw_probe *p;
 
-	/* The identity, then the function's name after its NUL. */
-	p = kzalloc(struct_size(p, name, 2 * (len + 1)), GFP_KERNEL);
+	/* The identity, the function's name after its NUL, the file's path. */
+	p = kzalloc(struct_size(p, name, 2 * (len + 1) + plen), GFP_KERNEL);
 	if (!p)
 		return NULL;
 	strcpy(p->name, cmd->name);
 	p->func = p->name + len + 1;
 	memcpy(p->func, cmd->name, cmd->func_len);
+	if (cmd->upath) {
+		p->upath = p->func + len + 1;
+		memcpy(p->upath, cmd->upath, plen);
+		p->uoffset = cmd->uoffset;
+	}
 	p->spec.f = cmd->filter;
 	p->spec.by = cmd->by;
 	if (sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
 		kfree(p);
 		return NULL;
 	}
-	sw_kretprobe_init(&p->kp, p->func, &p->aggs,
-			  p->spec.f.flags || p->spec.by.own ? &p->spec : NULL);
+	if (p->upath)
+		sw_uprobe_init(&p->up, p->func, p->upath, p->uoffset, &p->aggs,
+			       sw_probe_spec(p));
+	else
+		sw_kretprobe_init(&p->kp, p->func, &p->aggs, sw_probe_spec(p));
 	return p;
+}
+
+/* Registers a probe's attachment disabled; says why not with sw_error(). */
+static int sw_attach_register(struct sw_probe *p)
+{
+	if (p->upath)
+		return sw_uprobe_register(&p->up);
+	return sw_kretprobe_register(&p->kp);
+}
+
+static int sw_attach_enable(struct sw_probe *p)
+{
+	if (!p->upath)
+		return sw_kretprobe_enable(&p->kp);
+	sw_uprobe_enable(&p->up);
+	return 0;
+}
+
+/**
+ * sw_probe_missed() - a probe's calls not measured since the last reset,
+ * by cause (a user probe has neither: the uprobe core hits every call, and
+ * what the pending stack could not hold is counted in the pending file).
+ * @p:         the probe
+ * @maxactive: entries refused for want of a kretprobe instance
+ * @reentry:   hits while another kprobe handler ran on the same CPU
+ *
+ * Context: any.
+ */
+void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
+		     unsigned long *reentry)
+{
+	if (p->upath) {
+		*maxactive = 0;
+		*reentry = 0;
+		return;
+	}
+	sw_kretprobe_missed(&p->kp, maxactive, reentry);
 }
 
 /* Frees a probe that is not registered (or no longer is). */
@@ -143,27 +195,44 @@ static int sw_hist_add(struct sw_probe *p)
 	return 0;
 }
 
-/* Unregisters probes in one batch: one RCU grace period for all. */
+/*
+ * Unregisters probes in one batch: one RCU grace period for all kernel
+ * functions, one wait for the handlers of all user functions.
+ */
 static void sw_unregister_batch(struct sw_probe **ps, int n)
 {
 	struct sw_kretprobe **ks;
-	int i;
+	struct sw_uprobe **us;
+	int i, nk = 0, nu = 0;
 
 	if (!n)
 		return;
 	ks = kmalloc_array(n, sizeof(*ks), GFP_KERNEL);
-	if (ks) {
-		for (i = 0; i < n; i++)
-			ks[i] = &ps[i]->kp;
-		sw_kretprobe_unregister(ks, n);
-		kfree(ks);
-		return;
+	us = kmalloc_array(n, sizeof(*us), GFP_KERNEL);
+	if (ks && us) {
+		for (i = 0; i < n; i++) {
+			if (ps[i]->upath)
+				us[nu++] = &ps[i]->up;
+			else
+				ks[nk++] = &ps[i]->kp;
+		}
+		sw_kretprobe_unregister(ks, nk);
+		if (nu)
+			sw_uprobe_unregister(us, nu);
+		goto out_free;
 	}
 	for (i = 0; i < n; i++) {
 		struct sw_kretprobe *k = &ps[i]->kp;
+		struct sw_uprobe *u = &ps[i]->up;
 
-		sw_kretprobe_unregister(&k, 1);
+		if (ps[i]->upath)
+			sw_uprobe_unregister(&u, 1);
+		else
+			sw_kretprobe_unregister(&k, 1);
 	}
+out_free:
+	kfree(us);
+	kfree(ks);
 }
 
 /* Checks a parsed control line against the registry; fills @del. */
@@ -252,7 +321,7 @@ int sw_probes_apply(char *line)
 			goto out_undo;
 		}
 		add[nadd++] = p;
-		ret = sw_kretprobe_register(&p->kp);
+		ret = sw_attach_register(p);
 		if (ret)
 			goto out_undo;
 		nreg++;
@@ -261,7 +330,7 @@ int sw_probes_apply(char *line)
 			goto out_undo;
 	}
 	for (i = 0; i < nadd; i++) {
-		ret = sw_kretprobe_enable(&add[i]->kp);
+		ret = sw_attach_enable(add[i]);
 		if (ret)
 			goto out_undo;
 	}
@@ -361,7 +430,8 @@ int sw_reset_all(void)
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
 		na[i].bd = rcu_replace_pointer(p->aggs.bd, na[i].bd, 1);
 		na[i].evs = rcu_replace_pointer(p->aggs.evs, na[i].evs, 1);
-		sw_kretprobe_reset_missed(&p->kp);
+		if (!p->upath)
+			sw_kretprobe_reset_missed(&p->kp);
 		i++;
 	}
 	synchronize_rcu();

@@ -94,7 +94,7 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 
 	sw_gen_read(g, &buf->snap, &st, buf->hist, &migrated);
 	sw_gen_filtered(g, filtered);
-	sw_kretprobe_missed(&p->kp, &miss_max, &miss_re);
+	sw_probe_missed(p, &miss_max, &miss_re);
 	seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu",
 		   p->name, st.count, st.count ? st.min : 0, sw_stats_avg(&st),
 		   st.max, sw_stats_stddev(&st), st.sum, miss_max + miss_re,
