@@ -78,8 +78,6 @@ int sw_probes_apply(char *line);
 int sw_reset_all(void);
 int sw_breakdown_set(int mode);
 int sw_breakdown_mode(void);
-void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
-		     unsigned long *reentry);
 
 /* probe/files.c */
 int sw_probe_files_init(void);

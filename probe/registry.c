@@ -142,27 +142,6 @@ static int sw_attach_enable(struct sw_probe *p)
 	return 0;
 }
 
-/**
- * sw_probe_missed() - a probe's calls not measured since the last reset,
- * by cause (a user probe has neither: the uprobe core hits every call, and
- * what the pending stack could not hold is counted in the pending file).
- * @p:         the probe
- * @maxactive: entries refused for want of a kretprobe instance
- * @reentry:   hits while another kprobe handler ran on the same CPU
- *
- * Context: any.
- */
-void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
-		     unsigned long *reentry)
-{
-	if (p->upath) {
-		*maxactive = 0;
-		*reentry = 0;
-		return;
-	}
-	sw_kretprobe_missed(&p->kp, maxactive, reentry);
-}
-
 /* Frees a probe that is not registered (or no longer is). */
 static void sw_probe_free(struct sw_probe *p)
 {
