@@ -47,4 +47,36 @@ static inline char *read_text(const char *path)
 	return buf;
 }
 
+/* The symbin programs' directory (make test sets SW_SYMBIN). */
+static inline const char *symbin(void)
+{
+	const char *d = getenv("SW_SYMBIN");
+
+	if (!d)
+		fail_msg("SW_SYMBIN is not set (make test sets it)");
+	return d;
+}
+
+/* Address of @sym in an nm listing of @file. */
+static inline uint64_t nm_addr(const char *file, const char *sym)
+{
+	char *path = NULL, line[512], name[256], type;
+	unsigned long long a;
+	uint64_t found = 0;
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/%s.nm", symbin(), file) > 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
+		    !strcmp(name, sym))
+			found = a;
+	fclose(f);
+	free(path);
+	assert_true(found != 0);
+	return found;
+}
+
+/* The file offset of virtual address @vaddr of @path (program headers). */
 #endif /* _SW_TESTS_HELPERS_H */

@@ -22,15 +22,6 @@
 #include "util/recorder.h"
 #include "util/symbol.h"
 
-static const char *symbin(void)
-{
-	const char *d = getenv("SW_SYMBIN");
-
-	if (!d)
-		fail_msg("SW_SYMBIN is not set (make test sets it)");
-	return d;
-}
-
 static char *bin(const char *name)
 {
 	char *p = NULL;
@@ -39,28 +30,6 @@ static char *bin(const char *name)
 	return p;
 }
 
-/* Address of @sym in an nm listing of @file. */
-static uint64_t nm_addr(const char *file, const char *sym)
-{
-	char *path = NULL, line[512], name[256], type;
-	unsigned long long a;
-	uint64_t found = 0;
-	FILE *f;
-
-	assert_true(asprintf(&path, "%s/%s.nm", symbin(), file) > 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
-		    !strcmp(name, sym))
-			found = a;
-	fclose(f);
-	free(path);
-	assert_true(found != 0);
-	return found;
-}
-
-/* The file offset of virtual address @vaddr of @path (program headers). */
 static uint64_t file_offset(const char *path, uint64_t vaddr)
 {
 	int fd = open(path, O_RDONLY);

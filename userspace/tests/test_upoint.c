@@ -5,46 +5,11 @@
  * shared library, stripped programs whose symbols come from debuginfo
  * found by debuglink and by build-id; bad input named.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#include "helpers.h"
 
 #include "util/upoint.h"
-
-static const char *symbin(void)
-{
-	const char *d = getenv("SW_SYMBIN");
-
-	if (!d)
-		fail_msg("SW_SYMBIN is not set (make test sets it)");
-	return d;
-}
-
-/* Address of @sym in the nm listing of @file. */
-static uint64_t nm_addr(const char *file, const char *sym)
-{
-	char *path = NULL, line[512], name[256], type;
-	unsigned long long a;
-	uint64_t found = 0;
-	FILE *f;
-
-	assert_true(asprintf(&path, "%s/%s.nm", symbin(), file) > 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
-		    !strcmp(name, sym))
-			found = a;
-	fclose(f);
-	free(path);
-	assert_true(found != 0);
-	return found;
-}
 
 /* Resolves "SYMBIN/@file:@what"; returns the error (0) and the points. */
 static int resolve(const char *file, const char *what, const char *dbg,
