@@ -94,6 +94,16 @@ is "cpu-clock measured on every call" \
 	"$(col uwork:uw_sleep cpu-clock_unmeasured)" 0
 is "events off" "$(ctl events '')" ok
 
+# Keys read the user registers: uw_sleep's argument is its milliseconds.
+is "probe add --by arg0 uw_sleep@k" "$(padd --tag k --by arg0 "$U:uw_sleep")" ok
+"$U" sleep 2 20
+"$U" sleep 1 30
+is "by arg0: the row arg0=20 has 2 calls" \
+	"$(awk '$1 == "uwork:uw_sleep@k" && $2 == "arg0=20" { print $3 }' "$D/keys")" 2
+is "by arg0: the row arg0=30 has 1 call" \
+	"$(awk '$1 == "uwork:uw_sleep@k" && $2 == "arg0=30" { print $3 }' "$D/keys")" 1
+prm uwork:uw_sleep@k
+
 # --- exact instructions per call (arm64 -icount) --------------------------------
 
 if [ "$SW_ARCH" != arm64 ] || ! grep -qw sw_icount=1 /proc/cmdline; then
