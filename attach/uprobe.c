@@ -29,7 +29,8 @@
  *
  * Whose calls: a probe with pid= or tgid= lets the kernel filter by
  * address space, so only that process gets the breakpoint at registration,
- * mmap and exec (unless another probe of the site wants others too); a
+ * mmap and exec (unless another probe of the site wants others too);
+ * follow= is decided in the process itself (at exec, or its first hit); a
  * forked child inherits its parent's breakpoints (the kernel copies the
  * text page), and its first hit returns UPROBE_HANDLER_REMOVE when no
  * probe of the site wants it, so the breakpoint leaves its address space.
@@ -58,8 +59,11 @@
 #include "core/core.h"
 #include "attach.h"
 
-/* A process-wide filter the kernel can apply per address space. */
-#define SW_UP_MM_FILTERS (SW_F_PID | SW_F_TGID)
+/* Filters that hold for a whole process: decided per address space. */
+#define SW_UP_MM_FILTERS (SW_F_PID | SW_F_TGID | SW_F_FOLLOW)
+
+/* How far up the parent chain follow= looks (as the core does). */
+#define SW_UP_FOLLOW_DEPTH 64
 
 /**
  * struct sw_uset - the probes of a site, replaced whole (RCU).
@@ -104,7 +108,33 @@ static pid_t sw_up_tgid_of(u32 pid)
 	return tgid;
 }
 
-/* Does probe @u want the calls of current's process at all? */
+/* Is current's process @tgid or one of its descendants? */
+static bool sw_up_descends(pid_t tgid)
+{
+	struct task_struct *t = current;
+	bool found = false;
+	int depth;
+
+	rcu_read_lock();
+	for (depth = 0; depth < SW_UP_FOLLOW_DEPTH && t; depth++) {
+		if (t->tgid == tgid) {
+			found = true;
+			break;
+		}
+		if (t == rcu_dereference(t->real_parent))
+			break;
+		t = rcu_dereference(t->real_parent);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Does probe @u want the calls of current's process at all?  Its pid=,
+ * tgid= and follow= hold for every thread of a process (pid=: the
+ * thread's process; the core checks the thread), and a process never
+ * becomes a descendant later.
+ */
 static bool sw_up_wants_current(const struct sw_uprobe *u)
 {
 	const struct sw_filter *f;
@@ -112,8 +142,11 @@ static bool sw_up_wants_current(const struct sw_uprobe *u)
 	if (!u->spec || !(u->spec->f.flags & SW_UP_MM_FILTERS))
 		return true;
 	f = &u->spec->f;
-	return current->tgid == (f->flags & SW_F_TGID ? (pid_t)f->tgid :
-							 sw_up_tgid_of(f->pid));
+	if ((f->flags & SW_F_TGID) && current->tgid != (pid_t)f->tgid)
+		return false;
+	if ((f->flags & SW_F_PID) && current->tgid != sw_up_tgid_of(f->pid))
+		return false;
+	return !(f->flags & SW_F_FOLLOW) || sw_up_descends(f->follow);
 }
 
 /* Does probe @u want address space @mm (current may run elsewhere)? */
@@ -128,6 +161,9 @@ static bool sw_up_wants_mm(const struct sw_uprobe *u, struct mm_struct *mm)
 	if (current->mm == mm)
 		return sw_up_wants_current(u);
 	f = &u->spec->f;
+	/* follow= alone: decided at the first hit, in the process itself. */
+	if (!(f->flags & (SW_F_PID | SW_F_TGID)))
+		return true;
 	rcu_read_lock();
 	t = pid_task(find_pid_ns(f->flags & SW_F_TGID ? f->tgid : f->pid,
 				 &init_pid_ns), PIDTYPE_PID);
@@ -199,7 +235,9 @@ NOKPROBE_SYMBOL(sw_up_entry);
  * of each probe of the site, in reverse order, so the calls nest on the
  * pending stack.
  * Context: as sw_up_entry().  A probe without an entry on this thread's
- * stack (filtered out, no room, not yet armed at entry) finds none.
+ * stack (filtered out, no room, not yet armed at entry) finds none
+ * (counted as unmatched); one whose pid=, tgid= or follow= leave this
+ * process out is not asked.
  */
 static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 			struct pt_regs *regs)
@@ -210,9 +248,13 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 
 	preempt_disable();
 	set = rcu_dereference_sched(site->set);
-	for (i = set->n - 1; i >= 0; i--)
-		sw_core_exit_stacked(set->p[i], set->p[i]->aggs,
-				     set->p[i]->spec, regs);
+	for (i = set->n - 1; i >= 0; i--) {
+		struct sw_uprobe *u = set->p[i];
+
+		/* A process it does not want never entered it. */
+		if (sw_up_wants_current(u))
+			sw_core_exit_stacked(u, u->aggs, u->spec, regs);
+	}
 	preempt_enable();
 	return 0;
 }

@@ -242,6 +242,17 @@ check "and the kernel function under it with 3 calls" \
 grep -q '@t' "$D/probes" && not_ok "time removed its probes" ||
 	ok "time removed its probes"
 
+# With a command, only it and its descendants (follow=): another uwork
+# calling the same function meanwhile is left out.
+nogo
+UWORK_GO=$GO "$U" calls 500 & B=$!
+"$SW" time -o "$TMP/time2.txt" "$U:uw_call" -- \
+	sh -c 'touch "$1"; "$2" calls 200' sh "$GO" "$U" >"$TMP/time2.err" 2>&1
+is "stopwatch time uwork:uw_call -- sh -c 'uwork calls 200'" "$?" 0
+wait "$B"
+check "exactly the command's 200 calls, not the other uwork's 500" \
+	grep -Eq '^uwork:uw_call +200 ' "$TMP/time2.txt"
+
 # --- bad input: a clear error, nothing changed -------------------------------------
 
 before=$(cat "$D/probes")
