@@ -36,6 +36,7 @@ static const char sw_probe_about[] =
 static const char sw_probe_examples[] =
 	"  stopwatch probe add 'vfs_*' --by comm -p 1234\n"
 	"  stopwatch probe add --tag slow --min 1ms tcp_sendmsg\n"
+	"  stopwatch probe add -p 1234 libc:malloc /usr/bin/app:0x1139\n"
 	"  stopwatch probe list\n"
 	"  stopwatch probe remove --tag slow\n"
 	"  stopwatch probe remove 'vfs_*'\n";

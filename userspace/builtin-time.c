@@ -54,8 +54,11 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"A PATTERN is a function name, a glob (vfs_*, *_read_iter, tcp_v[46]_*)\n"
 		"or MODULE:GLOB (ext4:ext4_*), expanded against the functions the kernel\n"
 		"can trace, minus the kprobe blacklist; matching functions that cannot be\n"
-		"probed are named and skipped.  stopwatch.ko is loaded when it is not\n"
-		"(modprobe, else --module, else the build next to this program).  The\n"
+		"probed are named and skipped.  BINARY:SYMBOL, BINARY:GLOB and\n"
+		"BINARY:0xOFFSET name user functions (uprobes): BINARY is a path, or a\n"
+		"library or program name (with -p, the file that process maps).\n"
+		"stopwatch.ko is loaded when it is not (modprobe, else --module, else\n"
+		"the build next to this program).  The\n"
 		"probes carry the tag t<pid>: they coexist with other users' probes of\n"
 		"the same functions and are the only ones removed at the end.\n"
 		"With a COMMAND, only it and its descendants are timed unless -p, -t,\n"
@@ -66,7 +69,9 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"  stopwatch time -e cycles,instructions --by comm do_sys_openat2 -- make -j2\n"
 		"  stopwatch time --min 1ms -u us tcp_sendmsg    only calls over 1 ms, in us\n"
 		"  stopwatch time 'ext4:ext4_*' -i 1             per-second deltas\n"
-		"  stopwatch time vfs_read --json -- dd if=/dev/zero of=/dev/null count=1000\n",
+		"  stopwatch time vfs_read --json -- dd if=/dev/zero of=/dev/null count=1000\n"
+		"  stopwatch time -p 1234 libc:malloc libc:free  a library, one process\n"
+		"  stopwatch time ./app:parse_* vfs_read -- ./app in  user and kernel\n",
 };
 
 /* --min, --max: a duration with a unit. */
