@@ -58,9 +58,9 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"BINARY:0xOFFSET name user functions (uprobes): BINARY is a path, or a\n"
 		"library or program name (with -p, the file that process maps).\n"
 		"stopwatch.ko is loaded when it is not (modprobe, else --module, else\n"
-		"the build next to this program).  The\n"
-		"probes carry the tag t<pid>: they coexist with other users' probes of\n"
-		"the same functions and are the only ones removed at the end.\n"
+		"the build next to this program).  The probes carry the tag t<pid>:\n"
+		"they coexist with other users' probes of the same functions and are\n"
+		"the only ones removed at the end.\n"
 		"With a COMMAND, only it and its descendants are timed unless -p, -t,\n"
 		"--comm or --cgroup say otherwise.\n",
 	.examples =
