@@ -92,6 +92,7 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 {
 	size_t len = strlen(cmd->name);
 	struct sw_probe *p;
+	int id;
 
 	/* The identity, then the function's name after its NUL. */
 	p = kzalloc(struct_size(p, name, 2 * (len + 1)), GFP_KERNEL);
@@ -102,10 +103,12 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 	memcpy(p->func, cmd->name, cmd->func_len);
 	p->spec.f = cmd->filter;
 	p->spec.by = cmd->by;
-	if (sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
+	id = sw_paths_probe_id(p->name);
+	if (id < 0 || sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
 		kfree(p);
 		return NULL;
 	}
+	p->aggs.path_id = id;
 	sw_kretprobe_init(&p->kp, p->func, &p->aggs,
 			  p->spec.f.flags || p->spec.by.own ? &p->spec : NULL);
 	return p;
@@ -356,6 +359,10 @@ int sw_reset_all(void)
 			goto out;
 		i++;
 	}
+	/* The call paths too: from here on nothing can fail. */
+	if (sw_paths_prepare(sw_set()))
+		goto out;
+	sw_paths_commit();
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
@@ -365,6 +372,7 @@ int sw_reset_all(void)
 		i++;
 	}
 	synchronize_rcu();
+	sw_paths_done();
 	ret = 0;
 out:
 	mutex_unlock(&sw_registry_lock);
@@ -418,6 +426,7 @@ int sw_breakdown_set(int mode)
 	}
 	WRITE_ONCE(sw_bd_mode, mode);
 	synchronize_rcu();
+	sw_paths_done();
 	ret = 0;
 out:
 	mutex_unlock(&sw_registry_lock);
@@ -498,6 +507,11 @@ static int sw_client_prepare(const struct sw_evset *set)
 		}
 	}
 	sw_evgen_n = n;
+	/* The call paths' event columns follow the set as well. */
+	if (sw_paths_prepare(set)) {
+		sw_evgen_array_free(sw_evgen_next, n);
+		goto out_nomem;
+	}
 	return 0;
 
 out_nomem:
@@ -517,11 +531,13 @@ static void sw_client_commit(void) __releases(&sw_registry_lock)
 						       sw_evgen_next[i], 1);
 		i++;
 	}
+	sw_paths_commit();
 	mutex_unlock(&sw_registry_lock);
 }
 
 static void sw_client_abort(void) __releases(&sw_registry_lock)
 {
+	sw_paths_abort();
 	sw_evgen_array_free(sw_evgen_next, sw_evgen_n);
 	sw_evgen_next = NULL;
 	mutex_unlock(&sw_registry_lock);
@@ -533,6 +549,7 @@ static void sw_client_abort(void) __releases(&sw_registry_lock)
  */
 static void sw_client_done(void)
 {
+	sw_paths_done();
 	sw_evgen_array_free(sw_evgen_next, sw_evgen_n);
 	sw_evgen_next = NULL;
 }
