@@ -141,10 +141,11 @@ void sw_paths_enter(struct sw_pending *pd, const struct sw_aggs *a);
 void sw_paths_exit(struct sw_pending *pd, u64 ns, bool measured);
 void sw_paths_no_entry(void);
 int sw_paths_probe_id(const char *name);
+struct sw_paths_gen;
 int sw_paths_prepare(const struct sw_evset *set);
-void sw_paths_commit(void);
+struct sw_paths_gen *sw_paths_commit(void);
 void sw_paths_abort(void);
-void sw_paths_done(void);
+void sw_paths_done(struct sw_paths_gen *old);
 int sw_paths_init(void);
 void sw_paths_exit_module(void);
 

@@ -137,7 +137,7 @@ DEFINE_STATIC_KEY_FALSE(sw_paths_key);
  */
 static DEFINE_MUTEX(sw_paths_lock);
 static struct sw_paths_gen __rcu *sw_paths_gen;
-static struct sw_paths_gen *sw_paths_next, *sw_paths_old;
+static struct sw_paths_gen *sw_paths_next;
 static u32 sw_paths_last_id;
 static char **sw_path_names;	/* probe id i is sw_path_names[i - 1] */
 static u32 sw_path_nnames, sw_path_names_cap;
@@ -358,20 +358,22 @@ int sw_paths_prepare(const struct sw_evset *set)
 }
 
 /**
- * sw_paths_commit() - publish the prepared generation; the replaced one is
- * freed by sw_paths_done() after the caller's grace period.
+ * sw_paths_commit() - publish the prepared generation.
  *
  * Context: process context, after sw_paths_prepare() succeeded.
+ * Return: the replaced generation (or NULL), for sw_paths_done() after the
+ * caller's grace period.
  */
-void sw_paths_commit(void)
+struct sw_paths_gen *sw_paths_commit(void)
 {
+	struct sw_paths_gen *old = NULL;
+
 	lockdep_assert_held(&sw_paths_lock);
-	sw_paths_old = NULL;
 	if (sw_paths_next)
-		sw_paths_old = rcu_replace_pointer(sw_paths_gen, sw_paths_next,
-						   1);
+		old = rcu_replace_pointer(sw_paths_gen, sw_paths_next, 1);
 	sw_paths_next = NULL;
 	mutex_unlock(&sw_paths_lock);
+	return old;
 }
 
 /**
@@ -388,16 +390,15 @@ void sw_paths_abort(void)
 }
 
 /**
- * sw_paths_done() - free the generation sw_paths_commit() replaced.
+ * sw_paths_done() - free a generation sw_paths_commit() replaced.
+ * @old: its return value (NULL is accepted)
  *
  * Context: process context, after an RCU grace period following the
- * commit, before the next sw_paths_prepare() (the registry's lock or the
- * pmu's serializes them).
+ * commit.
  */
-void sw_paths_done(void)
+void sw_paths_done(struct sw_paths_gen *old)
 {
-	sw_paths_gen_free(sw_paths_old);
-	sw_paths_old = NULL;
+	sw_paths_gen_free(old);
 }
 
 /* ---- probe names ---------------------------------------------------- */

@@ -71,6 +71,8 @@ static struct dentry *sw_hist_dir;
 /* Event statistics prepared for a new event set (sw_pmu_client). */
 static struct sw_evgen **sw_evgen_next;
 static int sw_evgen_n;
+/* The call paths' generation an event change replaced, freed at done. */
+static struct sw_paths_gen *sw_paths_old;
 
 /* The current event set. Context: sw_registry_lock held. */
 static const struct sw_evset *sw_set(void)
@@ -344,6 +346,7 @@ static void sw_probes_remove_all(void)
  */
 int sw_reset_all(void)
 {
+	struct sw_paths_gen *old_paths;
 	struct sw_aggs *na;
 	struct sw_probe *p;
 	int i, n, ret = -ENOMEM;
@@ -362,7 +365,7 @@ int sw_reset_all(void)
 	/* The call paths too: from here on nothing can fail. */
 	if (sw_paths_prepare(sw_set()))
 		goto out;
-	sw_paths_commit();
+	old_paths = sw_paths_commit();
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
@@ -372,7 +375,7 @@ int sw_reset_all(void)
 		i++;
 	}
 	synchronize_rcu();
-	sw_paths_done();
+	sw_paths_done(old_paths);
 	ret = 0;
 out:
 	mutex_unlock(&sw_registry_lock);
@@ -426,7 +429,6 @@ int sw_breakdown_set(int mode)
 	}
 	WRITE_ONCE(sw_bd_mode, mode);
 	synchronize_rcu();
-	sw_paths_done();
 	ret = 0;
 out:
 	mutex_unlock(&sw_registry_lock);
@@ -531,7 +533,7 @@ static void sw_client_commit(void) __releases(&sw_registry_lock)
 						       sw_evgen_next[i], 1);
 		i++;
 	}
-	sw_paths_commit();
+	sw_paths_old = sw_paths_commit();
 	mutex_unlock(&sw_registry_lock);
 }
 
@@ -549,7 +551,8 @@ static void sw_client_abort(void) __releases(&sw_registry_lock)
  */
 static void sw_client_done(void)
 {
-	sw_paths_done();
+	sw_paths_done(sw_paths_old);
+	sw_paths_old = NULL;
 	sw_evgen_array_free(sw_evgen_next, sw_evgen_n);
 	sw_evgen_next = NULL;
 }
