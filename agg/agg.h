@@ -154,6 +154,8 @@ struct sw_evread {
  * @gen: wall-time statistics (always present)
  * @bd:  breakdown tables, NULL when off
  * @evs: event statistics, NULL without events
+ * @path_id: the probe's id in the call paths (core/paths.c), fixed for
+ *       its life; 0 keeps its calls off the paths
  *
  * Each pointer is replaced under the owner's lock and read under RCU-sched
  * (the handlers run with preemption disabled).
@@ -162,6 +164,7 @@ struct sw_aggs {
 	struct sw_gen __rcu *gen;
 	struct sw_bdgen __rcu *bd;
 	struct sw_evgen __rcu *evs;
+	u32 path_id;
 };
 
 /*

@@ -99,7 +99,13 @@ NOKPROBE_SYMBOL(sw_krp_return);
 static int sw_krp_entry_plain(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	sw_core_enter((struct sw_call *)ri->data, NULL, NULL, regs);
+	struct sw_aggs *a = NULL;
+
+	/* The probe's aggregations name its call paths. */
+	if (sw_paths_on())
+		a = container_of(sw_kretprobe_of(ri), struct sw_kretprobe,
+				 krp)->aggs;
+	sw_core_enter((struct sw_call *)ri->data, a, NULL, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_entry_plain);

@@ -31,6 +31,7 @@
 #ifndef _STOPWATCH_CORE_H
 #define _STOPWATCH_CORE_H
 
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 
@@ -72,6 +73,12 @@ struct sw_call {
  *          mechanism's tag for the probe, which its exit half looks for;
  *          NULL for a call whose record the mechanism keeps itself
  * @call:   stacked calls: the call's record
+ * @pgen:   call paths (paths.c): id of the paths generation the call's
+ *          node belongs to, 0 when the call is not on a path
+ * @node:   its path node, 0 when its path was dropped (counted)
+ * @child_bad: events whose count of a probed callee is unknown
+ * @child_ns:  wall time of the probed callees returned so far
+ * @child_ev:  their event counts, under @set_id
  */
 struct sw_pending {
 	struct sw_evcall ev;
@@ -79,6 +86,12 @@ struct sw_pending {
 	u32 idx;
 	const void *owner;
 	struct sw_call call;
+	u32 pgen;
+	u32 node;
+	u32 child_bad;
+	u32 pad;
+	u64 child_ns;
+	u64 child_ev[SW_MAX_EVENTS];
 };
 
 /**
@@ -122,6 +135,47 @@ bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
 bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
 			  const struct sw_spec *s, struct pt_regs *regs);
 
+/* core/paths.c: call paths */
+DECLARE_STATIC_KEY_FALSE(sw_paths_key);
+void sw_paths_enter(struct sw_pending *pd, const struct sw_aggs *a);
+void sw_paths_exit(struct sw_pending *pd, u64 ns, bool measured);
+void sw_paths_no_entry(void);
+int sw_paths_probe_id(const char *name);
+struct sw_paths_gen;
+int sw_paths_prepare(const struct sw_evset *set);
+struct sw_paths_gen *sw_paths_commit(void);
+void sw_paths_abort(void);
+void sw_paths_done(struct sw_paths_gen *old);
+int sw_paths_init(void);
+void sw_paths_exit_module(void);
+
+/* Whether calls are put on their paths: a static branch, off by default. */
+static __always_inline bool sw_paths_on(void)
+{
+	return static_branch_unlikely(&sw_paths_key);
+}
+
+/*
+ * sw_core_enter_path() - push a call on its thread's pending stack with
+ * its path node (paths on).  No room: the call is measured without a path
+ * (counted twice: in the pending file by cause, in the paths file).
+ * Context: as sw_core_enter().
+ */
+static __always_inline void sw_core_enter_path(struct sw_call *c,
+					       const struct sw_aggs *a)
+{
+	struct sw_pending *pd = sw_pending_push();
+
+	if (unlikely(!pd)) {
+		sw_paths_no_entry();
+		return;
+	}
+	pd->owner = NULL;
+	pd->set_id = 0;
+	c->pend = pd;
+	sw_paths_enter(pd, a);
+}
+
 /* core/virt.c */
 int sw_virt_init(void);
 void sw_virt_exit(void);
@@ -133,7 +187,9 @@ void sw_core_cleanup(void);
 /*
  * sw_core_enter() - the entry half of a measured call.
  * @c:    the call's record, kept by the attach mechanism until the exit
- * @a:    the probe's aggregations (a filtered-out call is counted there)
+ * @a:    the probe's aggregations (a filtered-out call is counted there;
+ *        its path_id names its path nodes); may be NULL for a probe with
+ *        no spec while call paths are off
  * @s:    the probe's filters and keys, NULL when it has none
  * @regs: the registers at the function's entry
  *
@@ -153,9 +209,17 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	if (unlikely(s) && !sw_core_enter_spec(c, a, s, regs))
 		return false;
 	set = rcu_dereference_sched(sw_evset);
+	c->pend = NULL;
+	if (sw_paths_on()) {
+		sw_core_enter_path(c, a);
+		c->cpu = smp_processor_id();
+		c->t0 = sw_clock_ns();
+		if (unlikely(set) && c->pend)
+			sw_pending_open(c->pend, set);
+		return true;
+	}
 	c->cpu = smp_processor_id();
 	c->t0 = sw_clock_ns();
-	c->pend = NULL;
 	if (unlikely(set))
 		sw_core_enter_events(c, set);
 	return true;
@@ -181,6 +245,9 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 
 	t1 = sw_clock_ns();
 	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	/* Paths count every call the entry let in, whatever its duration. */
+	if (pd && unlikely(pd->pgen))
+		sw_paths_exit(pd, ns, measured);
 	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
 	    !sw_core_window(a, &s->f, ns))
 		return;

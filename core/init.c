@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * init.c - bring the measurement core up and down: the pending table, then
- * the sched_switch hook that uses it.
+ * init.c - bring the measurement core up and down: the pending table, the
+ * call paths, then the sched_switch hook that uses the table.
  */
 #include "core.h"
 
@@ -18,9 +18,18 @@ int sw_core_init(void)
 	ret = sw_pending_init();
 	if (ret)
 		return ret;
+	ret = sw_paths_init();
+	if (ret)
+		goto out_pending;
 	ret = sw_virt_init();
 	if (ret)
-		sw_pending_exit();
+		goto out_paths;
+	return 0;
+
+out_paths:
+	sw_paths_exit_module();
+out_pending:
+	sw_pending_exit();
 	return ret;
 }
 
@@ -34,5 +43,6 @@ int sw_core_init(void)
 void sw_core_cleanup(void)
 {
 	sw_virt_exit();
+	sw_paths_exit_module();
 	sw_pending_exit();
 }

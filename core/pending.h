@@ -62,7 +62,12 @@ static __always_inline struct sw_pending *sw_pending_push(void)
 		sw_pending_too_deep();
 		return NULL;
 	}
-	/* Reserved before it is filled: an NMI pushing now takes the next. */
+	/*
+	 * Reserved before it is filled: an NMI pushing now takes the next,
+	 * and finds this one on no path yet (call paths read the entry below).
+	 */
+	th->calls[d].pgen = 0;
+	barrier();
 	WRITE_ONCE(th->depth, d + 1);
 	barrier();
 	return &th->calls[d];

@@ -55,6 +55,8 @@ bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
 	pd->call.key[0] = key[0];
 	pd->call.key[1] = key[1];
 	pd->call.pend = pd;
+	if (sw_paths_on())
+		sw_paths_enter(pd, a);
 	set = rcu_dereference_sched(sw_evset);
 	pd->call.cpu = smp_processor_id();
 	pd->call.t0 = sw_clock_ns();

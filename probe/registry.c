@@ -71,6 +71,8 @@ static struct dentry *sw_hist_dir;
 /* Event statistics prepared for a new event set (sw_pmu_client). */
 static struct sw_evgen **sw_evgen_next;
 static int sw_evgen_n;
+/* The call paths' generation an event change replaced, freed at done. */
+static struct sw_paths_gen *sw_paths_old;
 
 /* The current event set. Context: sw_registry_lock held. */
 static const struct sw_evset *sw_set(void)
@@ -99,6 +101,7 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 	size_t len = strlen(cmd->name);
 	size_t plen = cmd->upath ? strlen(cmd->upath) + 1 : 0;
 	struct sw_probe *p;
+	int id;
 
 	/* The identity, the function's name after its NUL, the file's path. */
 	p = kzalloc(struct_size(p, name, 2 * (len + 1) + plen), GFP_KERNEL);
@@ -114,10 +117,12 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 	}
 	p->spec.f = cmd->filter;
 	p->spec.by = cmd->by;
-	if (sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
+	id = sw_paths_probe_id(p->name);
+	if (id < 0 || sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
 		kfree(p);
 		return NULL;
 	}
+	p->aggs.path_id = id;
 	if (p->upath)
 		sw_uprobe_init(&p->up, p->func, p->upath, p->uoffset, &p->aggs,
 			       sw_probe_spec(p));
@@ -389,6 +394,7 @@ static void sw_probes_remove_all(void)
  */
 int sw_reset_all(void)
 {
+	struct sw_paths_gen *old_paths;
 	struct sw_aggs *na;
 	struct sw_probe *p;
 	int i, n, ret = -ENOMEM;
@@ -404,6 +410,10 @@ int sw_reset_all(void)
 			goto out;
 		i++;
 	}
+	/* The call paths too: from here on nothing can fail. */
+	if (sw_paths_prepare(sw_set()))
+		goto out;
+	old_paths = sw_paths_commit();
 	i = 0;
 	list_for_each_entry(p, &sw_probes, list) {
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
@@ -414,6 +424,7 @@ int sw_reset_all(void)
 		i++;
 	}
 	synchronize_rcu();
+	sw_paths_done(old_paths);
 	ret = 0;
 out:
 	mutex_unlock(&sw_registry_lock);
@@ -547,6 +558,11 @@ static int sw_client_prepare(const struct sw_evset *set)
 		}
 	}
 	sw_evgen_n = n;
+	/* The call paths' event columns follow the set as well. */
+	if (sw_paths_prepare(set)) {
+		sw_evgen_array_free(sw_evgen_next, n);
+		goto out_nomem;
+	}
 	return 0;
 
 out_nomem:
@@ -566,11 +582,13 @@ static void sw_client_commit(void) __releases(&sw_registry_lock)
 						       sw_evgen_next[i], 1);
 		i++;
 	}
+	sw_paths_old = sw_paths_commit();
 	mutex_unlock(&sw_registry_lock);
 }
 
 static void sw_client_abort(void) __releases(&sw_registry_lock)
 {
+	sw_paths_abort();
 	sw_evgen_array_free(sw_evgen_next, sw_evgen_n);
 	sw_evgen_next = NULL;
 	mutex_unlock(&sw_registry_lock);
@@ -582,6 +600,8 @@ static void sw_client_abort(void) __releases(&sw_registry_lock)
  */
 static void sw_client_done(void)
 {
+	sw_paths_done(sw_paths_old);
+	sw_paths_old = NULL;
 	sw_evgen_array_free(sw_evgen_next, sw_evgen_n);
 	sw_evgen_next = NULL;
 }

@@ -92,8 +92,8 @@ fi
 # makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
-	echo "arm64 --icount ${suites:-pmu,program,uprobe}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,uprobe"
+	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe}"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe"
 }
 
 # Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.

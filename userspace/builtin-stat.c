@@ -19,6 +19,8 @@
 #include "builtin.h"
 #include "util/debugfs.h"
 #include "util/parse-options.h"
+#include "util/paths.h"
+#include "util/pprof.h"
 #include "util/snapshot.h"
 #include "util/stat-display.h"
 #include "util/table.h"
@@ -32,6 +34,10 @@ enum sw_format {
 struct sw_stat_args {
 	const char *debugfs;
 	const char *output;
+	const char *svg;
+	const char *pprof;
+	bool tree;
+	bool folded;
 	char **probes;
 	size_t nprobes;
 	bool no_hist;
@@ -57,7 +63,12 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"  stopwatch stat -b                        with the breakdown table\n"
 		"  stopwatch stat --json | python3 -m json.tool\n"
 		"  stopwatch stat --prometheus -i 15 \\\n"
-		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n",
+		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n"
+		"  echo on > /sys/kernel/debug/stopwatch/paths   # call paths on\n"
+		"  stopwatch stat --tree -H                 self and total time per call path\n"
+		"  stopwatch stat --folded > paths.folded   self time, flamegraph.pl input\n"
+		"  stopwatch stat --svg paths.svg           flame graph of self time\n"
+		"  stopwatch stat --pprof paths.pb.gz       go tool pprof -sample_index=total\n",
 	.no_args = "probes go with --probe NAME",
 };
 
@@ -176,6 +187,22 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 			"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values\n");
 		return -EINVAL;
 	}
+	if (a->tree + a->folded + !!a->svg + !!a->pprof > 1) {
+		fprintf(stderr,
+			"stopwatch stat: --tree, --folded, --svg and --pprof exclude each other\n");
+		return -EINVAL;
+	}
+	if ((a->tree || a->folded || a->svg || a->pprof) &&
+	    (json || prom || a->interval || a->breakdown || a->nprobes)) {
+		fprintf(stderr,
+			"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe\n");
+		return -EINVAL;
+	}
+	if (a->human && (a->folded || a->svg || a->pprof)) {
+		fprintf(stderr,
+			"stopwatch stat: --human applies to tables only; --folded, --svg and --pprof keep exact nanoseconds\n");
+		return -EINVAL;
+	}
 	if (a->count && !a->interval) {
 		fprintf(stderr,
 			"stopwatch stat: --count %llu needs --interval\n",
@@ -218,6 +245,17 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 		SW_OPT_U64('n', "count", &a->count, "N",
 			   "stop after N prints (with --interval)", 1,
 			   UINT64_MAX, "a whole number of prints, at least 1"),
+		SW_OPT_BOOL(0, "tree", &a->tree,
+			    "the call paths as an indented tree: calls, total\n"
+			    "and self time, average, share of the root"),
+		SW_OPT_BOOL(0, "folded", &a->folded,
+			    "self time per call path, one 'a;b;c NS' line each\n"
+			    "(flamegraph.pl, speedscope)"),
+		SW_OPT_NAME(0, "svg", &a->svg, "FILE",
+			    "flame graph of self time per call path", "a file name"),
+		SW_OPT_NAME(0, "pprof", &a->pprof, "FILE",
+			    "the call paths as a gzip'd pprof profile: calls,\n"
+			    "total and self (the default) per path", "a file name"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "write to FILE (atomically replaced) instead of\n"
 			    "standard output", "a file name"),
@@ -404,6 +442,76 @@ static bool sw_stat_wait(struct timespec *next, double interval)
 	return !sw_stop;
 }
 
+/* --tree, --folded, --svg, --pprof: the paths file, once. */
+static int sw_stat_paths(const struct sw_stat_args *a, const char *dir)
+{
+	const struct sw_paths_opts po = { .human = a->human };
+	struct sw_err err = { "" };
+	struct sw_paths p;
+	uint8_t *pb = NULL;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	size_t len;
+	int ret;
+
+	ret = sw_paths_load(dir, &p, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch: %s\n", err.msg);
+		goto cleanup;
+	}
+	if (!p.enabled && !p.n)
+		fprintf(stderr,
+			"stopwatch: call paths are off: turn them on with 'echo on > %s/paths' (or load with paths=1)\n",
+			dir);
+	if (sw_paths_dropped(&p))
+		fprintf(stderr,
+			"stopwatch: %llu calls are on no path: %llu found the table of %llu nodes full (max_paths=), %llu had no pending entry (see %s/pending), %llu were in flight across a reset\n",
+			(unsigned long long)sw_paths_dropped(&p),
+			(unsigned long long)p.dropped_full,
+			(unsigned long long)p.max_nodes,
+			(unsigned long long)p.dropped_no_entry, dir,
+			(unsigned long long)p.dropped_stale);
+	if (a->pprof) {
+		ret = sw_paths_pprof(&p, &pb, &len);
+		if (!ret)
+			ret = sw_pprof_write(a->pprof, pb, len, &err);
+		if (ret && ret != -ENOMEM)
+			fprintf(stderr, "stopwatch stat: %s\n", err.msg);
+		goto cleanup;
+	}
+	if (a->svg) {
+		f = fopen(a->svg, "w");
+		if (!f) {
+			ret = -errno;
+			fprintf(stderr, "stopwatch stat: cannot create %s: %s\n",
+				a->svg, strerror(errno));
+			goto cleanup;
+		}
+		ret = sw_paths_write_svg(f, &p, "Call paths: self time");
+		if (fclose(f) && !ret)
+			ret = -EIO;
+		f = NULL;
+		if (ret == -EIO)
+			fprintf(stderr, "stopwatch stat: write error on %s\n",
+				a->svg);
+		goto cleanup;
+	}
+	f = sw_out_open(a, &tmp);
+	if (!f) {
+		ret = -EIO;
+		goto cleanup;
+	}
+	ret = a->tree ? sw_paths_print_tree(f, &p, &po) :
+			sw_paths_print_folded(f, &p);
+	ret = sw_out_close(a, f, tmp, ret);
+cleanup:
+	if (ret == -ENOMEM)
+		fprintf(stderr, "stopwatch stat: out of memory\n");
+	free(pb);
+	sw_paths_free(&p);
+	return ret;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct sw_stat_args a = { 0 };
@@ -428,6 +536,10 @@ int cmd_stat(int argc, char **argv)
 		goto cleanup;
 	}
 
+	if (a.tree || a.folded || a.svg || a.pprof) {
+		ret = sw_stat_paths(&a, dir);
+		goto cleanup;
+	}
 	so.filter = (const char *const *)a.probes;
 	so.nfilter = a.nprobes;
 	so.hist = !a.no_hist;

@@ -10,6 +10,7 @@
 #   col PROBE COLUMN [F]   a probe's value in a column picked by header name
 #   ksym REGEX             first kernel text symbol matching REGEX
 #   kprobes_list           the kernel's list of registered kprobes
+#   hw_pmu                 whether this machine has a hardware PMU perf can use
 
 D=/sys/kernel/debug/stopwatch
 MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
@@ -43,3 +44,13 @@ ksym() {
 }
 
 kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
+
+hw_pmu() {
+	for d in /sys/bus/event_source/devices/*; do
+		case ${d##*/} in
+		cpu | cpu_core | cpu_atom | armv8* | arm_cortex* | arm_neoverse*)
+			return 0 ;;
+		esac
+	done
+	return 1
+}

@@ -693,5 +693,24 @@ expect "probe add" 0
 	not_ok "probe add: the control line" "$(cat "$T/probes")"
 unset STOPWATCH_TRACING
 
+# --- stat: call paths (a paths file captured from the module) ---
+PX=fixtures/paths/x86_64
+run "$SW" stat --debugfs "$PX" --tree
+expect "stat --tree" 0 "          20         477430         477430        23871  14.20%      sw_test_f3" ""
+run "$SW" stat --debugfs "$PX" --folded
+expect "stat --folded" 0 "sw_test_f1;sw_test_f2 1829640" ""
+[ "$(awk '{ s += $2 } END { print s }' "$tmp/out")" = 3363020 ] &&
+	ok "stat --folded adds up to the root's total" ||
+	not_ok "stat --folded adds up to the root's total"
+fails "stat --tree without a paths file" \
+	"stopwatch: $B/paths: no such file: this stopwatch.ko keeps no call paths" \
+	"$SW" stat --debugfs "$B" --tree
+fails "stat --tree --folded" \
+	"stopwatch stat: --tree, --folded, --svg and --pprof exclude each other" \
+	"$SW" stat --debugfs "$PX" --tree --folded
+fails "stat --tree -i 1" \
+	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe" \
+	"$SW" stat --debugfs "$PX" --tree -i 1
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

@@ -237,13 +237,14 @@ static const char sw_fg_script[] =
 	"}\n"
 	"]]></script>\n";
 
+static int sw_fg_write(FILE *f, struct sw_fg *g,
+		       const struct sw_flame_opts *o);
+
 int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 			struct sw_symbolizer *sym,
 			const struct sw_flame_opts *o)
 {
-	unsigned int width = o->width ? o->width : 1200;
 	struct sw_fg g = { 0 };
-	struct sw_fg_ctx c;
 	char frame[512];
 	int64_t lab, id;
 	uint32_t i;
@@ -286,11 +287,25 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 			g.maxdepth = depth;
 	}
 
+	ret = sw_fg_write(f, &g, o);
+out:
+	sw_tree_free(&g.t);
+	sw_intern_free(&g.labels);
+	return ret;
+}
+
+/* Draws the tree @g: everything but building it. */
+static int sw_fg_write(FILE *f, struct sw_fg *g, const struct sw_flame_opts *o)
+{
+	unsigned int width = o->width ? o->width : 1200;
+	struct sw_fg_ctx c;
+	int ret = 0;
+
 	c.f = f;
-	c.g = &g;
-	c.total = g.t.node[0].w;
+	c.g = g;
+	c.total = g->t.node[0].w;
 	c.scale = c.total ? (double)(width - 2 * SW_FG_PAD) / (double)c.total : 0;
-	c.height = SW_FG_TOP + SW_FG_BOTTOM + (g.maxdepth + 1) * SW_FG_ROW;
+	c.height = SW_FG_TOP + SW_FG_BOTTOM + (g->maxdepth + 1) * SW_FG_ROW;
 	c.unit = o->unit ? o->unit : "samples";
 
 	fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -322,7 +337,50 @@ int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 	fprintf(f, "</svg>\n");
 	if (!ret && ferror(f))
 		ret = -EIO;
+	return ret;
+}
+
+int sw_write_flamegraph_folded(FILE *f, const char *const *stacks,
+			       const uint64_t *w, size_t n,
+			       const struct sw_flame_opts *o)
+{
+	struct sw_fg g = { 0 };
+	int64_t lab, id;
+	char *frame = NULL;
+	size_t i;
+	int ret = -ENOMEM;
+
+	sw_intern_init(&g.labels);
+	lab = sw_intern_str(&g.labels, "all");
+	if (lab < 0 || sw_tree_reset(&g.t, (uint32_t)lab))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const char *s = stacks[i];
+		uint32_t cur = 0, depth = 0;
+
+		g.t.node[0].w += w[i];
+		while (*s) {
+			size_t len = strcspn(s, ";");
+
+			free(frame);
+			frame = strndup(s, len);
+			if (!frame)
+				goto out;
+			lab = sw_intern_str(&g.labels, frame);
+			if (lab < 0 ||
+			    (id = sw_fg_child(&g, cur, (uint32_t)lab)) < 0)
+				goto out;
+			cur = (uint32_t)id;
+			g.t.node[cur].w += w[i];
+			depth++;
+			s += len + (s[len] == ';');
+		}
+		if (depth > g.maxdepth)
+			g.maxdepth = depth;
+	}
+	ret = sw_fg_write(f, &g, o);
 out:
+	free(frame);
 	sw_tree_free(&g.t);
 	sw_intern_free(&g.labels);
 	return ret;

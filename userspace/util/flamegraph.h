@@ -9,6 +9,8 @@
 #define _SW_UTIL_FLAMEGRAPH_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/aggr.h"
@@ -41,6 +43,20 @@ struct sw_flame_opts {
 int sw_write_flamegraph(FILE *f, const struct sw_stacks *st,
 			struct sw_symbolizer *sym,
 			const struct sw_flame_opts *o);
+
+/**
+ * sw_write_flamegraph_folded() - write the SVG of stacks given as names.
+ * @f:      output
+ * @stacks: per stack, its frames outermost first, joined by ';'
+ * @w:      per stack, its weight
+ * @n:      stacks
+ * @o:      options (period is not used)
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int sw_write_flamegraph_folded(FILE *f, const char *const *stacks,
+			       const uint64_t *w, size_t n,
+			       const struct sw_flame_opts *o);
 
 /* Writes @s with &, <, >, " and ' escaped and control bytes dropped. */
 void sw_xml_escape(FILE *f, const char *s);

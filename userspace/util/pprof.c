@@ -74,6 +74,37 @@ static void sw_pb_free(struct sw_pb *pb)
 	free(pb->strings);
 }
 
+/*
+ * The comment, then the string table (every string is interned by now),
+ * then the serialized message in *@out.  Return: 0 or -ENOMEM.
+ */
+static int sw_pb_pack(struct sw_pb *pb, const char *comment, uint8_t **out,
+		      size_t *len)
+{
+	size_t i;
+
+	if (comment) {
+		pb->comment = sw_pb_str(pb, comment);
+		if (pb->comment < 0)
+			return -ENOMEM;
+		pb->prof.comment = &pb->comment;
+		pb->prof.n_comment = 1;
+	}
+	pb->strings = calloc(pb->str.n + 1, sizeof(*pb->strings));
+	if (!pb->strings)
+		return -ENOMEM;
+	for (i = 0; i < pb->str.n; i++)
+		pb->strings[i] = (char *)sw_intern_s(&pb->str, (uint32_t)i);
+	pb->prof.string_table = pb->strings;
+	pb->prof.n_string_table = pb->str.n;
+	*len = perftools__profiles__profile__get_packed_size(&pb->prof);
+	*out = malloc(*len ? *len : 1);
+	if (!*out)
+		return -ENOMEM;
+	perftools__profiles__profile__pack(&pb->prof, *out);
+	return 0;
+}
+
 static bool sw_is_clock(const char *ev)
 {
 	return !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock");
@@ -278,32 +309,153 @@ int sw_pprof_encode(const struct sw_stacks *st, struct sw_symbolizer *sym,
 	pb.prof.n_mapping = pb.nmap;
 	pb.prof.function = pb.fnp;
 	pb.prof.n_function = pb.nfn;
-	if (info->comment) {
-		pb.comment = sw_pb_str(&pb, info->comment);
-		if (pb.comment < 0)
-			goto out;
-		pb.prof.comment = &pb.comment;
-		pb.prof.n_comment = 1;
-	}
-	/* The string table last: every string is interned by now. */
-	pb.strings = calloc(pb.str.n + 1, sizeof(*pb.strings));
-	if (!pb.strings)
-		goto out;
-	for (i = 0; i < pb.str.n; i++)
-		pb.strings[i] = (char *)sw_intern_s(&pb.str, (uint32_t)i);
-	pb.prof.string_table = pb.strings;
-	pb.prof.n_string_table = pb.str.n;
-
-	*len = perftools__profiles__profile__get_packed_size(&pb.prof);
-	*out = malloc(*len ? *len : 1);
-	if (!*out)
-		goto out;
-	perftools__profiles__profile__pack(&pb.prof, *out);
-	ret = 0;
+	ret = sw_pb_pack(&pb, info->comment, out, len);
 out:
 	sw_pb_free(&pb);
 	sw_u64map_free(&locmap);
 	sw_u64map_free(&mapmap);
+	return ret;
+}
+
+/* The location id of frame @name (1-based), adding it and its function. */
+static int64_t sw_pb_frame(struct sw_pb *pb, const char *name, size_t len,
+			   size_t *cap)
+{
+	int64_t str, id;
+	char *copy;
+	int added;
+
+	copy = strndup(name, len);
+	if (!copy)
+		return -ENOMEM;
+	str = sw_pb_str(pb, copy);
+	free(copy);
+	if (str < 0)
+		return str;
+	id = sw_intern_add(&pb->fn_ids, &str, sizeof(str), &added);
+	if (id < 0 || !added)
+		return id < 0 ? id : id + 1;
+	if (pb->nfn == *cap) {
+		size_t nc = *cap ? 2 * *cap : 64;
+		SwFunction *f = realloc(pb->fn, nc * sizeof(*f));
+		SwLocation *l = f ? realloc(pb->loc, nc * sizeof(*l)) : NULL;
+		SwLine *ln;
+
+		if (f)
+			pb->fn = f;
+		if (l)
+			pb->loc = l;
+		ln = l ? realloc(pb->line, nc * sizeof(*ln)) : NULL;
+		if (!ln)
+			return -ENOMEM;
+		pb->line = ln;
+		*cap = nc;
+	}
+	perftools__profiles__function__init(&pb->fn[pb->nfn]);
+	pb->fn[pb->nfn].id = (uint64_t)id + 1;
+	pb->fn[pb->nfn].name = str;
+	pb->fn[pb->nfn].system_name = str;
+	perftools__profiles__line__init(&pb->line[pb->nfn]);
+	pb->line[pb->nfn].function_id = (uint64_t)id + 1;
+	perftools__profiles__location__init(&pb->loc[pb->nfn]);
+	pb->loc[pb->nfn].id = (uint64_t)id + 1;
+	pb->nfn++;
+	return id + 1;
+}
+
+int sw_pprof_encode_folded(const char *const *stacks, const int64_t *values,
+			   size_t n, const struct sw_pprof_folded *info,
+			   uint8_t **out, size_t *len)
+{
+	SwValueType vt[8], *vtp[8];
+	size_t nframes = 0, cap = 0, i, k;
+	struct sw_pb pb;
+	int ret = -ENOMEM;
+
+	if (info->ntypes > 8 || !info->ntypes || info->deftype >= info->ntypes)
+		return -EINVAL;
+	memset(&pb, 0, sizeof(pb));
+	sw_intern_init(&pb.str);
+	sw_intern_init(&pb.fn_ids);
+	if (sw_pb_str(&pb, "") != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const char *c;
+
+		nframes++;
+		for (c = stacks[i]; *c; c++)
+			nframes += *c == ';';
+	}
+	pb.smp = calloc(n + 1, sizeof(*pb.smp));
+	pb.smpp = calloc(n + 1, sizeof(*pb.smpp));
+	pb.locids = calloc(nframes + 1, sizeof(*pb.locids));
+	pb.values = calloc(n * info->ntypes + 1, sizeof(*pb.values));
+	if (!pb.smp || !pb.smpp || !pb.locids || !pb.values)
+		goto out;
+	for (i = 0, k = 0; i < n; i++) {
+		SwSample *s = &pb.smp[i];
+		const char *end = stacks[i] + strlen(stacks[i]);
+		size_t first = k;
+
+		perftools__profiles__sample__init(s);
+		/* Innermost first: walk the names from the end. */
+		while (end > stacks[i] || (end == stacks[i] && k == first)) {
+			const char *start = end;
+			int64_t id;
+
+			while (start > stacks[i] && start[-1] != ';')
+				start--;
+			id = sw_pb_frame(&pb, start, (size_t)(end - start), &cap);
+			if (id < 0) {
+				ret = (int)id;
+				goto out;
+			}
+			pb.locids[k++] = (uint64_t)id;
+			if (start == stacks[i])
+				break;
+			end = start - 1;
+		}
+		s->location_id = &pb.locids[first];
+		s->n_location_id = k - first;
+		memcpy(&pb.values[i * info->ntypes], &values[i * info->ntypes],
+		       info->ntypes * sizeof(*values));
+		s->value = &pb.values[i * info->ntypes];
+		s->n_value = info->ntypes;
+		pb.smpp[i] = s;
+	}
+	pb.fnp = calloc(pb.nfn + 1, sizeof(*pb.fnp));
+	pb.locp = calloc(pb.nfn + 1, sizeof(*pb.locp));
+	pb.linep = calloc(pb.nfn + 1, sizeof(*pb.linep));
+	if (!pb.fnp || !pb.locp || !pb.linep)
+		goto out;
+	for (i = 0; i < pb.nfn; i++) {
+		pb.fnp[i] = &pb.fn[i];
+		pb.linep[i] = &pb.line[i];
+		pb.loc[i].line = &pb.linep[i];
+		pb.loc[i].n_line = 1;
+		pb.locp[i] = &pb.loc[i];
+	}
+	perftools__profiles__profile__init(&pb.prof);
+	for (i = 0; i < info->ntypes; i++) {
+		perftools__profiles__value_type__init(&vt[i]);
+		vt[i].type = sw_pb_str(&pb, info->types[i]);
+		vt[i].unit = sw_pb_str(&pb, info->units[i]);
+		if (vt[i].type < 0 || vt[i].unit < 0)
+			goto out;
+		vtp[i] = &vt[i];
+	}
+	pb.prof.sample_type = vtp;
+	pb.prof.n_sample_type = info->ntypes;
+	pb.prof.default_sample_type = vt[info->deftype].type;
+	pb.prof.sample = pb.smpp;
+	pb.prof.n_sample = n;
+	pb.prof.location = pb.locp;
+	pb.prof.n_location = pb.nfn;
+	pb.prof.function = pb.fnp;
+	pb.prof.n_function = pb.nfn;
+	ret = sw_pb_pack(&pb, info->comment, out, len);
+out:
+	sw_pb_free(&pb);
 	return ret;
 }
 

@@ -47,6 +47,39 @@ int sw_pprof_encode(const struct sw_stacks *st, struct sw_symbolizer *sym,
 		    size_t *len);
 
 /**
+ * struct sw_pprof_folded - what a profile of named stacks says about them.
+ * @types:   the value types, e.g. "calls", "total", "self"
+ * @units:   their units, e.g. "count", "nanoseconds"
+ * @ntypes:  how many (at most 8)
+ * @deftype: index of the type pprof shows by default
+ * @comment: a comment line, or NULL
+ */
+struct sw_pprof_folded {
+	const char *const *types;
+	const char *const *units;
+	size_t ntypes;
+	size_t deftype;
+	const char *comment;
+};
+
+/**
+ * sw_pprof_encode_folded() - a profile of stacks given as frame names.
+ * @stacks: per sample, its frames outermost first, joined by ';'
+ * @values: per sample, @info->ntypes values (row-major)
+ * @n:      samples
+ * @info:   the value types
+ * @out:    malloc()ed serialized Profile message (not compressed)
+ * @len:    its length
+ *
+ * One function and one location per distinct frame name.
+ *
+ * Return: 0, -EINVAL (more than 8 types) or -ENOMEM.
+ */
+int sw_pprof_encode_folded(const char *const *stacks, const int64_t *values,
+			   size_t n, const struct sw_pprof_folded *info,
+			   uint8_t **out, size_t *len);
+
+/**
  * sw_pprof_write() - write @len bytes gzip-compressed to @path.
  * Return: 0 or a negative errno, with a message in @err.
  */

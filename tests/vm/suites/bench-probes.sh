@@ -8,6 +8,8 @@
 # with each tool attached in turn, in the same boot:
 #   bare        a kretprobe with empty handlers (bench/kmod/sw_bare.ko)
 #   stopwatch   stopwatch.ko, time only
+#   stopwatch-paths  time only, call paths on (each call on its thread's
+#               pending stack with its path node)
 #   stopwatch+2 stopwatch.ko with two software events
 #   stopwatch-pid-out  time only, with a pid= filter that leaves every call
 #               out (pid=1): the cost of a filtered-out call
@@ -110,6 +112,10 @@ one_round() {
 		measure "$path" "$fn" stopwatch
 		rmmod stopwatch
 	fi
+	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" paths=1; then
+		measure "$path" "$fn" stopwatch-paths
+		rmmod stopwatch
+	fi
 	if insmod "$MODDIR/stopwatch.ko"; then
 		echo "+$fn pid=1" >/sys/kernel/debug/stopwatch/probes &&
 			measure "$path" "$fn" stopwatch-pid-out
@@ -173,7 +179,7 @@ awk -F'\t' '
 		if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
 	}
 	END {
-		nc = split("bare stopwatch stopwatch-pid-out stopwatch-pid-in stopwatch+2 bpftrace funclatency", cfg, " ")
+		nc = split("bare stopwatch stopwatch-paths stopwatch-pid-out stopwatch-pid-in stopwatch+2 bpftrace funclatency", cfg, " ")
 		printf "| hot path | probed function | config | runs | ns/call (median) | added ns/call | added, ratio to bpftrace |\n"
 		printf "|---|---|---|---|---|---|---|\n"
 		for (i = 1; i <= np; i++) {

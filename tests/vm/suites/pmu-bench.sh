@@ -3,7 +3,8 @@
 # sw_test_leaf() called K times with interrupts off, the instructions this
 # thread retired meanwhile counted by a perf counter of its own
 # (sw_testmod's "bench"), with no probe, with a bare kretprobe (empty
-# handlers: the baseline) and with stopwatch counting 0, 1 and 2 events.
+# handlers: the baseline) and with stopwatch counting 0, 1 and 2 events,
+# and with call paths on (0 and 1 event).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
 # sw_bench=1 (scripts/bench-pmu.sh boots it so) and writes its table to
@@ -67,8 +68,14 @@ is "events instructions,cycles" "$(ctl events instructions,cycles)" ok
 e2=$(bench)
 is "events cpu-clock" "$(ctl events cpu-clock)" ok
 s1=$(bench)
+is "no events, call paths on" "$(ctl events '') $(ctl paths on)" "ok ok"
+p0=$(bench)
+is "events instructions, call paths on" "$(ctl events instructions)" ok
+p1=$(bench)
 calls=$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2 }' "$D/stats")
-is "stopwatch counted every hit" "$calls" "$((4 * (K + 1)))"
+is "stopwatch counted every hit" "$calls" "$((6 * (K + 1)))"
+is "every hit with paths on is on the one path" \
+	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
 rmmod sw_testmod
 [ -w "$CPU1" ] && echo 1 >"$CPU1"
@@ -90,6 +97,8 @@ row() {
 	row "stopwatch, 1 event (instructions)" "$e1"
 	row "stopwatch, 2 events (+cycles)" "$e2"
 	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
+	row "stopwatch, call paths, 0 events" "$p0"
+	row "stopwatch, call paths, 1 event" "$p1"
 	awk -v r="$reads" -v r0="$reads0" -v k="$K" 'BEGIN {
 		printf "(reading one hardware counter through pmu->read(): %.3f instructions)\n", (r - r0) / k }'
 } >"$SW_RESULTS/bench-pmu.txt"

@@ -69,16 +69,6 @@ on() {
 
 cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
 
-# Whether this machine has a hardware PMU perf can use.
-hw_pmu() {
-	for d in /sys/bus/event_source/devices/*; do
-		case ${d##*/} in
-		cpu | cpu_core | cpu_atom | armv8* | arm_cortex* | arm_neoverse*)
-			return 0 ;;
-		esac
-	done
-	return 1
-}
 
 NANOSLEEP=hrtimer_nanosleep
 SYS_CLOCK_NANOSLEEP=$(ksym '^__(x64|arm64)_sys_clock_nanosleep$')
