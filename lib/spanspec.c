@@ -405,7 +405,7 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 		/* err->token points into opts: name the token of the line. */
 		if (err->token) {
 			for (i = 0, k = 0; opts + i < err->token; i++)
-				k += opts[i] == ' ';
+				k += opts[i] == ' ' || !opts[i];
 			err->token = k && k <= nopt ? optp[k - 1] : NULL;
 		}
 		return -EINVAL;
@@ -417,6 +417,9 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 		    kind != SW_KEY_TGID && kind != SW_KEY_COMM &&
 		    kind != SW_KEY_CPU) {
 			err->why = "a span's by= takes pid, tgid, comm or cpu";
+			for (i = 0; i < nopt; i++)
+				if (!strncmp(optp[i], "by=", 3))
+					err->token = optp[i];
 			return -EINVAL;
 		}
 	}

@@ -26,6 +26,17 @@
  *   delay N US     sw_test_delay(US) N times: sleeps US microseconds, or
  *                  returns at once with interrupts off when US is 0
  *
+ * Spans (block at the end of the file):
+ *   spanq N A B    N items, one after the other, each added to queue 1
+ *                  (sw_spanq_add), held A microseconds, removed
+ *                  (sw_spanq_del), added to queue 2, held B microseconds,
+ *                  removed; the holds spin on the clock with interrupts off
+ *   spanptr V N    sw_spanptr_start(V), (V + 1), ... N calls
+ *   spanptr2 V N   sw_spanptr_stop(V), (V + 1), ... N calls
+ *   spanwork N US  N times: a work item that spins US microseconds, then
+ *                  sw_spanwork_item queued behind it on an ordered
+ *                  workqueue, flushed: each item waits about US
+ *
  * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
  * bench command.  A failed command returns its errno and logs why.
  *
@@ -39,6 +50,8 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <linux/timekeeping.h>
 
 static DEFINE_MUTEX(sw_test_lock);
 static struct dentry *sw_test_dir;
@@ -238,6 +251,9 @@ static int sw_bench(u64 calls, bool reads)
 	return 0;
 }
 
+static int sw_spantest_cmd(const char *cmd);
+static void sw_spantest_exit(void);
+
 static int sw_test_cmd(char *cmd)
 {
 	unsigned long long n, m, k;
@@ -292,6 +308,8 @@ static int sw_test_cmd(char *cmd)
 		sw_bare.entry_handler = sw_bare_entry;
 		sw_bare.handler = sw_bare_return;
 		sw_bare.maxactive = 16;
+	} else if (!strncmp(cmd, "span", 4)) {
+		ret = sw_spantest_cmd(cmd);
 	} else {
 		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
 		ret = -EINVAL;
@@ -349,6 +367,152 @@ static void __exit sw_testmod_exit(void)
 	debugfs_remove(sw_test_dir);
 	if (sw_bare_registered)
 		unregister_kretprobe(&sw_bare);
+	sw_spantest_exit();
+}
+
+/* ---- Spans: queues, items moving between them, a workqueue ---------- */
+
+/**
+ * struct sw_spanq - a queue of the span tests.
+ * @id:   1 or 2
+ * @n:    items in it
+ * @head: the items
+ */
+struct sw_spanq {
+	u32 id;
+	u32 n;
+	struct list_head head;
+};
+
+/**
+ * struct sw_spanq_item - an item passing through the queues.
+ * @id:   its number
+ * @node: in a queue
+ */
+struct sw_spanq_item {
+	u32 id;
+	struct list_head node;
+};
+
+#define SW_SPANQ_ITEMS 64
+
+static struct sw_spanq sw_spanq1 = {
+	.id = 1, .head = LIST_HEAD_INIT(sw_spanq1.head) };
+static struct sw_spanq sw_spanq2 = {
+	.id = 2, .head = LIST_HEAD_INIT(sw_spanq2.head) };
+static struct sw_spanq_item sw_spanq_items[SW_SPANQ_ITEMS];
+static struct workqueue_struct *sw_spanwq;
+static u64 sw_spanwork_us;
+
+/* Global (and declared) so that no call of them is specialized by GCC. */
+void sw_spanq_add(struct sw_spanq *q, struct sw_spanq_item *it);
+void sw_spanq_del(struct sw_spanq *q, struct sw_spanq_item *it);
+void sw_spanptr_start(void *p);
+void sw_spanptr_stop(void *p);
+void sw_spanwork_item(struct work_struct *w);
+
+noinline void sw_spanq_add(struct sw_spanq *q, struct sw_spanq_item *it)
+{
+	list_add_tail(&it->node, &q->head);
+	q->n++;
+}
+
+noinline void sw_spanq_del(struct sw_spanq *q, struct sw_spanq_item *it)
+{
+	list_del(&it->node);
+	q->n--;
+}
+
+noinline void sw_spanptr_start(void *p)
+{
+	barrier_data(p);
+}
+
+noinline void sw_spanptr_stop(void *p)
+{
+	barrier_data(p);
+}
+
+/* Spin @us microseconds on stopwatch's clock. */
+static void sw_span_spin(u64 us)
+{
+	u64 end = ktime_get_mono_fast_ns() + us * 1000;
+
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
+static void sw_spanq_run(u64 n, u64 a, u64 b)
+{
+	unsigned long flags;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		struct sw_spanq_item *it = &sw_spanq_items[i];
+
+		it->id = i + 1;
+		local_irq_save(flags);
+		sw_spanq_add(&sw_spanq1, it);
+		sw_span_spin(a);
+		sw_spanq_del(&sw_spanq1, it);
+		sw_spanq_add(&sw_spanq2, it);
+		sw_span_spin(b);
+		sw_spanq_del(&sw_spanq2, it);
+		local_irq_restore(flags);
+	}
+}
+
+static void sw_spanwork_block_fn(struct work_struct *w)
+{
+	sw_span_spin(READ_ONCE(sw_spanwork_us));
+}
+
+noinline void sw_spanwork_item(struct work_struct *w)
+{
+	barrier_data(w);
+}
+
+static DECLARE_WORK(sw_spanwork_block, sw_spanwork_block_fn);
+static DECLARE_WORK(sw_spanwork_it, sw_spanwork_item);
+
+static int sw_spantest_cmd(const char *cmd)
+{
+	unsigned long long n, v, i;
+
+	if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
+		if (n > SW_SPANQ_ITEMS || v > 20000 || i > 20000)
+			return -EINVAL;
+		sw_spanq_run(n, v, i);
+	} else if (sscanf(cmd, "spanptr2 %llu %llu", &v, &n) == 2) {
+		for (i = 0; i < n; i++)
+			sw_spanptr_stop((void *)(unsigned long)(v + i));
+	} else if (sscanf(cmd, "spanptr %llu %llu", &v, &n) == 2) {
+		for (i = 0; i < n; i++)
+			sw_spanptr_start((void *)(unsigned long)(v + i));
+	} else if (sscanf(cmd, "spanwork %llu %llu", &n, &v) == 2) {
+		if (v > 100000)
+			return -EINVAL;
+		if (!sw_spanwq)
+			sw_spanwq = alloc_ordered_workqueue("sw_spanwq", 0);
+		if (!sw_spanwq)
+			return -ENOMEM;
+		WRITE_ONCE(sw_spanwork_us, v);
+		for (i = 0; i < n; i++) {
+			queue_work(sw_spanwq, &sw_spanwork_block);
+			queue_work(sw_spanwq, &sw_spanwork_it);
+			flush_workqueue(sw_spanwq);
+		}
+	} else {
+		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void sw_spantest_exit(void)
+{
+	if (sw_spanwq)
+		destroy_workqueue(sw_spanwq);
 }
 
 module_init(sw_testmod_init);
