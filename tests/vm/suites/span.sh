@@ -223,7 +223,7 @@ if [ "$SW_ARCH" = arm64 ]; then
 elif [ ! -x "$RQL" ]; then
 	skip "runqlat: $RQL not installed"
 else
-	"$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.err" &
+	PYTHONUNBUFFERED=1 "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.err" &
 	rpid=$!
 	i=0
 	while [ $i -lt 600 ] && ! grep -q Tracing "$TMP/rql.out"; do
