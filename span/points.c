@@ -68,39 +68,6 @@ static __always_inline void sw_span_count(struct sw_span *sp,
 	this_cpu_inc(sp->pcpu->n[c]);
 }
 
-/* One row part of the stop thread: pid, tgid, comm or cpu. */
-static void sw_span_key_rows(struct sw_bdgen *bd, u64 ns)
-{
-	struct sw_bd_key key = {};
-	bool second = false;
-	int i, j;
-
-	for (i = 0; i < 2; i++) {
-		u8 kind = bd->by.k[i];
-		u64 v;
-
-		if (kind == SW_KEY_NONE)
-			continue;
-		if (kind == SW_KEY_COMM) {
-			for (j = 0; j < SW_COMM_LEN - 1; j++) {
-				key.comm[j] = READ_ONCE(current->comm[j]);
-				if (!key.comm[j])
-					break;
-			}
-			continue;
-		}
-		v = kind == SW_KEY_PID ? current->pid :
-		    kind == SW_KEY_TGID ? current->tgid : smp_processor_id();
-		if (second)
-			key.id2 = v;
-		else
-			key.id = v;
-		second = true;
-	}
-	sw_bd_add(bd, &key, ns, NULL);
-}
-NOKPROBE_SYMBOL(sw_span_key_rows);
-
 /*
  * Fold one interval into the span.  The per-CPU aggregations have one
  * writer per CPU: a handler of the span that interrupts another on the
@@ -131,8 +98,12 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0)
 	}
 	sw_timing_record(g, ns, cpu0);
 	bd = rcu_dereference_sched(sp->aggs.bd);
-	if (bd)
-		sw_span_key_rows(bd, ns);
+	if (bd) {
+		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
+		struct sw_call c = { .cpu = smp_processor_id() };
+
+		sw_core_key_record(bd, &c, NULL, ns, NULL);
+	}
 out:
 	this_cpu_dec(sp->pcpu->active);
 }

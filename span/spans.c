@@ -99,6 +99,18 @@ static void sw_span_destroy(struct sw_span *sp)
 
 static int sw_span_hist_show(struct seq_file *m, void *v);
 
+/* Scratch for sw_gen_read(): one CPU's copy and the merged histogram. */
+static int sw_span_scratch(struct sw_pcpu **snap, u64 **hist)
+{
+	*snap = kmalloc(sizeof(**snap), GFP_KERNEL);
+	*hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(**hist), GFP_KERNEL);
+	if (*snap && *hist)
+		return 0;
+	kfree(*snap);
+	kfree(*hist);
+	return -ENOMEM;
+}
+
 static int sw_span_hist_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, sw_span_hist_show, inode->i_private);
@@ -302,13 +314,8 @@ static int sw_span_stats_show(struct seq_file *m)
 	struct sw_stats st;
 	int i;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
-	if (!snap || !hist) {
-		kfree(snap);
-		kfree(hist);
+	if (sw_span_scratch(&snap, &hist))
 		return -ENOMEM;
-	}
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %9s", "span",
 		   "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
 		   "total_ns", "migrated", "in_flight");
@@ -381,13 +388,8 @@ static int sw_span_hist_show(struct seq_file *m, void *v)
 	struct sw_stats st;
 	u64 *hist, migrated;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
-	if (!snap || !hist) {
-		kfree(snap);
-		kfree(hist);
+	if (sw_span_scratch(&snap, &hist))
 		return -ENOMEM;
-	}
 	rcu_read_lock();
 	sw_gen_read(rcu_dereference(sp->aggs.gen), snap, &st, hist, &migrated);
 	rcu_read_unlock();

@@ -33,9 +33,10 @@
  *                  removed; the holds spin on the clock with interrupts off
  *   spanptr V N    sw_spanptr_start(V), (V + 1), ... N calls
  *   spanptr2 V N   sw_spanptr_stop(V), (V + 1), ... N calls
- *   spanwork N US  N times: a work item that spins US microseconds, then
- *                  sw_spanwork_item queued behind it on an ordered
- *                  workqueue, flushed: each item waits about US
+ *   spanwork N US  N times: a work item, then sw_spanwork_item queued
+ *                  behind it on an ordered workqueue; the first spins US
+ *                  microseconds once the second is queued: each item
+ *                  waits at least US
  *
  * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
  * bench command.  A failed command returns its errno and logs why.
@@ -403,6 +404,7 @@ static struct sw_spanq sw_spanq2 = {
 static struct sw_spanq_item sw_spanq_items[SW_SPANQ_ITEMS];
 static struct workqueue_struct *sw_spanwq;
 static u64 sw_spanwork_us;
+static int sw_spanwork_go;
 
 /* Global (and declared) so that no call of them is specialized by GCC. */
 void sw_spanq_add(struct sw_spanq *q, struct sw_spanq_item *it);
@@ -464,6 +466,8 @@ static void sw_spanq_run(u64 n, u64 a, u64 b)
 
 static void sw_spanwork_block_fn(struct work_struct *w)
 {
+	while (!smp_load_acquire(&sw_spanwork_go))
+		cond_resched();
 	sw_span_spin(READ_ONCE(sw_spanwork_us));
 }
 
@@ -498,8 +502,10 @@ static int sw_spantest_cmd(const char *cmd)
 			return -ENOMEM;
 		WRITE_ONCE(sw_spanwork_us, v);
 		for (i = 0; i < n; i++) {
+			WRITE_ONCE(sw_spanwork_go, 0);
 			queue_work(sw_spanwq, &sw_spanwork_block);
 			queue_work(sw_spanwq, &sw_spanwork_it);
+			smp_store_release(&sw_spanwork_go, 1);
 			flush_workqueue(sw_spanwq);
 		}
 	} else {
