@@ -5,6 +5,7 @@
  *
  * Context: process context only (control writes).
  */
+#include "events.h"
 #include "spanspec.h"
 
 static bool sw_sp_ws(char c)
@@ -28,33 +29,9 @@ static bool sw_sp_symchar(char c)
 /* A number in [s, s + len): decimal or 0x hex, at most @max. */
 static bool sw_sp_num(const char *s, size_t len, u64 max, u64 *v)
 {
-	unsigned int base = 10;
-	u64 x = 0;
-	size_t i = 0;
+	u64 x;
 
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return false;
-	for (; i < len; i++) {
-		char c = s[i];
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return false;
-		if (check_mul_overflow(x, (u64)base, &x) ||
-		    check_add_overflow(x, (u64)d, &x))
-			return false;
-	}
-	if (x > max)
+	if (sw_parse_number(s, len, 0, &x) || x > max)
 		return false;
 	*v = x;
 	return true;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/child.h"
 #include "util/debugfs.h"
 #include "util/parse-options.h"
 #include "util/probe-ctl.h"
@@ -171,19 +172,11 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 			    "a directory"),
 		SW_OPT_END(),
 	};
-	int n, i, end = argc;
+	int n, end;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			end = i;
-			if (i + 1 == argc) {
-				fprintf(stderr,
-					"stopwatch span: '--' and no command after it\n");
-				return -EINVAL;
-			}
-			a->cmd = argv + i + 1;
-			break;
-		}
+	end = sw_command_split(argc, argv, "span", &a->cmd);
+	if (end < 0)
+		return end;
 	n = sw_parse_options(end, argv, &sw_span_doc, opts);
 	if (n <= 0)
 		return n < 0 ? n : 1;
@@ -432,11 +425,10 @@ int cmd_span(int argc, char **argv)
 {
 	struct sw_span_args a = { 0 };
 	struct sw_err err = { "" };
-	struct sigaction sa = { 0 };
 	char *dir = NULL, *line = NULL, name[80], id[80], rm[96];
 	bool loaded = false, added = false;
 	FILE *out = stdout;
-	int ret, status = 0, fds[2] = { -1, -1 };
+	int ret, status = 0, go = -1;
 	pid_t child = 0;
 
 	ret = sw_span_parse_args(argc, argv, &a);
@@ -484,38 +476,15 @@ int cmd_span(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	sa.sa_handler = sw_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	sw_signals_catch(sw_on_signal);
 	if (a.cmd) {
 		/* Held before exec until the span is in place. */
-		if (pipe2(fds, O_CLOEXEC)) {
-			ret = -errno;
-			goto cleanup;
-		}
-		child = fork();
+		child = sw_child_start(a.cmd, &go, "span");
 		if (child < 0) {
-			ret = -errno;
+			ret = child;
 			child = 0;
 			goto cleanup;
 		}
-		if (!child) {
-			char c;
-
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
-			close(fds[1]);
-			if (read(fds[0], &c, 1) != 1)
-				_exit(127);
-			execvp(a.cmd[0], a.cmd);
-			fprintf(stderr, "stopwatch span: cannot run %s: %s\n",
-				a.cmd[0], strerror(errno));
-			_exit(127);
-		}
-		close(fds[0]);
-		fds[0] = -1;
 	}
 	ret = sw_ctl_write(dir, "spans", line, &err);
 	if (ret) {
@@ -526,11 +495,11 @@ int cmd_span(int argc, char **argv)
 	if (a.keep)
 		goto cleanup;
 	added = true;
-	if (fds[1] >= 0) {
-		if (write(fds[1], "g", 1) != 1)
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
 			ret = -errno;
-		close(fds[1]);
-		fds[1] = -1;
+		close(go);
+		go = -1;
 	}
 	if (!ret)
 		sw_span_wait(&a, child, &status);
@@ -547,10 +516,8 @@ cleanup:
 				ret = -EIO;
 		}
 	}
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
+	if (go >= 0)
+		close(go);
 	if (child > 0) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
