@@ -484,7 +484,7 @@ static int sw_spantest_cmd(const char *cmd)
 	unsigned long long n, v, i;
 
 	if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
-		if (n > SW_SPANQ_ITEMS || v > 20000 || i > 20000)
+		if (n > SW_SPANQ_ITEMS || v > 50000 || i > 50000)
 			return -EINVAL;
 		sw_spanq_run(n, v, i);
 	} else if (sscanf(cmd, "spanptr2 %llu %llu", &v, &n) == 2) {
