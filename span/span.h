@@ -30,19 +30,28 @@
 /* Slots a start or a stop looks at, from its key's hash on. */
 #define SW_SPAN_WINDOW 32
 
-/* What a span counted besides its intervals, per CPU. */
+/*
+ * What a span counted besides its intervals, per CPU:
+ *   started       starts put in the table
+ *   restarted     starts whose key was already in flight: the older start
+ *                 is replaced
+ *   dropped_full  starts that found no free slot
+ *   unmatched     stops without a start of their key
+ *   abandoned     starts older than age_ms, never stopped
+ *   unreadable    hits whose key (or condition) could not be read
+ *   skipped       hits whose condition was false
+ *   nested        stops while another of the span's handlers ran on the
+ *                 CPU (NMI)
+ */
 enum sw_span_count {
-	SW_SC_STARTED,		/* starts put in the table */
-	SW_SC_RESTARTED,	/* starts whose key was already in flight:
-				 * the older start is replaced */
-	SW_SC_DROPPED_FULL,	/* starts that found no free slot */
-	SW_SC_UNMATCHED,	/* stops without a start of their key */
-	SW_SC_ABANDONED,	/* starts older than age_ms, never stopped */
-	SW_SC_UNREADABLE,	/* hits whose key (or condition) could not be
-				 * read (bad pointer) */
-	SW_SC_SKIPPED,		/* hits whose condition was false */
-	SW_SC_NESTED,		/* stops while another of the span's
-				 * handlers ran on the CPU (NMI) */
+	SW_SC_STARTED,
+	SW_SC_RESTARTED,
+	SW_SC_DROPPED_FULL,
+	SW_SC_UNMATCHED,
+	SW_SC_ABANDONED,
+	SW_SC_UNREADABLE,
+	SW_SC_SKIPPED,
+	SW_SC_NESTED,
 	SW_SC_NR,
 };
 

@@ -44,8 +44,8 @@ struct sw_span_args {
 static const struct sw_cmd_doc sw_span_doc = {
 	.name = "span",
 	.usage = "stopwatch span --start POINT:KEY --stop POINT:KEY [OPTIONS] [-- COMMAND [ARGS]]\n"
-		 "stopwatch span --keep --name NAME --start POINT:KEY --stop POINT:KEY [OPTIONS]\n"
-		 "stopwatch span --remove NAME",
+		 "       stopwatch span --keep --name NAME --start POINT:KEY --stop POINT:KEY [OPTIONS]\n"
+		 "       stopwatch span --remove NAME",
 	.about =
 		"Time the intervals between a start point and a stop point that see the same\n"
 		"key, while COMMAND runs, for -d seconds or until interrupted; then print the\n"
