@@ -67,7 +67,7 @@ static const struct sw_cmd_doc sw_span_doc = {
 	.examples =
 		"  stopwatch span --start __queue_work:work --stop process_one_work:work -d 5\n"
 		"  stopwatch span --start sched:sched_wakeup:p->pid --start sched:sched_wakeup_new:p->pid \\\n"
-		"      --start 'sched:sched_switch:prev->pid?prev_state==0' --stop sched:sched_switch:next->pid -d 5\n"
+		"      --start 'sched:sched_switch:prev->pid?prev->__state==0' --stop 'sched:sched_switch:next->pid?next->pid!=0' -d 5\n"
 		"  stopwatch span --start kernel_clone:tid --stop kernel_clone%return:tid --comm make -- make\n"
 		"  stopwatch span --start 'list_add:new,head' --stop 'list_add:new,head' -d 1\n"
 		"  stopwatch span --keep --name wq --start __queue_work:work --stop process_one_work:work\n"

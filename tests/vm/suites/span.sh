@@ -234,7 +234,7 @@ else
 	# before runqlat stops, so that both watch the same window.
 	"$SW" span --keep --name rq --start 'sched:sched_wakeup:p->pid' \
 		--start 'sched:sched_wakeup_new:p->pid' \
-		--start 'sched:sched_switch:prev->pid?prev_state==0' \
+		--start 'sched:sched_switch:prev->pid?prev->__state==0' \
 		--stop 'sched:sched_switch:next->pid?next->pid!=0' 2>"$TMP/rq.err"
 	is "span rq on the scheduler's tracepoints" "$?" 0 || cat "$TMP/rq.err"
 	RQLINE=$(grep '^+rq ' "$D/spans")
