@@ -251,7 +251,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.er
 		i=$((i + 1))
 	done
 	is "add rq" "$(ctl spans "$RQLINE")" ok
-	"$P/pingpong" 10000 >/dev/null
+	"$P/pingpong" 30000 >/dev/null
 	cp "$D/span_stats" "$R/rq.stats"
 	ctl spans -rq >/dev/null
 	kill -INT $rpid
@@ -262,7 +262,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.er
 	rn=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$TMP/rql.out")
 	sn=$(col rq calls "$R/rq.stats")
 	diag "runqlat events $rn, stopwatch $sn"
-	cmp_gt "runqlat saw events" "$rn" 20000
+	cmp_gt "runqlat saw events" "$rn" 60000
 	check "events within 2% of runqlat's ($sn vs $rn)" \
 		awk -v a="$sn" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'
 	# runqlat has only its histogram: the mean lies between the means of
