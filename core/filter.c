@@ -64,8 +64,16 @@ static bool sw_comm_is(const char *comm)
 }
 NOKPROBE_SYMBOL(sw_comm_is);
 
-/* The cheap tests first; the parent walk last. */
-static bool sw_filter_entry(const struct sw_filter *f)
+/**
+ * sw_filter_entry() - do the entry filters of @f let current's call in?
+ * @f: the filters
+ *
+ * The cheap tests first; the parent walk last.  Also used by span/.
+ *
+ * Context: a probe handler, see the file comment.
+ * Return: true when the call passes every filter.
+ */
+bool sw_filter_entry(const struct sw_filter *f)
 {
 	u32 fl = f->flags;
 

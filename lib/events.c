@@ -53,8 +53,16 @@ static const struct sw_event_name sw_event_names[] = {
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
 };
 
-/* Parses an unsigned number: 0x.. hexadecimal or decimal; all of @s. */
-static int sw_parse_u64(const char *s, size_t len, int base, u64 *out)
+/**
+ * sw_parse_number() - parse an unsigned number, all of [s, s + len).
+ * @s:    the text
+ * @len:  its length
+ * @base: 10, 16, or 0: 0x.. hexadecimal, else decimal
+ * @out:  the value
+ *
+ * Return: 0, or -EINVAL (empty, a bad digit, more than 64 bits).
+ */
+int sw_parse_number(const char *s, size_t len, int base, u64 *out)
 {
 	u64 v = 0;
 	size_t i = 0;
@@ -134,7 +142,7 @@ int sw_event_parse(const char *s, struct sw_event_spec *ev)
 	if ((eq ? (size_t)(eq - s) : len) >= SW_EVENT_NAME_LEN)
 		return -E2BIG;
 	if (s[0] == 'r' && len > 1 &&
-	    !sw_parse_u64(s + 1, len - 1, 16, &ev->config)) {
+	    !sw_parse_number(s + 1, len - 1, 16, &ev->config)) {
 		ev->type = PERF_TYPE_RAW;
 		strcpy(ev->name, s);
 		return 0;
@@ -145,9 +153,9 @@ int sw_event_parse(const char *s, struct sw_event_spec *ev)
 		spec = eq + 1;
 	}
 	colon = strchr(spec, ':');
-	if (!colon || sw_parse_u64(spec, colon - spec, 0, &type) ||
+	if (!colon || sw_parse_number(spec, colon - spec, 0, &type) ||
 	    type > 0xffffffffULL ||
-	    sw_parse_u64(colon + 1, strlen(colon + 1), 0, &ev->config))
+	    sw_parse_number(colon + 1, strlen(colon + 1), 0, &ev->config))
 		return -EINVAL;
 	ev->type = (u32)type;
 	if (eq) {

@@ -8,6 +8,7 @@
  *   core/     the measurement core: pending calls, context-switch hook
  *   probe/    the registry of probed functions and its files
  *   sampler/  the oprofile-style sampler (independent of probes)
+ *   span/     spans: intervals between two points with the same key
  *
  * Each part checks its own module parameters and registers its own files;
  * exit undoes init in reverse.
@@ -19,6 +20,7 @@
 #include "core/core.h"
 #include "probe/probe.h"
 #include "sampler/session.h"
+#include "span/span.h"
 
 static int __init stopwatch_init(void)
 {
@@ -42,8 +44,13 @@ static int __init stopwatch_init(void)
 	ret = sw_sampler_init();
 	if (ret)
 		goto out_remove_probe_files;
+	ret = sw_span_init();
+	if (ret)
+		goto out_sampler_exit;
 	return 0;
 
+out_sampler_exit:
+	sw_sampler_exit();
 out_remove_probe_files:
 	sw_probe_files_exit();
 out_registry_exit:
@@ -59,6 +66,7 @@ out_remove_debugfs:
 
 static void __exit stopwatch_exit(void)
 {
+	sw_span_exit();
 	sw_sampler_exit();
 	sw_probe_files_exit();
 	sw_registry_exit();

@@ -13,7 +13,7 @@ set -eu
 
 want=${1:-all}
 pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config"
-pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
+pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libbpf-dev"
 # pahole: 6.12's module build makes BTF for the module and stops without it
 pkgs="$pkgs dwarves"
 case $want in
@@ -23,7 +23,7 @@ test|all)
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go dkms"
 	# the stopwatch program for the arm64 guest: static, from multiarch libraries
-	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64"
+	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64 libbpf-dev:arm64"
 	pkgs="$pkgs liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64"
 	;;
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;

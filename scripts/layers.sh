@@ -14,7 +14,7 @@
 #   scripts/layers.sh build/kbuild/x86_64-6.1.0-56-amd64
 #
 # The layers, innermost first (a folder may use only its own or lower ones):
-LAYERS="lib:0 control:1 relay:2 pmu:2 sampler:3 agg:3 core:4 attach:5 probe:6 module:7"
+LAYERS="lib:0 control:1 relay:2 pmu:2 sampler:3 agg:3 core:4 attach:5 probe:6 span:6 module:7"
 set -eu
 
 dir=${1:?usage: scripts/layers.sh DIR|--build}

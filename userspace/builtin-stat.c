@@ -348,6 +348,37 @@ static int sw_out_close(const struct sw_stat_args *a, FILE *f, char *tmp,
 	return ret;
 }
 
+/*
+ * The spans (span_stats, span_hist/NAME) after the probes' table, in the
+ * module's own layout; nothing when there are none (or the module has no
+ * spans file).
+ */
+static int sw_print_spans(FILE *f, const char *dir, bool hist)
+{
+	char *stats = NULL, *h = NULL, *line, *save, path[160];
+	int ret = 0;
+
+	if (sw_debugfs_read(dir, "span_stats", &stats, NULL, NULL))
+		return 0;
+	line = strchr(stats, '\n');
+	if (!line || !line[1])
+		goto cleanup;
+	fprintf(f, "\nspans:\n%s", stats);
+	for (line = strtok_r(line + 1, "\n", &save); hist && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, " ")] = '\0';
+		snprintf(path, sizeof(path), "span_hist/%s", line);
+		if (sw_debugfs_read(dir, path, &h, NULL, NULL))
+			continue;
+		fprintf(f, "\n%s", h);
+		free(h);
+		h = NULL;
+	}
+cleanup:
+	free(stats);
+	return ret;
+}
+
 static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 			const struct sw_snapshot_opts *so,
 			const struct sw_display_opts *dop, uint64_t round,
@@ -393,6 +424,8 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 			sw_print_time_header(f, s->time_ns);
 		}
 		ret = sw_print_table(f, s, dop);
+		if (!ret && !a->nprobes)
+			ret = sw_print_spans(f, dir, dop->hist);
 		break;
 	case SW_FMT_JSON:
 		ret = sw_print_json(f, s, dop);

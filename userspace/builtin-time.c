@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/child.h"
 #include "util/debugfs.h"
 #include "util/parse-options.h"
 #include "util/pattern.h"
@@ -196,20 +197,12 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			      " (no module loading)"),
 		SW_OPT_END(),
 	};
-	int n, end = argc, i;
+	int n, end;
 
 	/* Options and patterns mix; the command starts after "--". */
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			end = i;
-			if (i + 1 == argc) {
-				fprintf(stderr,
-					"stopwatch time: '--' and no command after it\n");
-				return -EINVAL;
-			}
-			a->cmd = argv + i + 1;
-			break;
-		}
+	end = sw_command_split(argc, argv, "time", &a->cmd);
+	if (end < 0)
+		return end;
 	n = sw_parse_options(end, argv, &sw_time_doc, opts);
 	if (n <= 0)
 		return n < 0 ? n : 1;
@@ -224,40 +217,6 @@ static void sw_on_signal(int sig)
 {
 	if (sig != SIGCHLD)
 		sw_stop = 1;
-}
-
-/*
- * Forks @cmd, held before exec until sw_child_go(): the probes are added
- * with the child's pid first.  Return: the pid, or a negative errno.
- */
-static pid_t sw_child_start(char **cmd, int *go)
-{
-	int fds[2];
-	pid_t pid;
-	char c;
-
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -errno;
-	}
-	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		close(fds[1]);
-		if (read(fds[0], &c, 1) != 1)
-			_exit(127);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "stopwatch time: cannot run %s: %s\n", cmd[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(fds[0]);
-	*go = fds[1];
-	return pid;
 }
 
 /* @list's names: ALIAS=TYPE:CONFIG items as ALIAS, as the events file shows. */
@@ -522,7 +481,6 @@ int cmd_time(int argc, char **argv)
 	struct sw_probe_opts po = { 0 };
 	struct sw_time_report r = { 0 };
 	struct sw_err err = { "" };
-	struct sigaction sa = { 0 };
 	char *dir = NULL, *opts = NULL, **ids = NULL, tagbuf[32];
 	char *events = NULL;
 	bool loaded = false, ev_set = false, tagged = true;
@@ -601,19 +559,13 @@ int cmd_time(int argc, char **argv)
 		}
 	}
 
-	sa.sa_handler = sw_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	sw_signals_catch(sw_on_signal);
 
 	if (a.cmd) {
-		child = sw_child_start(a.cmd, &go);
+		child = sw_child_start(a.cmd, &go, "time");
 		if (child < 0) {
 			ret = child;
 			child = 0;
-			fprintf(stderr, "stopwatch time: cannot start %s: %s\n",
-				a.cmd[0], strerror(-ret));
 			goto cleanup;
 		}
 		if (!a.pid && !a.tid && !a.comm && !a.cgroup)

@@ -27,6 +27,7 @@ static int cmd_version(int argc, char **argv);
 static const struct sw_command sw_commands[] = {
 	{ "time", cmd_time, "Time kernel functions matching patterns, then report" },
 	{ "probe", cmd_probe, "Add, remove and list long-lived probes" },
+	{ "span", cmd_span, "Time intervals between two points with the same key" },
 	{ "events", cmd_events, "Show, set, resolve and list the events counted per call" },
 	{ "record", cmd_record, "Sample where the CPUs spend their time into a file" },
 	{ "report", cmd_report, "Show a recording: table, call graph, flame graph, pprof" },

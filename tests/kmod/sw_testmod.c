@@ -32,6 +32,27 @@
  *                  (D + 1 nested calls, kept so on every architecture;
  *                  interrupts off)
  *
+ * Spans (block at the end of the file):
+ *   spanq N A B    N items, one after the other, each added to queue 1
+ *                  (sw_spanq_add), held A microseconds, removed
+ *                  (sw_spanq_del), added to queue 2, held B microseconds,
+ *                  removed; the holds spin on the clock with interrupts off
+ *   spanptr V N    sw_spanptr_start(V), (V + 1), ... N calls
+ *   spanptr2 V N   sw_spanptr_stop(V), (V + 1), ... N calls
+ *   spanwork N US  N times: a work item, then sw_spanwork_item queued
+ *                  behind it on an ordered workqueue; the first spins US
+ *                  microseconds once the second is queued: each item
+ *                  waits at least US
+ *   spanref reset  zero the reference histograms below
+ *
+ * /sys/kernel/debug/sw_testmod/spanref: the test's own measure of each
+ * wait above, as a log2 histogram per kind (q1, q2, hop: from the add to
+ * queue 1 to the add to queue 2, wq): "KIND LOW:COUNT ... straddle N".
+ * A wait is bracketed by clock reads just inside and just outside the
+ * calls a probe would time (same clock as stopwatch): when both fall in
+ * one bucket, any probe's reading of it falls there too; when they do not
+ * (a stall of the guest right at a call), it counts in straddle instead.
+ *
  * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
  * bench command.  A failed command returns its errno and logs why.
  *
@@ -45,6 +66,8 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <linux/timekeeping.h>
 
 static DEFINE_MUTEX(sw_test_lock);
 static struct dentry *sw_test_dir;
@@ -297,6 +320,10 @@ static int sw_bench(u64 calls, bool reads)
 	return 0;
 }
 
+static int sw_spantest_cmd(const char *cmd);
+static void sw_spantest_init(struct dentry *dir);
+static void sw_spantest_exit(void);
+
 static int sw_test_cmd(char *cmd)
 {
 	unsigned long long n, m, k, c;
@@ -360,6 +387,8 @@ static int sw_test_cmd(char *cmd)
 		sw_bare.entry_handler = sw_bare_entry;
 		sw_bare.handler = sw_bare_return;
 		sw_bare.maxactive = 16;
+	} else if (!strncmp(cmd, "span", 4)) {
+		ret = sw_spantest_cmd(cmd);
 	} else {
 		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
 		ret = -EINVAL;
@@ -409,6 +438,7 @@ static int __init sw_testmod_init(void)
 	debugfs_create_file("ctl", 0200, sw_test_dir, NULL, &sw_ctl_fops);
 	debugfs_create_file("result", 0400, sw_test_dir, NULL,
 			    &sw_result_fops);
+	sw_spantest_init(sw_test_dir);
 	return 0;
 }
 
@@ -417,6 +447,225 @@ static void __exit sw_testmod_exit(void)
 	debugfs_remove(sw_test_dir);
 	if (sw_bare_registered)
 		unregister_kretprobe(&sw_bare);
+	sw_spantest_exit();
+}
+
+/* ---- Spans: queues, items moving between them, a workqueue ---------- */
+
+/**
+ * struct sw_spanq - a queue of the span tests.
+ * @id:   1 or 2
+ * @n:    items in it
+ * @head: the items
+ */
+struct sw_spanq {
+	u32 id;
+	u32 n;
+	struct list_head head;
+};
+
+/**
+ * struct sw_spanq_item - an item passing through the queues.
+ * @id:   its number
+ * @node: in a queue
+ */
+struct sw_spanq_item {
+	u32 id;
+	struct list_head node;
+};
+
+#define SW_SPANQ_ITEMS 64
+
+static struct sw_spanq sw_spanq1 = {
+	.id = 1, .head = LIST_HEAD_INIT(sw_spanq1.head) };
+static struct sw_spanq sw_spanq2 = {
+	.id = 2, .head = LIST_HEAD_INIT(sw_spanq2.head) };
+static struct sw_spanq_item sw_spanq_items[SW_SPANQ_ITEMS];
+static struct workqueue_struct *sw_spanwq;
+static u64 sw_spanwork_us;
+static int sw_spanwork_go;
+static u64 sw_spanwork_blk_end, sw_spanwork_run;
+
+enum { SW_REF_Q1, SW_REF_Q2, SW_REF_HOP, SW_REF_WQ, SW_REF_NR };
+static const char *const sw_ref_names[SW_REF_NR] = { "q1", "q2", "hop", "wq" };
+static u64 sw_spanref[SW_REF_NR][64], sw_spanref_straddle[SW_REF_NR];
+
+/* A wait known to lie in [inner, outer]: its bucket, or a straddle. */
+static void sw_spanref_add(int kind, u64 inner, u64 outer)
+{
+	unsigned int a = inner ? ilog2(inner) + 1 : 0;
+	unsigned int b = outer ? ilog2(outer) + 1 : 0;
+
+	if (a == b && a < 64)
+		sw_spanref[kind][a]++;
+	else
+		sw_spanref_straddle[kind]++;
+}
+
+/* Global (and declared) so that no call of them is specialized by GCC. */
+void sw_spanq_add(struct sw_spanq *q, struct sw_spanq_item *it);
+void sw_spanq_del(struct sw_spanq *q, struct sw_spanq_item *it);
+void sw_spanptr_start(void *p);
+void sw_spanptr_stop(void *p);
+void sw_spanwork_item(struct work_struct *w);
+
+noinline void sw_spanq_add(struct sw_spanq *q, struct sw_spanq_item *it)
+{
+	list_add_tail(&it->node, &q->head);
+	q->n++;
+}
+
+noinline void sw_spanq_del(struct sw_spanq *q, struct sw_spanq_item *it)
+{
+	list_del(&it->node);
+	q->n--;
+}
+
+noinline void sw_spanptr_start(void *p)
+{
+	barrier_data(p);
+}
+
+noinline void sw_spanptr_stop(void *p)
+{
+	barrier_data(p);
+}
+
+/* Spin @us microseconds on stopwatch's clock. */
+static void sw_span_spin(u64 us)
+{
+	u64 end = ktime_get_mono_fast_ns() + us * 1000;
+
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
+static void sw_spanq_run(u64 n, u64 a, u64 b)
+{
+	u64 t[12];
+	unsigned long flags;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		struct sw_spanq_item *it = &sw_spanq_items[i];
+
+		it->id = i + 1;
+		local_irq_save(flags);
+		t[0] = ktime_get_mono_fast_ns();
+		sw_spanq_add(&sw_spanq1, it);
+		t[1] = ktime_get_mono_fast_ns();
+		sw_span_spin(a);
+		t[2] = ktime_get_mono_fast_ns();
+		sw_spanq_del(&sw_spanq1, it);
+		t[3] = ktime_get_mono_fast_ns();
+		sw_spanq_add(&sw_spanq2, it);
+		t[4] = ktime_get_mono_fast_ns();
+		sw_span_spin(b);
+		t[5] = ktime_get_mono_fast_ns();
+		sw_spanq_del(&sw_spanq2, it);
+		t[6] = ktime_get_mono_fast_ns();
+		local_irq_restore(flags);
+		/* Probes at the entries: inside [after, before], outside. */
+		sw_spanref_add(SW_REF_Q1, t[2] - t[1], t[3] - t[0]);
+		sw_spanref_add(SW_REF_Q2, t[5] - t[4], t[6] - t[3]);
+		sw_spanref_add(SW_REF_HOP, t[3] - t[1], t[4] - t[0]);
+	}
+}
+
+static void sw_spanwork_block_fn(struct work_struct *w)
+{
+	while (!smp_load_acquire(&sw_spanwork_go))
+		cond_resched();
+	sw_span_spin(READ_ONCE(sw_spanwork_us));
+	WRITE_ONCE(sw_spanwork_blk_end, ktime_get_mono_fast_ns());
+}
+
+noinline void sw_spanwork_item(struct work_struct *w)
+{
+	WRITE_ONCE(sw_spanwork_run, ktime_get_mono_fast_ns());
+}
+
+static DECLARE_WORK(sw_spanwork_block, sw_spanwork_block_fn);
+static DECLARE_WORK(sw_spanwork_it, sw_spanwork_item);
+
+static int sw_spantest_cmd(const char *cmd)
+{
+	unsigned long long n, v, i;
+
+	if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
+		if (n > SW_SPANQ_ITEMS || v > 50000 || i > 50000)
+			return -EINVAL;
+		sw_spanq_run(n, v, i);
+	} else if (sscanf(cmd, "spanptr2 %llu %llu", &v, &n) == 2) {
+		for (i = 0; i < n; i++)
+			sw_spanptr_stop((void *)(unsigned long)(v + i));
+	} else if (sscanf(cmd, "spanptr %llu %llu", &v, &n) == 2) {
+		for (i = 0; i < n; i++)
+			sw_spanptr_start((void *)(unsigned long)(v + i));
+	} else if (sscanf(cmd, "spanwork %llu %llu", &n, &v) == 2) {
+		if (v > 100000)
+			return -EINVAL;
+		if (!sw_spanwq)
+			sw_spanwq = alloc_ordered_workqueue("sw_spanwq", 0);
+		if (!sw_spanwq)
+			return -ENOMEM;
+		WRITE_ONCE(sw_spanwork_us, v);
+		for (i = 0; i < n; i++) {
+			u64 t0, t1;
+
+			WRITE_ONCE(sw_spanwork_go, 0);
+			queue_work(sw_spanwq, &sw_spanwork_block);
+			t0 = ktime_get_mono_fast_ns();
+			queue_work(sw_spanwq, &sw_spanwork_it);
+			t1 = ktime_get_mono_fast_ns();
+			smp_store_release(&sw_spanwork_go, 1);
+			flush_workqueue(sw_spanwq);
+			/*
+			 * __queue_work in [t0, t1]; process_one_work after the
+			 * blocker's end, before the item's function.
+			 */
+			sw_spanref_add(SW_REF_WQ,
+				       READ_ONCE(sw_spanwork_blk_end) - t1,
+				       READ_ONCE(sw_spanwork_run) - t0);
+		}
+	} else if (!strcmp(cmd, "spanref reset")) {
+		memset(sw_spanref, 0, sizeof(sw_spanref));
+		memset(sw_spanref_straddle, 0, sizeof(sw_spanref_straddle));
+	} else {
+		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int sw_spanref_show(struct seq_file *m, void *v)
+{
+	int k, b;
+
+	mutex_lock(&sw_test_lock);
+	for (k = 0; k < SW_REF_NR; k++) {
+		seq_puts(m, sw_ref_names[k]);
+		for (b = 0; b < 64; b++)
+			if (sw_spanref[k][b])
+				seq_printf(m, " %llu:%llu",
+					   b ? 1ULL << (b - 1) : 0,
+					   sw_spanref[k][b]);
+		seq_printf(m, " straddle %llu\n", sw_spanref_straddle[k]);
+	}
+	mutex_unlock(&sw_test_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_spanref);
+
+static void sw_spantest_init(struct dentry *dir)
+{
+	debugfs_create_file("spanref", 0400, dir, NULL, &sw_spanref_fops);
+}
+
+static void sw_spantest_exit(void)
+{
+	if (sw_spanwq)
+		destroy_workqueue(sw_spanwq);
 }
 
 module_init(sw_testmod_init);

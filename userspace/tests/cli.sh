@@ -711,6 +711,48 @@ fails "stat --tree --folded" \
 fails "stat --tree -i 1" \
 	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe" \
 	"$SW" stat --debugfs "$PX" --tree -i 1
+# --- span against the fake debugfs: the control lines, names through BTF ---
+: > "$T/spans"
+run "$SW" span --debugfs "$T" --btf /nonexistent --keep --name raw \
+	--start 'f:arg0+8+0x10/4' --start 'sched:sched_switch:arg1+4/4?arg3/4==0' \
+	--stop 'g%return:retval,tid' --slots 64 --age 500 --comm make --by comm
+expect "span --keep with raw keys (no BTF needed)" 0
+[ "$(tail -n 1 "$T/spans")" = "+raw start=f:arg0+8+0x10/4 start=sched:sched_switch:arg1+4/4?arg3/4==0 stop=g%return:retval,tid slots=64 age_ms=500 comm=make by=comm" ] &&
+	ok "span: the control line" ||
+	not_ok "span: the control line" "$(cat "$T/spans")"
+run "$SW" span --debugfs "$T" --remove raw
+expect "span --remove" 0
+[ "$(tail -n 1 "$T/spans")" = "-raw" ] && ok "span --remove: the control line" ||
+	not_ok "span --remove: the control line" "$(cat "$T/spans")"
+fails "span without --stop" \
+	"stopwatch span: a span needs --start and --stop; see 'stopwatch span --help'" \
+	"$SW" span --debugfs "$T" --start f:arg0
+fails "span --slots not a power of two" \
+	"stopwatch span: --slots 100 is not a power of two" \
+	"$SW" span --debugfs "$T" --start f:arg0 --stop g:arg0 --slots 100
+fails "span: a name without BTF" \
+	"stopwatch span: f:work: cannot read the kernel's BTF /nonexistent/vmlinux (No such file or directory): names need CONFIG_DEBUG_INFO_BTF; raw argN+OFF keys work without it" \
+	"$SW" span --debugfs "$T" --btf /nonexistent --keep --start f:work --stop g:arg0
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	run "$SW" span --debugfs "$T" --keep --name wq --start __queue_work:work \
+		--stop 'process_one_work:work?work->func!=0' \
+		--start 'sched:sched_wakeup_new:p->pid'
+	expect "span --keep with BTF names" 0
+	tail -n 1 "$T/spans" | grep -Eq '^\+wq start=__queue_work:arg2 start=sched:sched_wakeup_new:arg0\+[0-9]+/4 stop=process_one_work:arg1\?arg1\+24!=0$' &&
+		ok "span: names resolved to positions and offsets" ||
+		not_ok "span: names resolved to positions and offsets" "$(tail -n 1 "$T/spans")"
+	fails "span: an argument the function lacks" \
+		"stopwatch span: __queue_work:wrk: __queue_work has no argument 'wrk' (its arguments: cpu wq work)" \
+		"$SW" span --debugfs "$T" --keep --start __queue_work:wrk --stop g:arg0
+	fails "span: a field the struct lacks" \
+		"stopwatch span: __queue_work:work->nope: 'work' of __queue_work: no field 'nope' (or a bit field) in the struct it points to" \
+		"$SW" span --debugfs "$T" --keep --start '__queue_work:work->nope' --stop g:arg0
+	fails "span: a struct is not a key" \
+		"stopwatch span: sched:sched_switch:next->se: key 'next...' of sched:sched_switch is not an integer or a pointer" \
+		"$SW" span --debugfs "$T" --keep --start 'sched:sched_switch:next->se' --stop g:arg0
+else
+	skipped "span: BTF names" "no /sys/kernel/btf/vmlinux on this machine"
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

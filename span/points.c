@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * points.c - where a span is hit.  An entry point is a kprobe, a return
+ * point a kretprobe (its entry handler keeps the arguments, so keys of
+ * arguments work at the return too), a tracepoint point a probe on the
+ * tracepoint found by name.  Every handler reads the point's key, then
+ * starts, stops or (self-paired) restarts in the span's in-flight table,
+ * and folds a stopped interval into the span's statistics.
+ *
+ * Keys: arguments come from the registers (regs_get_kernel_argument()) or,
+ * for a tracepoint, from the probe's own parameters: the tracepoint calls
+ * sw_span_tp_probe() as it calls any probe, with its data pointer and its
+ * prototype's arguments, which on x86_64 and arm64 travel in the first
+ * six argument registers whatever their C types: the probe takes them as
+ * six u64s (userspace checks through BTF that a key names only arguments
+ * the prototype has).  Memory is read with copy_from_kernel_nofault(): a
+ * bad pointer makes the hit count as unreadable, never an oops.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "control/control.h"
+#include "wrapper/timekeeping.h"
+#include "wrapper/tracepoint.h"
+#include "core/core.h"
+#include "attach/attach.h"
+#include "span.h"
+
+#define SW_SPAN_ARGS 6
+
+/* Evaluate @e; false when a memory read failed. */
+static bool sw_span_eval(const struct sw_span_expr *e, const u64 *args,
+			 u64 retval, u64 *out)
+{
+	u64 v;
+	int i;
+
+	if (e->base <= SW_SX_ARG5)
+		v = args[e->base - SW_SX_ARG0];
+	else if (e->base == SW_SX_RETVAL)
+		v = retval;
+	else if (e->base == SW_SX_TID)
+		v = (u32)current->pid;
+	else
+		v = (u32)current->tgid;
+	for (i = 0; i < e->nderef; i++) {
+		unsigned long addr = (unsigned long)v + e->off[i];
+		size_t size = i == e->nderef - 1 ? e->size : 8;
+
+		v = 0;
+		/* Little-endian (x86_64, arm64): a short read zero-extends. */
+		if (copy_from_kernel_nofault(&v, (void *)addr, size))
+			return false;
+	}
+	if (!e->nderef && e->size < 8)
+		v &= (1ULL << (e->size * 8)) - 1;
+	*out = v;
+	return true;
+}
+NOKPROBE_SYMBOL(sw_span_eval);
+
+static __always_inline void sw_span_count(struct sw_span *sp,
+					  enum sw_span_count c)
+{
+	this_cpu_inc(sp->pcpu->n[c]);
+}
+
+/*
+ * Fold one interval into the span.  The per-CPU aggregations have one
+ * writer per CPU: a handler of the span that interrupts another on the
+ * same CPU (NMI) is counted as nested instead.
+ */
+static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0)
+{
+	const struct sw_filter *f = &sp->cmd.filter;
+	struct sw_gen *g;
+	struct sw_bdgen *bd;
+
+	if (this_cpu_inc_return(sp->pcpu->active) != 1) {
+		sw_span_count(sp, SW_SC_NESTED);
+		goto out;
+	}
+	g = rcu_dereference_sched(sp->aggs.gen);
+	if ((f->flags & SW_F_ENTRY) && !sw_filter_entry(f)) {
+		sw_timing_filtered(g, SW_FILTERED_ENTRY);
+		goto out;
+	}
+	if ((f->flags & SW_F_MIN) && ns < f->min_ns) {
+		sw_timing_filtered(g, SW_FILTERED_SHORT);
+		goto out;
+	}
+	if ((f->flags & SW_F_MAX) && ns > f->max_ns) {
+		sw_timing_filtered(g, SW_FILTERED_LONG);
+		goto out;
+	}
+	sw_timing_record(g, ns, cpu0);
+	bd = rcu_dereference_sched(sp->aggs.bd);
+	if (bd) {
+		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
+		struct sw_call c = { .cpu = smp_processor_id() };
+
+		sw_core_key_record(bd, &c, NULL, ns, NULL);
+	}
+out:
+	this_cpu_dec(sp->pcpu->active);
+}
+NOKPROBE_SYMBOL(sw_span_record);
+
+/*
+ * sw_span_hit() - a point was hit.
+ * Context: the point's handler: preemption disabled, maybe IRQs off or
+ * NMI; the same under PREEMPT_RT.  No locks, no allocation.
+ */
+static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
+{
+	const struct sw_span_point *p = &pt->p;
+	struct sw_span *sp = pt->span;
+	u64 k[2] = { 0, 0 }, now, t0, c;
+	u32 cpu, cpu0, i;
+	bool restarted;
+	int r;
+
+	if (p->cond_op) {
+		if (!sw_span_eval(&p->cond, args, retval, &c)) {
+			sw_span_count(sp, SW_SC_UNREADABLE);
+			return;
+		}
+		if ((c == p->cond_v) != (p->cond_op == SW_COND_EQ)) {
+			sw_span_count(sp, SW_SC_SKIPPED);
+			return;
+		}
+	}
+	for (i = 0; i < p->key.n; i++) {
+		if (!sw_span_eval(&p->key.e[i], args, retval, &k[i])) {
+			sw_span_count(sp, SW_SC_UNREADABLE);
+			return;
+		}
+	}
+	now = sw_clock_ns();
+	cpu = smp_processor_id();
+	switch (p->role) {
+	case SW_PT_START:
+		if (sw_span_table_start(&sp->tbl, k, now, cpu, &restarted)) {
+			sw_span_count(sp, SW_SC_DROPPED_FULL);
+			return;
+		}
+		sw_span_count(sp, SW_SC_STARTED);
+		if (restarted)
+			sw_span_count(sp, SW_SC_RESTARTED);
+		return;
+	case SW_PT_STOP:
+		if (!sw_span_table_stop(&sp->tbl, k, &t0, &cpu0)) {
+			sw_span_count(sp, SW_SC_UNMATCHED);
+			return;
+		}
+		break;
+	default: /* self-paired */
+		r = sw_span_table_restart(&sp->tbl, k, now, cpu, &t0, &cpu0);
+		if (r < 0) {
+			sw_span_count(sp, SW_SC_DROPPED_FULL);
+			return;
+		}
+		sw_span_count(sp, SW_SC_STARTED);
+		if (!r)
+			return;
+		break;
+	}
+	sw_span_record(sp, now > t0 ? now - t0 : 0, cpu0);
+}
+NOKPROBE_SYMBOL(sw_span_hit);
+
+/*
+ * sw_span_kp_pre() - an entry point's kprobe handler.
+ * Context: kprobe pre-handler: preemption disabled, maybe IRQs off or NMI.
+ */
+static int sw_span_kp_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct sw_span_pt *pt = container_of(kp, struct sw_span_pt, kp);
+	u64 args[SW_SPAN_ARGS];
+	int i;
+
+	for (i = 0; i < SW_SPAN_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+	sw_span_hit(pt, args, 0);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_span_kp_pre);
+
+/*
+ * sw_span_krp_entry() - a return point's entry handler: keeps the
+ * arguments in the instance.
+ * Context: kprobe pre-handler: preemption disabled, maybe IRQs off or NMI.
+ */
+static int sw_span_krp_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	u64 *args = (u64 *)ri->data;
+	int i;
+
+	for (i = 0; i < SW_SPAN_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_span_krp_entry);
+
+/*
+ * sw_span_krp_ret() - a return point's handler.
+ * Context: kretprobe return handler on the calling thread: preemption
+ * disabled, maybe NMI.
+ */
+static int sw_span_krp_ret(struct kretprobe_instance *ri,
+			   struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct sw_span_pt *pt;
+
+	if (unlikely(!krp))
+		return 0;
+	pt = container_of(krp, struct sw_span_pt, krp);
+	sw_span_hit(pt, (u64 *)ri->data, regs_return_value(regs));
+	return 0;
+}
+NOKPROBE_SYMBOL(sw_span_krp_ret);
+
+/*
+ * sw_span_tp_probe() - a tracepoint point's probe, registered for every
+ * tracepoint prototype: see the file comment.
+ * Context: the tracepoint's caller with preemption disabled (IRQs off for
+ * the scheduler's); the same under PREEMPT_RT.
+ */
+static void sw_span_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
+			     u64 a4, u64 a5)
+{
+	u64 args[SW_SPAN_ARGS] = { a0, a1, a2, a3, a4, a5 };
+
+	sw_span_hit(data, args, 0);
+}
+NOKPROBE_SYMBOL(sw_span_tp_probe);
+
+/**
+ * sw_span_pt_register() - attach a point, armed.
+ * @pt: the point (pt->span set)
+ *
+ * Says why it failed with sw_error(), naming the point.
+ *
+ * Context: process context, under the spans' lock.
+ * Return: 0, -ENOENT (no such function or tracepoint), -EINVAL (cannot be
+ * probed, or one of stopwatch's own functions) or another errno.
+ */
+int sw_span_pt_register(struct sw_span_pt *pt)
+{
+	const char *t = pt->p.target;
+	void *addr;
+	int ret;
+
+	switch (pt->p.kind) {
+	case SW_PT_TP:
+		pt->tp = sw_tracepoint_find(strchr(t, ':') + 1);
+		if (!pt->tp) {
+			sw_error("span point '%s': no such tracepoint in the kernel",
+				 t);
+			return -ENOENT;
+		}
+		ret = tracepoint_probe_register(pt->tp,
+						(void *)sw_span_tp_probe, pt);
+		if (ret) {
+			sw_error("span point '%s': tracepoint_probe_register failed (%d)",
+				 t, ret);
+			return ret;
+		}
+		pt->reg = true;
+		return 0;
+	case SW_PT_RETURN:
+		pt->krp.kp.symbol_name = t;
+		pt->krp.entry_handler = sw_span_krp_entry;
+		pt->krp.handler = sw_span_krp_ret;
+		pt->krp.data_size = SW_SPAN_ARGS * sizeof(u64);
+		pt->krp.maxactive = sw_maxactive();
+		ret = register_kretprobe(&pt->krp);
+		addr = pt->krp.kp.addr;
+		break;
+	default:
+		pt->kp.symbol_name = t;
+		pt->kp.pre_handler = sw_span_kp_pre;
+		ret = register_kprobe(&pt->kp);
+		addr = pt->kp.addr;
+		break;
+	}
+	if (ret == -ENOENT) {
+		sw_error("span point '%s': no such kernel function", t);
+		return ret;
+	}
+	if (ret == -EINVAL) {
+		sw_error("span point '%s': cannot be probed (not function text, notrace, or on the kprobe blacklist)",
+			 t);
+		return ret;
+	}
+	if (ret) {
+		sw_error("span point '%s': cannot be probed (%d)", t, ret);
+		return ret;
+	}
+	pt->reg = true;
+	if (within_module((unsigned long)addr, THIS_MODULE)) {
+		sw_span_pt_unregister(&pt, 1);
+		sw_error("span point '%s': stopwatch does not probe its own functions",
+			 t);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * sw_span_pt_unregister() - detach points; when it returns no handler of
+ * theirs runs any more.
+ * @pts: the points (those not registered are skipped)
+ * @n:   how many
+ *
+ * Context: process context.
+ */
+void sw_span_pt_unregister(struct sw_span_pt **pts, int n)
+{
+	bool tp = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct sw_span_pt *pt = pts[i];
+
+		if (!pt->reg)
+			continue;
+		if (pt->p.kind == SW_PT_TP) {
+			tracepoint_probe_unregister(pt->tp,
+						    (void *)sw_span_tp_probe,
+						    pt);
+			tp = true;
+		} else if (pt->p.kind == SW_PT_RETURN) {
+			unregister_kretprobe(&pt->krp);
+		} else {
+			unregister_kprobe(&pt->kp);
+		}
+		pt->reg = false;
+	}
+	if (tp)
+		tracepoint_synchronize_unregister();
+}
+
+/**
+ * sw_span_pt_missed() - hits of a point kprobes did not hand to it.
+ * @pt: the point
+ *
+ * Context: any.
+ * Return: kprobe nmissed (another kprobe handler running on the CPU) plus,
+ * for a return point, kretprobe nmissed (all instances in use).
+ */
+unsigned long sw_span_pt_missed(struct sw_span_pt *pt)
+{
+	if (pt->p.kind == SW_PT_TP)
+		return 0;
+	if (pt->p.kind == SW_PT_RETURN)
+		return READ_ONCE(pt->krp.nmissed) +
+		       READ_ONCE(pt->krp.kp.nmissed);
+	return READ_ONCE(pt->kp.nmissed);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * span.h - spans: the time between a start point and a stop point that
+ * see the same key (an item through a queue, a task from wakeup to
+ * running, a forked child until it first runs).
+ *
+ *   table.c   the in-flight table: starts waiting for their stop, shared
+ *             by all CPUs, preallocated, lock-free (a cmpxchg per slot)
+ *   points.c  where a span is hit: kprobe (entry), kretprobe (return),
+ *             tracepoint; each reads its key and starts or stops
+ *   spans.c   the spans (add, remove, reset) and their files: spans,
+ *             span_stats, span_keys, span_hist/<name>
+ *
+ * A span's statistics are agg/'s: a struct sw_gen (timing, histogram) and
+ * optionally a breakdown generation keyed by the stop thread.  Its
+ * filters are the probe language's, checked at the stop point with the
+ * core's sw_filter_entry().
+ */
+#ifndef _STOPWATCH_SPAN_H
+#define _STOPWATCH_SPAN_H
+
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/tracepoint.h>
+
+#include "agg/agg.h"
+#include "lib/spanspec.h"
+
+/* Slots a start or a stop looks at, from its key's hash on. */
+#define SW_SPAN_WINDOW 32
+
+/*
+ * What a span counted besides its intervals, per CPU:
+ *   started       starts put in the table
+ *   restarted     starts whose key was already in flight: the older start
+ *                 is replaced
+ *   dropped_full  starts that found no free slot
+ *   unmatched     stops without a start of their key
+ *   abandoned     starts older than age_ms, never stopped
+ *   unreadable    hits whose key (or condition) could not be read
+ *   skipped       hits whose condition was false
+ *   nested        stops while another of the span's handlers ran on the
+ *                 CPU (NMI)
+ */
+enum sw_span_count {
+	SW_SC_STARTED,
+	SW_SC_RESTARTED,
+	SW_SC_DROPPED_FULL,
+	SW_SC_UNMATCHED,
+	SW_SC_ABANDONED,
+	SW_SC_UNREADABLE,
+	SW_SC_SKIPPED,
+	SW_SC_NESTED,
+	SW_SC_NR,
+};
+
+/**
+ * struct sw_span_slot - one start in flight.
+ * @state: 0 free, 1 being written or claimed, 2 holding a start
+ * @cpu:   CPU of the start
+ * @k:     the key
+ * @t0:    time of the start, sw_clock_ns()
+ */
+struct sw_span_slot {
+	atomic_t state;
+	u32 cpu;
+	u64 k[2];
+	u64 t0;
+};
+
+/**
+ * struct sw_span_table - the starts in flight of one span.
+ * @mask:   slots - 1 (slots is a power of two)
+ * @window: slots looked at per operation, min(SW_SPAN_WINDOW, slots)
+ * @slots:  the slots
+ */
+struct sw_span_table {
+	u32 mask;
+	u32 window;
+	struct sw_span_slot *slots;
+};
+
+/**
+ * struct sw_span_pcpu - one CPU's counters of one span.
+ * @n:      by enum sw_span_count
+ * @active: the span's stop handlers running on this CPU (nesting guard)
+ */
+struct sw_span_pcpu {
+	unsigned long n[SW_SC_NR];
+	unsigned long active;
+};
+
+struct sw_span;
+
+/**
+ * struct sw_span_pt - one point, attached.
+ * @p:     the point as parsed
+ * @span:  its span
+ * @kp:    the kprobe of an entry point
+ * @krp:   the kretprobe of a return point (instance data: the arguments)
+ * @tp:    the tracepoint of a tracepoint point
+ * @reg:   registered
+ */
+struct sw_span_pt {
+	struct sw_span_point p;
+	struct sw_span *span;
+	struct kprobe kp;
+	struct kretprobe krp;
+	struct tracepoint *tp;
+	bool reg;
+};
+
+/**
+ * struct sw_span - one span.
+ * @list:   in the list of spans, under sw_span_lock
+ * @cmd:    what it was made from (its line)
+ * @aggs:   timing statistics, histogram, rows
+ * @tbl:    the starts in flight
+ * @pcpu:   counters
+ * @hist:   span_hist/<name>
+ * @npt:    points
+ * @pt:     the points
+ */
+struct sw_span {
+	struct list_head list;
+	struct sw_span_cmd cmd;
+	struct sw_aggs aggs;
+	struct sw_span_table tbl;
+	struct sw_span_pcpu __percpu *pcpu;
+	struct dentry *hist;
+	u32 npt;
+	struct sw_span_pt pt[];
+};
+
+/* table.c */
+int sw_span_table_alloc(struct sw_span_table *t, u32 slots);
+void sw_span_table_free(struct sw_span_table *t);
+int sw_span_table_start(struct sw_span_table *t, const u64 k[2], u64 now,
+			u32 cpu, bool *restarted);
+bool sw_span_table_stop(struct sw_span_table *t, const u64 k[2], u64 *t0,
+			u32 *cpu);
+int sw_span_table_restart(struct sw_span_table *t, const u64 k[2], u64 now,
+			  u32 cpu, u64 *t0, u32 *cpu0);
+unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
+				   u64 age_ns);
+unsigned long sw_span_table_clear(struct sw_span_table *t);
+u32 sw_span_table_used(struct sw_span_table *t);
+
+/* points.c */
+int sw_span_pt_register(struct sw_span_pt *pt);
+void sw_span_pt_unregister(struct sw_span_pt **pts, int n);
+unsigned long sw_span_pt_missed(struct sw_span_pt *pt);
+
+/* spans.c */
+int sw_span_init(void);
+void sw_span_exit(void);
+
+#endif /* _STOPWATCH_SPAN_H */

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spans.c - the spans and their debugfs files:
+ *
+ *   spans            read: one line per span, as it was added; write one
+ *                    line: "+NAME start=... stop=... [options]", "-NAME"
+ *                    or "reset" (lib/spanspec.h), all or nothing
+ *   span_stats       one row per span: the stats file's time columns,
+ *                    then what the span counted besides its intervals
+ *   span_keys        the rows of spans with by=, in the keys file's layout
+ *   span_hist/NAME   the span's log2 histogram, in hist/'s layout
+ *
+ * Starts older than a span's age_ms are taken out of its table every
+ * 100 ms by a work item and counted as abandoned.  Everything here runs in
+ * process context, under sw_span_lock; the handlers never take it.
+ */
+#include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "control/control.h"
+#include "wrapper/timekeeping.h"
+#include "span.h"
+
+#define SW_SPANS_MAX 16
+#define SW_SPAN_SCAN_MS 100
+
+static DEFINE_MUTEX(sw_span_lock);
+static LIST_HEAD(sw_spans);
+static unsigned int sw_nspans;
+static struct dentry *sw_span_files[3];
+static struct dentry *sw_span_hist_dir;
+static struct delayed_work sw_span_scan;
+
+/* What the counters read at the last reset (shown: now - base). */
+struct sw_span_extra {
+	unsigned long base[SW_SC_NR];
+	unsigned long missed_base;
+	atomic_long_t abandoned;
+	char *line;
+};
+
+static struct sw_span_extra *sw_span_x(struct sw_span *sp)
+{
+	return (struct sw_span_extra *)&sp->pt[sp->npt];
+}
+
+static void sw_span_counts(struct sw_span *sp, unsigned long *n)
+{
+	int cpu, i;
+
+	memset(n, 0, SW_SC_NR * sizeof(*n));
+	for_each_possible_cpu(cpu) {
+		struct sw_span_pcpu *pc = per_cpu_ptr(sp->pcpu, cpu);
+
+		for (i = 0; i < SW_SC_NR; i++)
+			n[i] += READ_ONCE(pc->n[i]);
+	}
+	n[SW_SC_ABANDONED] += atomic_long_read(&sw_span_x(sp)->abandoned);
+}
+
+static unsigned long sw_span_missed(struct sw_span *sp)
+{
+	unsigned long n = 0;
+	u32 i;
+
+	for (i = 0; i < sp->npt; i++)
+		n += sw_span_pt_missed(&sp->pt[i]);
+	return n;
+}
+
+static struct sw_span *sw_span_find(const char *name)
+{
+	struct sw_span *sp;
+
+	list_for_each_entry(sp, &sw_spans, list)
+		if (!strcmp(sp->cmd.name, name))
+			return sp;
+	return NULL;
+}
+
+/* Detach, then free: no handler runs any more when the memory goes. */
+static void sw_span_destroy(struct sw_span *sp)
+{
+	struct sw_span_pt *pts[SW_SPAN_POINTS];
+	u32 i;
+
+	for (i = 0; i < sp->npt; i++)
+		pts[i] = &sp->pt[i];
+	sw_span_pt_unregister(pts, sp->npt);
+	sw_debugfs_remove(&sp->hist);
+	sw_aggs_free(&sp->aggs);
+	sw_span_table_free(&sp->tbl);
+	free_percpu(sp->pcpu);
+	kfree(sw_span_x(sp)->line);
+	kfree(sp);
+}
+
+static int sw_span_hist_show(struct seq_file *m, void *v);
+
+/* Scratch for sw_gen_read(): one CPU's copy and the merged histogram. */
+static int sw_span_scratch(struct sw_pcpu **snap, u64 **hist)
+{
+	*snap = kmalloc(sizeof(**snap), GFP_KERNEL);
+	*hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(**hist), GFP_KERNEL);
+	if (*snap && *hist)
+		return 0;
+	kfree(*snap);
+	kfree(*hist);
+	return -ENOMEM;
+}
+
+static int sw_span_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_span_hist_show, inode->i_private);
+}
+
+static const struct file_operations sw_span_hist_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_span_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
+{
+	struct sw_span *sp;
+	u32 i;
+	int ret;
+
+	if (sw_span_find(cmd->name)) {
+		sw_error("spans: '%s' exists already", cmd->name);
+		return -EEXIST;
+	}
+	if (sw_nspans >= SW_SPANS_MAX) {
+		sw_error("spans: at most %d spans", SW_SPANS_MAX);
+		return -E2BIG;
+	}
+	sp = kzalloc(struct_size(sp, pt, cmd->npoints) +
+			     sizeof(struct sw_span_extra),
+		     GFP_KERNEL);
+	if (!sp)
+		goto nomem;
+	sp->npt = cmd->npoints;
+	sp->cmd = *cmd;
+	sw_span_x(sp)->line = kstrdup(line, GFP_KERNEL);
+	sp->pcpu = alloc_percpu(struct sw_span_pcpu);
+	if (!sw_span_x(sp)->line || !sp->pcpu ||
+	    sw_span_table_alloc(&sp->tbl, cmd->slots) ||
+	    sw_aggs_alloc(&sp->aggs, cmd->by, NULL)) {
+		sw_span_destroy(sp);
+		goto nomem;
+	}
+	for (i = 0; i < sp->npt; i++) {
+		sp->pt[i].p = cmd->pt[i];
+		sp->pt[i].span = sp;
+	}
+	for (i = 0; i < sp->npt; i++) {
+		ret = sw_span_pt_register(&sp->pt[i]);
+		if (ret) {
+			sw_span_destroy(sp);
+			return ret;
+		}
+	}
+	sp->hist = debugfs_create_file(sp->cmd.name, 0400, sw_span_hist_dir, sp,
+				       &sw_span_hist_fops);
+	list_add_tail(&sp->list, &sw_spans);
+	sw_nspans++;
+	return 0;
+nomem:
+	sw_error("spans: '%s': out of memory", cmd->name);
+	return -ENOMEM;
+}
+
+/* Zero every span's statistics and counters; starts in flight stay. */
+static int sw_span_reset(void)
+{
+	struct {
+		struct sw_gen *g;
+		struct sw_bdgen *bd;
+	} fresh[SW_SPANS_MAX] = {};
+	struct sw_bdgen *oldbd;
+	struct sw_span *sp;
+	struct sw_gen *old;
+	int n = 0, i;
+
+	/* Allocate everything first: a failure changes nothing. */
+	list_for_each_entry(sp, &sw_spans, list) {
+		fresh[n].g = sw_gen_alloc();
+		if (sp->cmd.by.k[0] != SW_KEY_NONE)
+			fresh[n].bd = sw_bdgen_alloc(sp->cmd.by, NULL);
+		if (!fresh[n].g ||
+		    (sp->cmd.by.k[0] != SW_KEY_NONE && !fresh[n].bd)) {
+			for (i = 0; i <= n; i++) {
+				sw_gen_free(fresh[i].g);
+				sw_bdgen_free(fresh[i].bd);
+			}
+			sw_error("spans: reset: out of memory, nothing was reset");
+			return -ENOMEM;
+		}
+		n++;
+	}
+	n = 0;
+	list_for_each_entry(sp, &sw_spans, list) {
+		old = rcu_dereference_protected(sp->aggs.gen, 1);
+		oldbd = rcu_dereference_protected(sp->aggs.bd, 1);
+		rcu_assign_pointer(sp->aggs.gen, fresh[n].g);
+		rcu_assign_pointer(sp->aggs.bd, fresh[n].bd);
+		fresh[n].g = old;
+		fresh[n].bd = oldbd;
+		sw_span_counts(sp, sw_span_x(sp)->base);
+		sw_span_x(sp)->missed_base = sw_span_missed(sp);
+		n++;
+	}
+	synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		sw_gen_free(fresh[i].g);
+		sw_bdgen_free(fresh[i].bd);
+	}
+	return 0;
+}
+
+static int sw_spans_apply(char *buf)
+{
+	struct sw_parse_err err;
+	struct sw_span_cmd *cmd;
+	struct sw_span *sp;
+	char *line;
+	int ret;
+
+	line = kstrdup(strim(buf), GFP_KERNEL);
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	if (!line || !cmd) {
+		ret = -ENOMEM;
+		sw_error("spans: out of memory");
+		goto out;
+	}
+	ret = sw_span_parse(buf, cmd, &err);
+	if (ret) {
+		if (err.token)
+			sw_error("spans: '%s': %s", err.token, err.why);
+		else
+			sw_error("spans: %s", err.why);
+		goto out;
+	}
+	mutex_lock(&sw_span_lock);
+	switch (cmd->op) {
+	case SW_SPAN_ADD:
+		ret = sw_span_add(cmd, line);
+		break;
+	case SW_SPAN_REMOVE:
+		sp = sw_span_find(cmd->name);
+		if (!sp) {
+			sw_error("spans: no span '%s'", cmd->name);
+			ret = -ENOENT;
+			break;
+		}
+		list_del(&sp->list);
+		sw_nspans--;
+		sw_span_destroy(sp);
+		break;
+	default:
+		ret = sw_span_reset();
+		break;
+	}
+	mutex_unlock(&sw_span_lock);
+out:
+	kfree(cmd);
+	kfree(line);
+	return ret;
+}
+
+static int sw_spans_show(struct seq_file *m)
+{
+	struct sw_span *sp;
+
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list)
+		seq_printf(m, "%s\n", sw_span_x(sp)->line);
+	mutex_unlock(&sw_span_lock);
+	return 0;
+}
+
+static const struct sw_ctl_file sw_spans_file = {
+	.show = sw_spans_show,
+	.apply = sw_spans_apply,
+};
+
+static const char *const sw_sc_names[SW_SC_NR] = {
+	[SW_SC_STARTED] = "started",
+	[SW_SC_RESTARTED] = "restarted",
+	[SW_SC_DROPPED_FULL] = "dropped_full",
+	[SW_SC_UNMATCHED] = "unmatched",
+	[SW_SC_ABANDONED] = "abandoned",
+	[SW_SC_UNREADABLE] = "unreadable",
+	[SW_SC_SKIPPED] = "skipped",
+	[SW_SC_NESTED] = "nested",
+};
+
+/*
+ * span_stats: "span calls min_ns avg_ns max_ns stddev_ns total_ns
+ * migrated in_flight started restarted dropped_full unmatched abandoned
+ * unreadable skipped nested missed filtered filtered_short filtered_long":
+ * the filters count in the last three, as in the stats file.
+ */
+static int sw_span_stats_show(struct seq_file *m)
+{
+	struct sw_pcpu *snap;
+	u64 *hist, migrated, filtered[3];
+	unsigned long n[SW_SC_NR];
+	struct sw_span *sp;
+	struct sw_stats st;
+	int i;
+
+	if (sw_span_scratch(&snap, &hist))
+		return -ENOMEM;
+	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %9s", "span",
+		   "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
+		   "total_ns", "migrated", "in_flight");
+	for (i = 0; i < SW_SC_NR; i++)
+		seq_printf(m, " %12s", sw_sc_names[i]);
+	seq_printf(m, " %8s %10s %14s %14s\n", "missed", "filtered",
+		   "filtered_short", "filtered_long");
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list) {
+		struct sw_gen *g = rcu_dereference_protected(sp->aggs.gen, 1);
+
+		sw_gen_read(g, snap, &st, hist, &migrated);
+		sw_gen_filtered(g, filtered);
+		sw_span_counts(sp, n);
+		seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8llu %9u",
+			   sp->cmd.name, st.count, st.count ? st.min : 0,
+			   sw_stats_avg(&st), st.max, sw_stats_stddev(&st),
+			   st.sum, migrated, sw_span_table_used(&sp->tbl));
+		for (i = 0; i < SW_SC_NR; i++)
+			seq_printf(m, " %12lu", n[i] - sw_span_x(sp)->base[i]);
+		seq_printf(m, " %8lu %10llu %14llu %14llu\n",
+			   sw_span_missed(sp) - sw_span_x(sp)->missed_base,
+			   filtered[SW_FILTERED_ENTRY],
+			   filtered[SW_FILTERED_SHORT],
+			   filtered[SW_FILTERED_LONG]);
+	}
+	mutex_unlock(&sw_span_lock);
+	kfree(snap);
+	kfree(hist);
+	return 0;
+}
+
+static const struct sw_ctl_file sw_span_stats_file = {
+	.show = sw_span_stats_show,
+};
+
+static int sw_span_keys_show(struct seq_file *m)
+{
+	struct sw_span *sp;
+	void *rows, *snap;
+
+	rows = sw_bd_rows_alloc(sw_bd_slots, &snap);
+	if (!rows)
+		return -ENOMEM;
+	sw_keys_header(m, NULL);
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list) {
+		struct sw_bdgen *bd = rcu_dereference_protected(sp->aggs.bd, 1);
+
+		if (bd)
+			sw_keys_show(m, sp->cmd.name, bd, NULL, rows, snap);
+	}
+	mutex_unlock(&sw_span_lock);
+	sw_bd_rows_free(rows, snap);
+	return 0;
+}
+
+static const struct sw_ctl_file sw_span_keys_file = {
+	.show = sw_span_keys_show,
+};
+
+/*
+ * span_hist/NAME: the debugfs proxy keeps the span alive while this runs
+ * (removal waits for it); the generation is read under RCU.
+ */
+static int sw_span_hist_show(struct seq_file *m, void *v)
+{
+	struct sw_span *sp = m->private;
+	struct sw_pcpu *snap;
+	struct sw_stats st;
+	u64 *hist, migrated;
+
+	if (sw_span_scratch(&snap, &hist))
+		return -ENOMEM;
+	rcu_read_lock();
+	sw_gen_read(rcu_dereference(sp->aggs.gen), snap, &st, hist, &migrated);
+	rcu_read_unlock();
+	seq_printf(m, SW_HIST_TITLE_FMT, sp->cmd.name, "ns", st.count);
+	sw_hist_print(hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+	kfree(snap);
+	kfree(hist);
+	return 0;
+}
+
+/* Every 100 ms: starts older than their span's age_ms are abandoned. */
+static void sw_span_scan_fn(struct work_struct *w)
+{
+	struct sw_span *sp;
+	u64 now = sw_clock_ns();
+
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list)
+		atomic_long_add(sw_span_table_expire(&sp->tbl, now,
+						     sp->cmd.age_ns),
+				&sw_span_x(sp)->abandoned);
+	mutex_unlock(&sw_span_lock);
+	schedule_delayed_work(&sw_span_scan,
+			      msecs_to_jiffies(SW_SPAN_SCAN_MS));
+}
+
+/**
+ * sw_span_init() - the spans' files and age scan.
+ *
+ * Context: process context (module init).
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int sw_span_init(void)
+{
+	int i;
+
+	sw_span_hist_dir = debugfs_create_dir("span_hist", sw_debugfs_root());
+	if (IS_ERR(sw_span_hist_dir)) {
+		i = PTR_ERR(sw_span_hist_dir);
+		sw_span_hist_dir = NULL;
+		return i;
+	}
+	sw_span_files[0] = sw_debugfs_add_ctl("spans", 0600, NULL,
+					      &sw_spans_file);
+	sw_span_files[1] = sw_debugfs_add_ctl("span_stats", 0400, NULL,
+					      &sw_span_stats_file);
+	sw_span_files[2] = sw_debugfs_add_ctl("span_keys", 0400, NULL,
+					      &sw_span_keys_file);
+	for (i = 0; i < ARRAY_SIZE(sw_span_files); i++) {
+		if (IS_ERR(sw_span_files[i])) {
+			int ret = PTR_ERR(sw_span_files[i]);
+
+			sw_span_exit();
+			return ret;
+		}
+	}
+	INIT_DELAYED_WORK(&sw_span_scan, sw_span_scan_fn);
+	schedule_delayed_work(&sw_span_scan,
+			      msecs_to_jiffies(SW_SPAN_SCAN_MS));
+	return 0;
+}
+
+/**
+ * sw_span_exit() - remove the files first (no control write can race),
+ * stop the scan, then every span.
+ *
+ * Context: process context (module exit, or a failed init).
+ */
+void sw_span_exit(void)
+{
+	struct sw_span *sp, *tmp;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_span_files); i++)
+		sw_debugfs_remove(&sw_span_files[i]);
+	if (sw_span_scan.work.func)
+		cancel_delayed_work_sync(&sw_span_scan);
+	list_for_each_entry_safe(sp, tmp, &sw_spans, list) {
+		list_del(&sp->list);
+		sw_span_destroy(sp);
+	}
+	sw_nspans = 0;
+	sw_debugfs_remove(&sw_span_hist_dir);
+}

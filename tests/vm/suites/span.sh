@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/span.sh - spans: the time between a start point and a
+# stop point with the same key.
+#
+#   queues     sw_testmod's items held 8.8, 17.6 and 35.2 ms in queue 1
+#              and 17.6 ms in queue 2: exact counts per span and exact histogram
+#              buckets (holds spin with interrupts off, just above the
+#              low end of their log2 buckets: a loaded host stalls the
+#              guest for several ms at times, a bucket of 8 ms or more
+#              leaves room for it),
+#              the per-hop time of a self-paired point
+#   workqueue  __queue_work -> process_one_work keyed by the work item
+#              (names through BTF), a test work item held 17 ms behind
+#              another on an ordered workqueue: exact count, bucket 16-32 ms
+#   fork       a program forking N times: the parent's kernel_clone rows
+#              and the child's wake_up_new_task -> schedule_tail rows, N each
+#   limits     dropped_full, unmatched, abandoned, restarted, unreadable
+#              each provoked and counted exactly; bad input refused with
+#              the right errno, nothing changed
+#   runqlat    run-queue latency (tracepoints) against bcc's runqlat in
+#              the same guest (x86_64; the arm64 guests have no bcc)
+#
+# Runs in the guest with the repository top as the working directory;
+# span.prepare builds what it needs.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+SW=$SW_REPO/build/userspace/stopwatch
+[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
+T=/sys/kernel/debug/sw_testmod
+TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+R=${SW_RESULTS:-/tmp}/span
+mkdir -p "$R"
+
+[ -x "$SW" ] || skip_all "$SW not built (see span.prepare)"
+[ -r "$MOD" ] && [ -r "$TMOD" ] || skip_all "stopwatch.ko or sw_testmod.ko not built"
+[ -x "$P/forker" ] || skip_all "$P/forker not built (see span.prepare)"
+
+# scol SPAN COLUMN: a span's value in a span_stats column.
+scol() { col "$1" "$2" "$D/span_stats"; }
+
+# hcount FILE VALUE: the count of the histogram bucket starting at VALUE.
+hcount() {
+	awk -v v="$2" '$1 == v && $2 ~ /^\|/ { print $NF; f = 1 }
+		END { if (!f) print 0 }' "$1"
+}
+
+# hsum FILE: the sum of all buckets.
+hsum() { awk '$2 ~ /^\|/ && $1 ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' "$1"; }
+
+tctl() { echo "$1" > "$T/ctl"; }
+
+# refcheck WHAT KIND HIST: HIST's buckets hold exactly what sw_testmod
+# measured of the same waits (its spanref line KIND: "LOW:COUNT ...
+# straddle N"), bucket by bucket.  A loaded host can stall the guest
+# for a long time (a single-threaded TCG guest runs its vCPUs in turn):
+# the module's own brackets of each wait absorb that, and a wait whose
+# brackets straddle two buckets (a stall right at a call) is said.
+refcheck() {
+	_ref=$(awk -v k="$2" '$1 == k' "$T/spanref")
+	_str=${_ref##* straddle }
+	diag "$1: sw_testmod measured: $_ref"
+	if [ "$_str" != 0 ]; then
+		skip "$1: $_str wait(s) straddled two buckets (a guest stall at a call): buckets not comparable"
+		return
+	fi
+	_ok=1
+	for _p in $(echo "$_ref" | cut -d' ' -f2- | sed 's/ straddle.*//'); do
+		[ "$(hcount "$3" "${_p%%:*}")" = "${_p#*:}" ] || _ok=0
+	done
+	[ "$(hsum "$3")" = "$(echo "$_ref" | tr ' ' '\n' | awk -F: 'NF == 2 { s += $2 } END { print s + 0 }')" ] || _ok=0
+	if [ $_ok = 1 ]; then
+		ok "$1: histogram buckets equal the module's own measure"
+	else
+		not_ok "$1: histogram buckets equal the module's own measure"
+		sed 's/^/#   /' "$3"
+	fi
+}
+
+unload
+rmmod sw_testmod 2>/dev/null
+is "module loads" "$(load)" ok || skip_all "stopwatch.ko did not load"
+is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok ||
+	skip_all "sw_testmod.ko did not load"
+check "spans, span_stats, span_keys and span_hist/ exist" \
+	test -w "$D/spans" -a -r "$D/span_stats" -a -r "$D/span_keys" -a -d "$D/span_hist"
+
+# --- queues: exact counts and buckets ---------------------------------------
+# q->id is the first field of struct sw_spanq: arg0+0/4 (the test module
+# has no BTF: raw keys).
+Q1='sw_spanq_add:arg1?arg0+0/4==1'
+Q1S='sw_spanq_del:arg1?arg0+0/4==1'
+Q2='sw_spanq_add:arg1?arg0+0/4==2'
+Q2S='sw_spanq_del:arg1?arg0+0/4==2'
+is "add span q1" "$(ctl spans "+q1 start=$Q1 stop=$Q1S")" ok
+is "add span q2" "$(ctl spans "+q2 start=$Q2 stop=$Q2S by=comm")" ok
+is "spans lists both" "$(cut -d' ' -f1 "$D/spans" | tr '\n' ' ')" "+q1 +q2 "
+# A warm-up round, so that the probed paths are translated once (TCG).
+tctl "spanq 4 100 100"
+is "reset after the warm-up" "$(ctl spans reset)" ok
+tctl "spanref reset"
+tctl "spanq 5 8800 17600"
+tctl "spanq 3 17600 17600"
+tctl "spanq 2 35200 17600"
+cp "$D/span_stats" "$R/queues.stats"
+cp "$D/span_hist/q1" "$R/q1.hist"
+cp "$D/span_hist/q2" "$R/q2.hist"
+is "q1: 10 intervals" "$(scol q1 calls)" 10
+cp "$T/spanref" "$R/queues.ref"
+# Nominally 5 in [8388608, 16777216), 3 in [16777216, 33554432), 2 in
+# [33554432, 67108864) ns.
+refcheck "q1 (held 8.8, 17.6, 35.2 ms)" q1 "$R/q1.hist"
+cmp_ge "q1: min_ns >= 8.8 ms" "$(scol q1 min_ns)" 8800000
+is "q2: 10 intervals" "$(scol q2 calls)" 10
+refcheck "q2 (held 17.6 ms)" q2 "$R/q2.hist"
+for c in unmatched dropped_full unreadable abandoned; do
+	is "q1: $c 0" "$(scol q1 $c)" 0
+done
+is "q1: 20 hits skipped by the condition (queue 2's)" "$(scol q1 skipped)" 20
+is "q1: nothing in flight" "$(scol q1 in_flight)" 0
+is "q2: rows by comm: the writer's 10" \
+	"$(awk '$1 == "q2" && $2 ~ /^comm=/ { print $3 }' "$D/span_keys")" 10
+is "reset" "$(ctl spans reset)" ok
+is "q1: 0 after reset" "$(scol q1 calls)" 0
+is "q1: skipped 0 after reset" "$(scol q1 skipped)" 0
+is "remove q1 q2" "$(ctl spans -q1; ctl spans -q2)" "ok
+ok"
+is "no spans left" "$(cat "$D/spans")" ""
+
+# Per hop: successive adds of one item (self-paired point): the time it
+# spent in queue 1 before it was added to queue 2.
+is "add self-paired span hop" \
+	"$(ctl spans "+hop start=sw_spanq_add:arg1 stop=sw_spanq_add:arg1")" ok
+tctl "spanref reset"
+tctl "spanq 4 17600 100"
+cp "$D/span_hist/hop" "$R/hop.hist"
+is "hop: 4 intervals (one per item)" "$(scol hop calls)" 4
+refcheck "hop (17.6 ms in queue 1)" hop "$R/hop.hist"
+is "hop: 8 hits started (each add opens the next interval)" "$(scol hop started)" 8
+is "hop: the 4 last adds in flight" "$(scol hop in_flight)" 4
+is "hop: unmatched 0" "$(scol hop unmatched)" 0
+is "remove hop" "$(ctl spans -hop)" ok
+
+# The program, one-shot, raw keys on the test module.
+tctl "spanref reset"
+"$SW" span --start "$Q1" --stop "$Q1S" --name q1cli -- \
+	sh -c "echo 'spanq 6 8800 0' > $T/ctl" >"$TMP/cli.out" 2>"$TMP/cli.err"
+is "stopwatch span -- COMMAND exits 0" "$?" 0 || cat "$TMP/cli.err"
+cp "$TMP/cli.out" "$R/cli.out"
+is "stopwatch span: calls 6" "$(awk '$1 == "calls" { print $2 }' "$TMP/cli.out")" 6
+refcheck "stopwatch span (held 8.8 ms)" q1 "$TMP/cli.out"
+is "stopwatch span: its span removed" "$(cat "$D/spans")" ""
+"$SW" span --start "$Q1" --stop "$Q1S" -u us --json -- \
+	sh -c "echo 'spanq 3 8800 0' > $T/ctl" >"$TMP/cli.json" 2>"$TMP/cli.err"
+is "stopwatch span --json exits 0" "$?" 0 || cat "$TMP/cli.err"
+check "stopwatch span --json: calls 3" grep -q '"calls":3,' "$TMP/cli.json"
+
+# --- workqueue latency, names through BTF -----------------------------------
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	A=$(awk '$3 == "sw_spanwork_item" { print $1; exit }' /proc/kallsyms)
+	"$SW" span --keep --name wq --start "__queue_work:work?work->func==0x$A" \
+		--stop "process_one_work:work?work->func==0x$A" 2>"$TMP/wq.err"
+	is "stopwatch span --keep wq (BTF names)" "$?" 0 || cat "$TMP/wq.err"
+	grep '^+wq' "$D/spans" | tee "$R/wq.line" | sed 's/^/# /'
+	check "wq: work resolved to arg2 / arg1, func to +24" \
+		grep -q 'start=__queue_work:arg2?arg2+24==0x.* stop=process_one_work:arg1?arg1+24==0x' "$R/wq.line"
+	tctl "spanref reset"
+	tctl "spanwork 8 17000"
+	cp "$D/span_hist/wq" "$R/wq.hist"
+	cp "$D/span_stats" "$R/wq.stats"
+	is "wq: 8 work items" "$(scol wq calls)" 8
+	refcheck "wq (held 17 ms behind another)" wq "$R/wq.hist"
+	is "wq: unmatched 0" "$(scol wq unmatched)" 0
+	"$SW" stat >"$TMP/stat.out" 2>&1
+	check "stopwatch stat shows span wq" grep -q '^wq ' "$TMP/stat.out"
+	is "stopwatch span --remove wq" "$("$SW" span --remove wq 2>&1 && echo ok)" ok
+else
+	skip "no /sys/kernel/btf/vmlinux: workqueue check by BTF names"
+fi
+
+# --- fork: the parent's and the child's rows --------------------------------
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$SW" span --keep --name fork_parent --start kernel_clone:tid \
+		--stop kernel_clone%return:tid --comm swforker 2>"$TMP/f.err"
+	is "span fork_parent" "$?" 0 || cat "$TMP/f.err"
+	"$SW" span --keep --name fork_child --start 'wake_up_new_task:p->pid' \
+		--stop schedule_tail:tid --comm swforker 2>"$TMP/f.err"
+	is "span fork_child (p->pid through BTF)" "$?" 0 || cat "$TMP/f.err"
+	"$P/forker" 25 swforker >/dev/null
+	cp "$D/span_stats" "$R/fork.stats"
+	is "fork_parent: 25 rows" "$(scol fork_parent calls)" 25
+	is "fork_child: 25 rows" "$(scol fork_child calls)" 25
+	is "remove the fork spans" \
+		"$(ctl spans -fork_parent; ctl spans -fork_child)" "ok
+ok"
+else
+	skip "no /sys/kernel/btf/vmlinux: fork check by BTF names"
+fi
+
+# --- limits: every loss counted exactly -------------------------------------
+is "add span lim (16 slots, 4 s age)" \
+	"$(ctl spans "+lim start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 slots=16 age_ms=4000")" ok
+tctl "spanptr 1000 20"
+is "lim: 16 started" "$(scol lim started)" 16
+is "lim: 4 dropped_full" "$(scol lim dropped_full)" 4
+is "lim: 16 in flight" "$(scol lim in_flight)" 16
+tctl "spanptr2 5000 7"
+is "lim: 7 unmatched" "$(scol lim unmatched)" 7
+tctl "spanptr2 1000 3"
+is "lim: 3 intervals" "$(scol lim calls)" 3
+tctl "spanptr 1003 2"
+is "lim: 2 restarted" "$(scol lim restarted)" 2
+sleep 5
+cp "$D/span_stats" "$R/lim.stats"
+is "lim: 13 abandoned after 4 s" "$(scol lim abandoned)" 13
+is "lim: none in flight" "$(scol lim in_flight)" 0
+is "remove lim" "$(ctl spans -lim)" ok
+is "add span bad (a read through each pointer)" \
+	"$(ctl spans "+bad start=sw_spanptr_start:arg0+8 stop=sw_spanptr_stop:arg0+8")" ok
+tctl "spanptr 16 5"
+is "bad: 5 unreadable keys (pointers 16..20), no oops" "$(scol bad unreadable)" 5
+is "bad: none started" "$(scol bad started)" 0
+is "remove bad" "$(ctl spans -bad)" ok
+
+# --- bad input: the errno, last_error, nothing changed ----------------------
+is "add span keep" "$(ctl spans "+keep start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0")" ok
+cp "$D/spans" "$TMP/spans.before"
+badspan() {
+	is "refused: $1" "$(ctl spans "$2")" "$3"
+	check "last_error names '$4'" grep -qF -- "$4" "$D/last_error"
+	is "spans unchanged after: $1" "$(cat "$D/spans")" "$(cat "$TMP/spans.before")"
+}
+badspan "unknown function" "+x start=sw_no_such_fn_zz:arg0 stop=sw_spanptr_stop:arg0" ENOENT sw_no_such_fn_zz
+badspan "unknown tracepoint" "+x start=sched:no_such_tp_zz:arg0 stop=sw_spanptr_stop:arg0" ENOENT no_such_tp_zz
+badspan "arg6" "+x start=sw_spanptr_start:arg6 stop=sw_spanptr_stop:arg0" EINVAL arg6
+badspan "retval at an entry" "+x start=sw_spanptr_start:retval stop=sw_spanptr_stop:arg0" EINVAL retval
+badspan "no stop point" "+x start=sw_spanptr_start:arg0" EINVAL "start= and a stop="
+badspan "slots not a power of two" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 slots=100" EINVAL slots=100
+badspan "bad filter" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 pid=abc" EINVAL pid=abc
+badspan "by=retval" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 by=retval" EINVAL by=retval
+badspan "name exists" "+keep start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0" EEXIST keep
+badspan "remove unknown" "-nosuch" ENOENT nosuch
+badspan "second point fails" "+x start=sw_spanptr_start:arg0 stop=sw_no_such_fn_zz:arg0" ENOENT sw_no_such_fn_zz
+check "no kprobe left from the refused spans" \
+	sh -c "[ \$(grep -c sw_spanptr_start /sys/kernel/debug/kprobes/list) = 1 ]"
+"$SW" span --start 'sw_spanptr_start:nosuchname' --stop sw_spanptr_stop:arg0 -d 1 \
+	>/dev/null 2>"$TMP/name.err"
+cmp_ne_rc=$?
+check "stopwatch span: a name not in the BTF is an error naming it" \
+	sh -c "[ $cmp_ne_rc -ne 0 ] && grep -q nosuchname '$TMP/name.err'"
+is "remove keep" "$(ctl spans -keep)" ok
+
+# --- run-queue latency against bcc's runqlat ----------------------------------
+RQL=/usr/sbin/runqlat-bpfcc
+if [ "$SW_ARCH" = arm64 ]; then
+	skip "runqlat: the arm64 guests run a busybox root without bcc"
+elif [ ! -x "$RQL" ]; then
+	skip "runqlat: $RQL not installed"
+else
+	# The span's line first (BTF resolution is slow under TCG): then it
+	# is added with one write once runqlat traces, and removed just
+	# before runqlat stops, so that both watch the same window.
+	"$SW" span --keep --name rq --start 'sched:sched_wakeup:p->pid' \
+		--start 'sched:sched_wakeup_new:p->pid' \
+		--start 'sched:sched_switch:prev->pid?prev->__state==0' \
+		--stop 'sched:sched_switch:next->pid?next->pid!=0' 2>"$TMP/rq.err"
+	is "span rq on the scheduler's tracepoints" "$?" 0 || cat "$TMP/rq.err"
+	RQLINE=$(grep '^+rq ' "$D/spans")
+	ctl spans -rq >/dev/null
+	# A job started with & in a script ignores SIGINT, and so would
+	# runqlat (it reports on ^C): SIGINT back to its default first.
+	PYTHONUNBUFFERED=1 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.err" &
+	rpid=$!
+	i=0
+	while [ $i -lt 3000 ] && ! grep -q Tracing "$TMP/rql.out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	is "add rq" "$(ctl spans "$RQLINE")" ok
+	"$P/pingpong" 30000 >/dev/null
+	cp "$D/span_stats" "$R/rq.stats"
+	ctl spans -rq >/dev/null
+	kill -INT $rpid
+	wait $rpid
+	cp "$D/span_hist/rq" "$R/rq.hist" 2>/dev/null
+	cp "$TMP/rql.out" "$R/runqlat.out"
+	# runqlat: "lo -> hi : count |bar|" in microseconds.
+	rn=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$TMP/rql.out")
+	sn=$(col rq calls "$R/rq.stats")
+	diag "runqlat events $rn, stopwatch $sn"
+	cmp_gt "runqlat saw events" "$rn" 60000
+	check "events within 2% of runqlat's ($sn vs $rn)" \
+		awk -v a="$sn" -v b="$rn" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'
+	# runqlat has only its histogram: the mean lies between the means of
+	# the buckets' low and high ends.
+	awk '$2 == "->" && $4 == ":" { lo += $1 * $5; hi += ($3 + 1) * $5; n += $5 }
+		END { printf "%.0f %.0f\n", lo * 1000 / n, hi * 1000 / n }' \
+		"$TMP/rql.out" >"$TMP/rql.mean"
+	read -r mlo mhi <"$TMP/rql.mean"
+	savg=$(col rq avg_ns "$R/rq.stats")
+	diag "runqlat mean in [$mlo, $mhi] ns, stopwatch avg_ns $savg"
+	check "stopwatch's mean within 10% of runqlat's bounds" \
+		awk -v s="$savg" -v lo="$mlo" -v hi="$mhi" 'BEGIN { exit !(s >= 0.9 * lo && s <= 1.1 * hi) }'
+fi
+
+unload
+check "stopwatch unloaded" sh -c '! test -d /sys/module/stopwatch'
+rmmod sw_testmod
+rm -rf "$TMP"

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-span.c - "stopwatch span": time what happens between a start
+ * point and a stop point that see the same key (an item through a queue,
+ * a work item from queueing to running, a task from wakeup to running),
+ * for a while or while a command runs; or add and remove long-lived spans
+ * in the module's spans file.
+ *
+ * The points' names (arguments, fields) are resolved here with the
+ * kernel's BTF (util/span-btf.c); the module gets positions and offsets.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "util/child.h"
+#include "util/debugfs.h"
+#include "util/parse-options.h"
+#include "util/probe-ctl.h"
+#include "util/probe-spec.h"
+#include "util/span-btf.h"
+
+#define SW_SPAN_MAXPT 8
+
+struct sw_span_args {
+	const char *pt[2][SW_SPAN_MAXPT];	/* [0] starts, [1] stops */
+	size_t npt[2];
+	const char *name, *remove, *cpus, *cgroup, *comm, *by, *module;
+	const char *debugfs, *unit, *output, *btf;
+	double duration;
+	uint64_t pid, tid, min_ns, max_ns, slots, age_ms;
+	bool keep, json, no_hist;
+	char **cmd;
+};
+
+static const struct sw_cmd_doc sw_span_doc = {
+	.name = "span",
+	.usage = "stopwatch span --start POINT:KEY --stop POINT:KEY [OPTIONS] [-- COMMAND [ARGS]]\n"
+		 "       stopwatch span --keep --name NAME --start POINT:KEY --stop POINT:KEY [OPTIONS]\n"
+		 "       stopwatch span --remove NAME",
+	.about =
+		"Time the intervals between a start point and a stop point that see the same\n"
+		"key, while COMMAND runs, for -d seconds or until interrupted; then print the\n"
+		"span's statistics, what it could not pair, and its log2 histogram.\n"
+		"\n"
+		"A POINT is FUNC (the function's entry), FUNC%return (its return) or\n"
+		"SYSTEM:EVENT (a tracepoint).  The KEY after the last ':' is an argument by\n"
+		"name (work) or position (arg0..arg5), retval (at a return), tid or pid, a\n"
+		"field through pointers (p->pid, rq->q->id), raw reads argN+OFF[+OFF]/SIZE,\n"
+		"or two of them joined by ','.  POINT:KEY?EXPR==N (or !=) counts only the hits\n"
+		"where EXPR has that value.  Names come from the kernel's BTF.  --start and\n"
+		"--stop repeat: several points may start or stop one span; the same\n"
+		"POINT:KEY as start and stop times the intervals between successive hits of\n"
+		"each key.  Filters (-p, -t, --comm, -C, --cgroup) apply at the stop point,\n"
+		"--min/--max to the interval; a COMMAND only bounds the time measured.\n"
+		"Starts wait in a bounded table: a start that finds it full is counted\n"
+		"(dropped_full), one older than --age is abandoned, a stop without a start\n"
+		"is unmatched, a key that cannot be read unreadable.\n",
+	.examples =
+		"  stopwatch span --start __queue_work:work --stop process_one_work:work -d 5\n"
+		"  stopwatch span --start sched:sched_wakeup:p->pid --start sched:sched_wakeup_new:p->pid \\\n"
+		"      --start 'sched:sched_switch:prev->pid?prev->__state==0' --stop 'sched:sched_switch:next->pid?next->pid!=0' -d 5\n"
+		"  stopwatch span --start kernel_clone:tid --stop kernel_clone%return:tid --comm make -- make\n"
+		"  stopwatch span --start 'list_add:new,head' --stop 'list_add:new,head' -d 1\n"
+		"  stopwatch span --keep --name wq --start __queue_work:work --stop process_one_work:work\n"
+		"  stopwatch span --remove wq\n",
+};
+
+static int sw_pt_cb(const struct sw_option *opt, const char *arg)
+{
+	struct sw_span_args *a = opt->value;
+	int i = opt->long_name[2] == 'o';	/* "stop" */
+
+	if (a->npt[0] + a->npt[1] >= SW_SPAN_MAXPT) {
+		fprintf(stderr, "stopwatch span: at most %d points\n",
+			SW_SPAN_MAXPT);
+		return -E2BIG;
+	}
+	a->pt[i][a->npt[i]++] = arg;
+	return 0;
+}
+
+static int sw_dur_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_parse_duration(arg, opt->value);
+}
+
+static int sw_unit_cb(const struct sw_option *opt, const char *arg)
+{
+	uint64_t div;
+
+	if (sw_parse_unit(arg, &div))
+		return -EINVAL;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
+static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
+{
+	const struct sw_option opts[] = {
+		SW_OPT_GROUP("The span"),
+		SW_OPT_CALLBACK(0, "start", a, "POINT:KEY",
+				"a start point and its key (repeatable)",
+				sw_pt_cb, NULL),
+		SW_OPT_CALLBACK(0, "stop", a, "POINT:KEY",
+				"a stop point and its key (repeatable)",
+				sw_pt_cb, NULL),
+		SW_OPT_NAME(0, "name", &a->name, "NAME",
+			    "the span's name (default START->STOP)",
+			    "1 to 63 of A-Z a-z 0-9 _ . - >"),
+		SW_OPT_U64(0, "slots", &a->slots, "N",
+			   "starts in flight at once (a power of two, default 4096)",
+			   16, 1048576, "a power of two from 16 to 1048576"),
+		SW_OPT_U64(0, "age", &a->age_ms, "MSEC",
+			   "starts older than this are abandoned (default 10000)",
+			   1, 86400000, "1 to 86400000"),
+		SW_OPT_GROUP("How long"),
+		SW_OPT_DOUBLE('d', "duration", &a->duration, "SEC",
+			      "stop after SEC seconds", 0.001, 1e9,
+			      "a number of seconds"),
+		SW_OPT_GROUP("Which intervals (at the stop point)"),
+		SW_OPT_U64('p', "pid", &a->pid, "PID", "only the process PID",
+			   1, 0x7fffffff, "a process id"),
+		SW_OPT_U64('t', "tid", &a->tid, "TID", "only the thread TID", 1,
+			   0x7fffffff, "a thread id"),
+		SW_OPT_NAME('C', "cpu", &a->cpus, "CPUS", "only on these CPUs",
+			    "a list such as 0-1,3"),
+		SW_OPT_NAME(0, "comm", &a->comm, "NAME",
+			    "only threads with this command name",
+			    "1 to 15 characters"),
+		SW_OPT_NAME(0, "cgroup", &a->cgroup, "PATH",
+			    "only tasks in this cgroup v2", "a cgroup v2 path"),
+		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
+				"only intervals of at least DUR (500us, 1ms)",
+				sw_dur_cb, "a duration such as 500us"),
+		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
+				"only intervals of at most DUR", sw_dur_cb,
+				"a duration such as 2ms"),
+		SW_OPT_GROUP("What to show"),
+		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
+			    "rows by the stop thread's pid, tgid, comm or cpu",
+			    "pid tgid comm cpu"),
+		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
+				"ns (default), us, ms or s", sw_unit_cb,
+				"ns, us, ms or s"),
+		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histogram"),
+		SW_OPT_BOOL('j', "json", &a->json, "one JSON object"),
+		SW_OPT_NAME('o', "output", &a->output, "FILE",
+			    "write the report to FILE", "a file name"),
+		SW_OPT_GROUP("Long-lived spans"),
+		SW_OPT_BOOL(0, "keep", &a->keep,
+			    "add the span and leave it (stopwatch stat shows it)"),
+		SW_OPT_NAME(0, "remove", &a->remove, "NAME",
+			    "remove the span NAME", "a span name"),
+		SW_OPT_GROUP("Setup"),
+		SW_OPT_NAME(0, "module", &a->module, "PATH",
+			    "stopwatch.ko to load if it is not loaded",
+			    "a file name"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "the module's debugfs directory"),
+		SW_OPT_NAME(0, "btf", &a->btf, "DIR",
+			    "BTF files (default /sys/kernel/btf)",
+			    "a directory"),
+		SW_OPT_END(),
+	};
+	int n, end;
+
+	end = sw_command_split(argc, argv, "span", &a->cmd);
+	if (end < 0)
+		return end;
+	n = sw_parse_options(end, argv, &sw_span_doc, opts);
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	if (n != end) {
+		fprintf(stderr,
+			"stopwatch span: unexpected argument '%s' (points go with --start and --stop)\n",
+			argv[n]);
+		return -EINVAL;
+	}
+	if (a->remove)
+		return 0;
+	if (!a->npt[0] || !a->npt[1]) {
+		fprintf(stderr,
+			"stopwatch span: a span needs --start and --stop; see 'stopwatch span --help'\n");
+		return -EINVAL;
+	}
+	if (a->slots & (a->slots - 1)) {
+		fprintf(stderr,
+			"stopwatch span: --slots %llu is not a power of two\n",
+			(unsigned long long)a->slots);
+		return -EINVAL;
+	}
+	if (a->keep && (a->cmd || a->duration)) {
+		fprintf(stderr,
+			"stopwatch span: --keep adds the span and returns: no COMMAND or -d\n");
+		return -EINVAL;
+	}
+	if (a->pid && a->tid) {
+		fprintf(stderr,
+			"stopwatch span: -p (a process) and -t (a thread) exclude each other\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* START->STOP from the first points' names, in the name's characters. */
+static void sw_span_default_name(const struct sw_span_args *a, char *buf,
+				 size_t len)
+{
+	char *p;
+
+	snprintf(buf, len, "%.*s->%.*s",
+		 (int)strcspn(a->pt[0][0], ":?"), a->pt[0][0],
+		 (int)strcspn(a->pt[1][0], ":?"), a->pt[1][0]);
+	for (p = buf; *p; p++)
+		if (*p == '%')
+			*p = '.';
+}
+
+/* The span's line for the spans file. */
+static int sw_span_line(const struct sw_span_args *a, const char *name,
+			char **line)
+{
+	struct sw_span_btf *b = sw_span_btf_new(a->btf);
+	struct sw_probe_opts po = { 0 };
+	struct sw_err err = { "" };
+	char *out = NULL, *opts = NULL, *l = NULL, *r;
+	size_t len = 0, i, j;
+	FILE *f;
+	int ret = 0;
+
+	*line = NULL;
+	f = open_memstream(&l, &len);
+	if (!b || !f) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	fprintf(f, "+%s", name);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < a->npt[i]; j++) {
+			ret = sw_span_point_resolve(b, a->pt[i][j], &r, &err);
+			if (ret) {
+				fprintf(stderr, "stopwatch span: %s\n",
+					err.msg);
+				goto cleanup;
+			}
+			fprintf(f, " %s=%s", i ? "stop" : "start", r);
+			free(r);
+		}
+	if (a->slots)
+		fprintf(f, " slots=%llu", (unsigned long long)a->slots);
+	if (a->age_ms)
+		fprintf(f, " age_ms=%llu", (unsigned long long)a->age_ms);
+	po.pid = a->tid;
+	po.tgid = a->pid;
+	po.comm = a->comm;
+	po.cpus = a->cpus;
+	po.by = a->by;
+	po.min_ns = a->min_ns;
+	po.max_ns = a->max_ns;
+	if (a->cgroup) {
+		ret = sw_cgroup_id(a->cgroup, &po.cgroup, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch span: --cgroup: %s\n",
+				err.msg);
+			goto cleanup;
+		}
+	}
+	opts = sw_probe_opts_format(&po);
+	if (!opts) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	fprintf(f, "%s%s\n", *opts ? " " : "", opts);
+cleanup:
+	if (f && fclose(f) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		*line = l;
+	else
+		free(l);
+	free(out);
+	free(opts);
+	sw_span_btf_free(b);
+	return ret;
+}
+
+static volatile sig_atomic_t sw_stop;
+
+static void sw_on_signal(int sig)
+{
+	if (sig != SIGCHLD)
+		sw_stop = 1;
+}
+
+/* Waits for the command, -d or a signal. */
+static void sw_span_wait(const struct sw_span_args *a, pid_t child,
+			 int *status)
+{
+	struct timespec t0, now, nap = { 0, 50 * 1000 * 1000 };
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!sw_stop) {
+		if (child > 0 && waitpid(child, status, WNOHANG) == child)
+			return;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (a->duration &&
+		    (double)(now.tv_sec - t0.tv_sec) +
+				    (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >=
+			    a->duration)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (child > 0) {
+		kill(child, SIGTERM);
+		while (waitpid(child, status, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* The header and our row of span_stats, as two arrays of words. */
+static int sw_span_row(const char *text, const char *name, char ***hdr,
+		       char ***val, size_t *n)
+{
+	const char *nl = strchr(text, '\n'), *p;
+	size_t cap = 64;
+	char *h, *v = NULL, *save, *w;
+
+	*n = 0;
+	*hdr = calloc(cap, sizeof(char *));
+	*val = calloc(cap, sizeof(char *));
+	if (!nl || !*hdr || !*val)
+		return -ENOMEM;
+	h = strndup(text, nl - text);
+	for (p = nl + 1; *p; p = strchr(p, '\n') + 1) {
+		size_t l = strcspn(p, " ");
+
+		if (l == strlen(name) && !strncmp(p, name, l)) {
+			v = strndup(p, strcspn(p, "\n"));
+			break;
+		}
+		if (!strchr(p, '\n'))
+			break;
+	}
+	if (!h || !v) {
+		free(h);
+		free(v);
+		return -ENOENT;
+	}
+	for (w = strtok_r(h, " ", &save); w && *n < cap;
+	     w = strtok_r(NULL, " ", &save))
+		(*hdr)[(*n)++] = strdup(w);
+	*n = 0;
+	for (w = strtok_r(v, " ", &save); w && *n < cap;
+	     w = strtok_r(NULL, " ", &save))
+		(*val)[(*n)++] = strdup(w);
+	free(h);
+	free(v);
+	return 0;
+}
+
+static int sw_span_report(FILE *out, const struct sw_span_args *a,
+			  const char *dir, const char *id, const char *name)
+{
+	char *stats = NULL, *hist = NULL, **hdr = NULL, **val = NULL, path[160];
+	uint64_t div = 1;
+	size_t n = 0, i;
+	int ret;
+
+	if (a->unit)
+		sw_parse_unit(a->unit, &div);
+	ret = sw_debugfs_read(dir, "span_stats", &stats, NULL, NULL);
+	if (!ret)
+		ret = sw_span_row(stats, id, &hdr, &val, &n);
+	snprintf(path, sizeof(path), "span_hist/%s", id);
+	if (!ret && !a->no_hist)
+		ret = sw_debugfs_read(dir, path, &hist, NULL, NULL);
+	if (ret) {
+		fprintf(stderr, "stopwatch span: cannot read the span's statistics (%s)\n",
+			strerror(-ret));
+		goto cleanup;
+	}
+	if (a->json) {
+		fprintf(out, "{\"span\":\"%s\"", name);
+		for (i = 1; i < n; i++)
+			fprintf(out, ",\"%s\":%s", hdr[i], val[i]);
+		fprintf(out, "}\n");
+		goto cleanup;
+	}
+	fprintf(out, "%s\n", name);
+	for (i = 1; i < n; i++) {
+		size_t l = strlen(hdr[i]);
+
+		if (div > 1 && l > 3 && !strcmp(hdr[i] + l - 3, "_ns"))
+			fprintf(out, "  %-16.*s_%s %.3f\n", (int)(l - 3), hdr[i],
+				a->unit,
+				strtod(val[i], NULL) / (double)div);
+		else
+			fprintf(out, "  %-18s %s\n", hdr[i], val[i]);
+	}
+	if (hist)
+		fprintf(out, "\n%s", hist);
+cleanup:
+	for (i = 0; hdr && i < 64; i++) {
+		free(hdr[i]);
+		free(val[i]);
+	}
+	free(hdr);
+	free(val);
+	free(stats);
+	free(hist);
+	return ret;
+}
+
+int cmd_span(int argc, char **argv)
+{
+	struct sw_span_args a = { 0 };
+	struct sw_err err = { "" };
+	char *dir = NULL, *line = NULL, name[80], id[80], rm[96];
+	bool loaded = false, added = false;
+	FILE *out = stdout;
+	int ret, status = 0, go = -1;
+	pid_t child = 0;
+
+	ret = sw_span_parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	if (!a.debugfs) {
+		ret = sw_module_ensure(a.module, 0, &loaded, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch span: %s\n", err.msg);
+			return ret;
+		}
+	}
+	ret = sw_debugfs_find(a.debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch span: %s\n", err.msg);
+		return ret;
+	}
+	if (a.remove) {
+		snprintf(rm, sizeof(rm), "-%s\n", a.remove);
+		ret = sw_ctl_write(dir, "spans", rm, &err);
+		if (ret)
+			fprintf(stderr, "stopwatch span: --remove %s: %s\n",
+				a.remove, err.msg);
+		goto cleanup;
+	}
+	if (a.name)
+		snprintf(name, sizeof(name), "%s", a.name);
+	else
+		sw_span_default_name(&a, name, sizeof(name));
+	/* A one-shot span carries our pid: two runs at once do not clash. */
+	if (a.keep)
+		snprintf(id, sizeof(id), "%s", name);
+	else
+		snprintf(id, sizeof(id), "%.50s.t%d", name, (int)getpid());
+	ret = sw_span_line(&a, id, &line);
+	if (ret)
+		goto cleanup;
+	if (a.output && !a.keep) {
+		out = fopen(a.output, "w");
+		if (!out) {
+			ret = -errno;
+			out = stdout;
+			fprintf(stderr, "stopwatch span: cannot create %s: %s\n",
+				a.output, strerror(-ret));
+			goto cleanup;
+		}
+	}
+	sw_signals_catch(sw_on_signal);
+	if (a.cmd) {
+		/* Held before exec until the span is in place. */
+		child = sw_child_start(a.cmd, &go, "span");
+		if (child < 0) {
+			ret = child;
+			child = 0;
+			goto cleanup;
+		}
+	}
+	ret = sw_ctl_write(dir, "spans", line, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch span: %s", line);
+		fprintf(stderr, "stopwatch span: %s\n", err.msg);
+		goto cleanup;
+	}
+	if (a.keep)
+		goto cleanup;
+	added = true;
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
+			ret = -errno;
+		close(go);
+		go = -1;
+	}
+	if (!ret)
+		sw_span_wait(&a, child, &status);
+	child = 0;
+	if (!ret)
+		ret = sw_span_report(out, &a, dir, id, name);
+cleanup:
+	if (added) {
+		snprintf(rm, sizeof(rm), "-%s\n", id);
+		if (sw_ctl_write(dir, "spans", rm, &err)) {
+			fprintf(stderr, "stopwatch span: removing %s: %s\n", id,
+				err.msg);
+			if (!ret)
+				ret = -EIO;
+		}
+	}
+	if (go >= 0)
+		close(go);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (out != stdout && fclose(out) && !ret)
+		ret = -EIO;
+	free(line);
+	free(dir);
+	(void)loaded;
+	return ret;
+}
