@@ -255,6 +255,30 @@ check "and the kernel function under it with 3 calls" \
 grep -q '@t' "$D/probes" && not_ok "time removed its probes" ||
 	ok "time removed its probes"
 
+# One call path through user and kernel code: with call paths on, the
+# kernel function a user function calls is a path under it.
+upcol() {
+	awk -v p="$1" -v c="$2" '
+		$1 == "path" { for (i = 1; i <= NF; i++) if ($i == c) k = i; on = 1; next }
+		on && $1 == p && k { print $k; found = 1 }
+		END { if (!found) print "absent" }' "$D/paths"
+}
+is "paths on" "$(ctl paths on)" ok
+is "probe add hrtimer_nanosleep (uwork:uw_sleep is probed)" \
+	"$(padd hrtimer_nanosleep)" ok
+"$U" sleep 3 20
+is "path uwork:uw_sleep: 3 calls" "$(upcol uwork:uw_sleep calls)" 3
+is "path uwork:uw_sleep;hrtimer_nanosleep: 3 calls" \
+	"$(upcol 'uwork:uw_sleep;hrtimer_nanosleep' calls)" 3
+ut=$(upcol uwork:uw_sleep total_ns)
+kt=$(upcol 'uwork:uw_sleep;hrtimer_nanosleep' total_ns)
+case "$ut$kt" in *[!0-9]*) d="$ut - $kt" ;; *) d=$((ut - kt)) ;; esac
+is "self(uw_sleep) = total(uw_sleep) - total(its nanosleeps)" \
+	"$(upcol uwork:uw_sleep self_ns)" "$d"
+cmp_ge "the nanosleeps under it: >= 3 x 20 ms" "$kt" 60000000
+prm hrtimer_nanosleep
+is "paths off" "$(ctl paths off)" ok
+
 # With a command, only it and its descendants (follow=): another uwork
 # calling the same function meanwhile is left out.
 nogo
