@@ -42,6 +42,8 @@ int sw_kretprobe_check_params(void);
 int sw_maxactive(void);
 void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 		       struct sw_aggs *aggs, const struct sw_spec *spec);
+int sw_kprobe_result(const char *what, const char *name, int ret,
+		     const void *addr);
 int sw_kretprobe_register(struct sw_kretprobe *k);
 int sw_kretprobe_enable(struct sw_kretprobe *k);
 void sw_kretprobe_unregister(struct sw_kretprobe **ks, int n);

@@ -174,6 +174,45 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 }
 
 /**
+ * sw_kprobe_result() - what registering a kprobe or kretprobe on a kernel
+ * function came to, said with sw_error() when it failed.
+ * @what: how the message names the probe ("probe", "span point")
+ * @name: the function
+ * @ret:  what register_kprobe() or register_kretprobe() returned
+ * @addr: the probed address, when @ret is 0
+ *
+ * A registered probe on one of stopwatch's own functions is refused: the
+ * caller then unregisters it.
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT (no such function), -EINVAL (cannot be probed, or one
+ * of stopwatch's own functions) or @ret.
+ */
+int sw_kprobe_result(const char *what, const char *name, int ret,
+		     const void *addr)
+{
+	if (ret == -ENOENT) {
+		sw_error("%s '%s': no such kernel function", what, name);
+		return ret;
+	}
+	if (ret == -EINVAL) {
+		sw_error("%s '%s': cannot be probed (not function text, notrace, or on the kprobe blacklist)",
+			 what, name);
+		return ret;
+	}
+	if (ret) {
+		sw_error("%s '%s': cannot be probed (%d)", what, name, ret);
+		return ret;
+	}
+	if (within_module((unsigned long)addr, THIS_MODULE)) {
+		sw_error("%s '%s': stopwatch does not probe its own functions",
+			 what, name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
  * sw_kretprobe_register() - register @k disabled.
  * @k: from sw_kretprobe_init()
  *
@@ -188,27 +227,12 @@ int sw_kretprobe_register(struct sw_kretprobe *k)
 	const char *name = k->krp.kp.symbol_name;
 	int ret = register_kretprobe(&k->krp);
 
-	if (ret == -ENOENT) {
-		sw_error("probe '%s': no such kernel function", name);
-		return ret;
-	}
-	if (ret == -EINVAL) {
-		sw_error("probe '%s': cannot be probed (not function text, notrace, or on the kprobe blacklist)",
-			 name);
-		return ret;
-	}
-	if (ret) {
-		sw_error("probe '%s': register_kretprobe failed (%d)", name,
-			 ret);
-		return ret;
-	}
-	if (within_module((unsigned long)k->krp.kp.addr, THIS_MODULE)) {
+	if (ret)
+		return sw_kprobe_result("probe", name, ret, NULL);
+	ret = sw_kprobe_result("probe", name, 0, k->krp.kp.addr);
+	if (ret)
 		unregister_kretprobe(&k->krp);
-		sw_error("probe '%s': stopwatch does not probe its own functions",
-			 name);
-		return -EINVAL;
-	}
-	return 0;
+	return ret;
 }
 
 /**

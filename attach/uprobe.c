@@ -62,9 +62,6 @@
 /* Filters that hold for a whole process: decided per address space. */
 #define SW_UP_MM_FILTERS (SW_F_PID | SW_F_TGID | SW_F_FOLLOW)
 
-/* How far up the parent chain follow= looks (as the core does). */
-#define SW_UP_FOLLOW_DEPTH 64
-
 /**
  * struct sw_uset - the probes of a site, replaced whole (RCU).
  * @rcu: frees it after a grace period
@@ -108,27 +105,6 @@ static pid_t sw_up_tgid_of(u32 pid)
 	return tgid;
 }
 
-/* Is current's process @tgid or one of its descendants? */
-static bool sw_up_descends(pid_t tgid)
-{
-	struct task_struct *t = current;
-	bool found = false;
-	int depth;
-
-	rcu_read_lock();
-	for (depth = 0; depth < SW_UP_FOLLOW_DEPTH && t; depth++) {
-		if (t->tgid == tgid) {
-			found = true;
-			break;
-		}
-		if (t == rcu_dereference(t->real_parent))
-			break;
-		t = rcu_dereference(t->real_parent);
-	}
-	rcu_read_unlock();
-	return found;
-}
-
 /*
  * Does probe @u want the calls of current's process at all?  Its pid=,
  * tgid= and follow= hold for every thread of a process (pid=: the
@@ -146,7 +122,7 @@ static bool sw_up_wants_current(const struct sw_uprobe *u)
 		return false;
 	if ((f->flags & SW_F_PID) && current->tgid != sw_up_tgid_of(f->pid))
 		return false;
-	return !(f->flags & SW_F_FOLLOW) || sw_up_descends(f->follow);
+	return !(f->flags & SW_F_FOLLOW) || sw_filter_follows(f->follow);
 }
 
 /* Does probe @u want address space @mm (current may run elsewhere)? */

@@ -123,6 +123,7 @@ struct sw_spec {
 
 /* core/filter.c */
 bool sw_filter_entry(const struct sw_filter *f);
+bool sw_filter_follows(u32 tgid);
 bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
 			const struct sw_spec *s, struct pt_regs *regs);
 bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);

@@ -24,8 +24,16 @@
 /* How far up the parent chain follow= looks. */
 #define SW_FOLLOW_DEPTH 64
 
-/* Is current @tgid or one of its descendants? */
-static bool sw_follows(u32 tgid)
+/**
+ * sw_filter_follows() - is current in process @tgid or a descendant of it?
+ * @tgid: the process (follow=)
+ *
+ * Looks SW_FOLLOW_DEPTH parents up at most.  Also used by attach/uprobe.c.
+ *
+ * Context: a probe handler, or process context; RCU inside.
+ * Return: true when it is.
+ */
+bool sw_filter_follows(u32 tgid)
 {
 	struct task_struct *t = current, *parent;
 	bool found = false;
@@ -45,7 +53,7 @@ static bool sw_follows(u32 tgid)
 	rcu_read_unlock();
 	return found;
 }
-NOKPROBE_SYMBOL(sw_follows);
+NOKPROBE_SYMBOL(sw_filter_follows);
 
 /* Does current's comm equal @comm (NUL-padded)? Racy against renames. */
 static bool sw_comm_is(const char *comm)
@@ -92,7 +100,7 @@ bool sw_filter_entry(const struct sw_filter *f)
 		return false;
 	if ((fl & SW_F_CGROUP) && sw_current_cgroup_id() != f->cgroup)
 		return false;
-	if ((fl & SW_F_FOLLOW) && !sw_follows(f->follow))
+	if ((fl & SW_F_FOLLOW) && !sw_filter_follows(f->follow))
 		return false;
 	return true;
 }

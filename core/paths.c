@@ -188,15 +188,17 @@ void sw_paths_enter(struct sw_pending *pd, const struct sw_aggs *a)
 {
 	struct sw_paths_gen *g = rcu_dereference_sched(sw_paths_gen);
 	struct sw_pending *up = pd->idx ? pd - 1 : NULL;
-	u32 parent = 0, node = 0;
+	u32 parent = 0, node = 0, i;
 
-	pd->child_ns = 0;
-	pd->child_bad = 0;
-	memset(pd->child_ev, 0, sizeof(pd->child_ev));
-	pd->pgen = 0;
+	/* pgen is 0 since the push: on no path unless set below. */
 	pd->node = 0;
 	if (unlikely(!g || !a || !a->path_id))
 		return;
+	/* Read at the exit only for a call on this generation's paths. */
+	pd->child_ns = 0;
+	pd->child_bad = 0;
+	for (i = 0; i < g->nev; i++)
+		pd->child_ev[i] = 0;
 	if (up && up->pgen == g->id) {
 		parent = up->node;
 		/* Under a dropped path: dropped too. */

@@ -88,14 +88,8 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0)
 		sw_timing_filtered(g, SW_FILTERED_ENTRY);
 		goto out;
 	}
-	if ((f->flags & SW_F_MIN) && ns < f->min_ns) {
-		sw_timing_filtered(g, SW_FILTERED_SHORT);
+	if ((f->flags & SW_F_WINDOW) && !sw_core_window(&sp->aggs, f, ns))
 		goto out;
-	}
-	if ((f->flags & SW_F_MAX) && ns > f->max_ns) {
-		sw_timing_filtered(g, SW_FILTERED_LONG);
-		goto out;
-	}
 	sw_timing_record(g, ns, cpu0);
 	bd = rcu_dereference_sched(sp->aggs.bd);
 	if (bd) {
@@ -289,27 +283,13 @@ int sw_span_pt_register(struct sw_span_pt *pt)
 		addr = pt->kp.addr;
 		break;
 	}
-	if (ret == -ENOENT) {
-		sw_error("span point '%s': no such kernel function", t);
-		return ret;
-	}
-	if (ret == -EINVAL) {
-		sw_error("span point '%s': cannot be probed (not function text, notrace, or on the kprobe blacklist)",
-			 t);
-		return ret;
-	}
-	if (ret) {
-		sw_error("span point '%s': cannot be probed (%d)", t, ret);
-		return ret;
-	}
+	if (ret)
+		return sw_kprobe_result("span point", t, ret, NULL);
 	pt->reg = true;
-	if (within_module((unsigned long)addr, THIS_MODULE)) {
+	ret = sw_kprobe_result("span point", t, 0, addr);
+	if (ret)
 		sw_span_pt_unregister(&pt, 1);
-		sw_error("span point '%s': stopwatch does not probe its own functions",
-			 t);
-		return -EINVAL;
-	}
-	return 0;
+	return ret;
 }
 
 /**

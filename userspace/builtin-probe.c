@@ -50,11 +50,6 @@ static const struct sw_cmd_doc sw_probe_doc = {
 	.examples = sw_probe_examples,
 };
 
-static int sw_duration_cb(const struct sw_option *opt, const char *arg)
-{
-	return sw_parse_duration(arg, opt->value);
-}
-
 /* Return: the index of the first argument, 0 after --help, or -errno. */
 static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 			  bool add)
@@ -77,10 +72,10 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 			    "only tasks in this cgroup v2", "a cgroup path"),
 		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
 				"only calls lasting at least DUR (1ms, 500us)",
-				sw_duration_cb,
+				sw_opt_duration_cb,
 				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
 		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only calls lasting at most DUR", sw_duration_cb,
+				"only calls lasting at most DUR", sw_opt_duration_cb,
 				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "split by pid, tgid, comm, cpu, caller, argN, retval",

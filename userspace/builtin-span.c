@@ -88,21 +88,6 @@ static int sw_pt_cb(const struct sw_option *opt, const char *arg)
 	return 0;
 }
 
-static int sw_dur_cb(const struct sw_option *opt, const char *arg)
-{
-	return sw_parse_duration(arg, opt->value);
-}
-
-static int sw_unit_cb(const struct sw_option *opt, const char *arg)
-{
-	uint64_t div;
-
-	if (sw_parse_unit(arg, &div))
-		return -EINVAL;
-	*(const char **)opt->value = arg;
-	return 0;
-}
-
 /* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
 static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 {
@@ -141,16 +126,16 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 			    "only tasks in this cgroup v2", "a cgroup v2 path"),
 		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
 				"only intervals of at least DUR (500us, 1ms)",
-				sw_dur_cb, "a duration such as 500us"),
+				sw_opt_duration_cb, "a duration such as 500us"),
 		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only intervals of at most DUR", sw_dur_cb,
+				"only intervals of at most DUR", sw_opt_duration_cb,
 				"a duration such as 2ms"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "rows by the stop thread's pid, tgid, comm or cpu",
 			    "pid tgid comm cpu"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
-				"ns (default), us, ms or s", sw_unit_cb,
+				"ns (default), us, ms or s", sw_opt_unit_cb,
 				"ns, us, ms or s"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histogram"),
 		SW_OPT_BOOL('j', "json", &a->json, "one JSON object"),

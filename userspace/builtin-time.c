@@ -75,12 +75,6 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"  stopwatch time ./app:parse_* vfs_read -- ./app in  user and kernel\n",
 };
 
-/* --min, --max: a duration with a unit. */
-static int sw_duration_cb(const struct sw_option *opt, const char *arg)
-{
-	return sw_parse_duration(arg, opt->value);
-}
-
 /* -I MSEC, perf stat's spelling of the interval. */
 static int sw_msec_cb(const struct sw_option *opt, const char *arg)
 {
@@ -92,16 +86,6 @@ static int sw_msec_cb(const struct sw_option *opt, const char *arg)
 	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
 		return -EINVAL;
 	*(double *)opt->value = ms / 1000.0;
-	return 0;
-}
-
-static int sw_unit_cb(const struct sw_option *opt, const char *arg)
-{
-	uint64_t div;
-
-	if (sw_parse_unit(arg, &div))
-		return -EINVAL;
-	*(const char **)opt->value = arg;
 	return 0;
 }
 
@@ -165,15 +149,15 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			    "a cgroup path"),
 		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
 				"only calls lasting at least DUR (1ms, 500us);\n"
-				"shorter ones are counted apart", sw_duration_cb,
+				"shorter ones are counted apart", sw_opt_duration_cb,
 				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
 		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only calls lasting at most DUR", sw_duration_cb,
+				"only calls lasting at most DUR", sw_opt_duration_cb,
 				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
 				"durations in ns, us, ms or s (default ns)",
-				sw_unit_cb, "ns, us, ms or s"),
+				sw_opt_unit_cb, "ns, us, ms or s"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "also split by pid, tgid, comm, cpu, caller,\n"
 			    "argN or retval (or a pair)", "keys"),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/parse-options.h"
 #include "util/probe-spec.h"
 
 static const struct {
@@ -32,6 +33,21 @@ int sw_parse_unit(const char *s, uint64_t *div)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+int sw_opt_unit_cb(const struct sw_option *opt, const char *arg)
+{
+	uint64_t div;
+
+	if (sw_parse_unit(arg, &div))
+		return -EINVAL;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int sw_opt_duration_cb(const struct sw_option *opt, const char *arg)
+{
+	return sw_parse_duration(arg, opt->value);
 }
 
 int sw_parse_duration(const char *s, uint64_t *ns)

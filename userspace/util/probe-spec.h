@@ -42,6 +42,16 @@ int sw_parse_duration(const char *s, uint64_t *ns);
  */
 int sw_parse_unit(const char *s, uint64_t *div);
 
+struct sw_option;
+
+/*
+ * sw_opt_duration_cb(), sw_opt_unit_cb() - option callbacks (parse-options):
+ * --min/--max DUR into the option's uint64_t (nanoseconds), -u UNIT kept as
+ * the option's string once it names a unit.  Return: 0 or -EINVAL.
+ */
+int sw_opt_duration_cb(const struct sw_option *opt, const char *arg);
+int sw_opt_unit_cb(const struct sw_option *opt, const char *arg);
+
 /* True for a valid TAG: [A-Za-z0-9_]{1,31}. */
 bool sw_tag_ok(const char *tag);
 
