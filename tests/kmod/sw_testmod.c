@@ -100,7 +100,24 @@ static __always_inline u64 sw_test_spin(u64 n)
 	return n;
 }
 
-/* The functions stopwatch probes: global, never inlined or cloned. */
+/*
+ * The functions stopwatch probes: global (and declared, for
+ * -Wmissing-prototypes), never inlined or cloned.
+ */
+u64 sw_test_loop(u64 n);
+u64 sw_test_sleep(u64 n, unsigned long us);
+u64 sw_test_recurse(unsigned int depth, u64 n);
+u64 sw_test_leaf(u64 x);
+u64 sw_test_target(u64 x);
+u64 sw_test_caller_a(u64 n);
+u64 sw_test_caller_b(u64 n);
+int sw_test_fail(int err);
+u64 sw_test_delay(u64 us);
+u64 sw_test_f3(u64 c);
+u64 sw_test_f2(u64 b, u64 c);
+u64 sw_test_f1(u64 a, u64 b, u64 c);
+u64 sw_test_rec(unsigned int depth, u64 n);
+
 noinline __noipa u64 sw_test_loop(u64 n)
 {
 	return sw_test_spin(n);
