@@ -551,7 +551,9 @@ static const struct sw_ctl_file sw_events_file = {
 
 /*
  * sw_pmu_counters_show() - the counters file: every online CPU's counters,
- * state and totals.
+ * state and totals, and how the hot path reads each (direct: from the
+ * hardware counter whenever it is live on a counter the architecture lets
+ * us read; perf: through the driver's pmu->read()).
  * Context: process context; takes sw_pmu_mutex, under which no counter is
  * released (the graveyard is emptied under it).
  */
@@ -561,9 +563,9 @@ static int sw_pmu_counters_show(struct seq_file *m)
 	int cpu;
 	u32 i;
 
-	seq_printf(m, "%-4s %-24s %-20s %-8s %20s %16s %16s\n", "cpu", "event",
-		   "type:config", "state", "count", "enabled_ns",
-		   "running_ns");
+	seq_printf(m, "%-4s %-24s %-20s %-8s %20s %16s %16s %s\n", "cpu",
+		   "event", "type:config", "state", "count", "enabled_ns",
+		   "running_ns", "read");
 	mutex_lock(&sw_pmu_mutex);
 	set = sw_evset_locked();
 	for_each_possible_cpu(cpu) {
@@ -587,10 +589,10 @@ static int sw_pmu_counters_show(struct seq_file *m)
 							      &running);
 			snprintf(tc, sizeof(tc), "%u:0x%llx", set->spec[i].type,
 				 set->spec[i].config);
-			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu\n",
+			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu %s\n",
 				   cpu, set->spec[i].name, tc,
 				   sw_counter_state(e), count, enabled,
-				   running);
+				   running, c->shift[i] >= 0 ? "direct" : "perf");
 		}
 	}
 	mutex_unlock(&sw_pmu_mutex);

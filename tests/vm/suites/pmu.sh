@@ -54,6 +54,11 @@ ccount() {
 	awk -v c="$1" -v e="$2" 'NR > 1 && $1 == c && $2 == e { print $5 }' \
 		"$D/counters"
 }
+# cread CPU EVENT: how the hot path reads that counter (direct or perf).
+cread() {
+	awk -v c="$1" -v e="$2" 'NR > 1 && $1 == c && $2 == e { print $8; f = 1 }
+		END { if (!f) print "absent" }' "$D/counters"
+}
 
 evlist() { tr '\n' ' ' <"$D/events" | sed 's/ $//'; }
 hdr() { head -n 1 "$D/stats"; }
@@ -472,6 +477,58 @@ cmp_le "cpi_avg <= cpi_max" "$cpi_avg" "$cpi_max"
 cyc=$(col sw_test_loop cycles_avg)
 cmp_eq "cpi_avg == cycles / instructions of these identical calls" \
 	"$cpi_avg" "$(awk -v c="$cyc" -v i="$I4000" 'BEGIN { printf "%.3f", int(c * 1000 / i) / 1000 }')"
+
+is "counters: instructions and cycles read directly (direct_read=Y)" \
+	"$(cread 0 instructions) $(cread 0 cycles)" "direct direct"
+
+# The same loops read through the driver's pmu->read() (direct_read=N):
+# exact and linear too, and every count differs from the direct one by
+# one constant, the instructions pmu->read() spends around its hardware
+# read inside the measured window: the direct value is the driver's.
+unload
+is "load direct_read=0 events=instructions,cycles" \
+	"$(load direct_read=0 events=instructions,cycles probes=sw_test_loop)" ok
+is "counters: instructions and cycles read through perf" \
+	"$(cread 0 instructions) $(cread 0 cycles)" "perf perf"
+for n in 0 1000 4000; do
+	set -- $(loopcount $n)
+	is "direct_read=0: loop $n x 8: 8 calls, none unmeasured, min == max" \
+		"$1 $4 $2" "8 0 $3"
+	eval "F$n=$2"
+done
+diag "instructions per call through pmu->read(): loop 0: $F0, 1000: $F1000, 4000: $F4000"
+is "direct_read=0: linear, I(4000) - I(0) == 2 x 4000" "$((F4000 - F0))" 8000
+is "pmu->read() minus direct: the same at loop 0 and 1000" \
+	"$((F1000 - I1000))" "$((F0 - I0))"
+is "pmu->read() minus direct: the same at loop 0 and 4000" \
+	"$((F4000 - I4000))" "$((F0 - I0))"
+cmp_gt "pmu->read() costs more inside the window than a direct read" \
+	"$((F0 - I0))" 0
+cmp_lt "... by less than two pmu->read() calls in all (< 300)" \
+	"$((F0 - I0))" 300
+unload
+
+# Direct reads take the right register: SW_INCR (r0, never incremented
+# here) on the event counter next to instructions' counts 0 exactly,
+# while instructions stay exact and linear.
+is "load events=r0,instructions,cycles" \
+	"$(load events=r0,instructions,cycles probes=sw_test_loop)" ok
+is "counters: r0, instructions and cycles read directly" \
+	"$(cread 0 r0) $(cread 0 instructions) $(cread 0 cycles)" \
+	"direct direct direct"
+set -- $(loopcount 1000)
+is "r0: loop 1000 x 8: measured, 0 on every call" \
+	"$(col sw_test_loop r0_unmeasured) $(col sw_test_loop r0_min) $(col sw_test_loop r0_max)" \
+	"0 0 0"
+r1=$2
+set -- $(loopcount 2000)
+is "instructions beside r0: exact, I(2000) - I(1000) == 2 x 1000" \
+	"$(($2 - r1)) $2" "2000 $3"
+unload
+is "back to events=instructions,cycles" \
+	"$(load events=instructions,cycles probes=sw_test_loop)" ok
+is "probe the test functions" \
+	"$(ctl probes '+sw_test_recurse +sw_test_sleep')" ok
 
 # Recursion: depth 2 is 3 nested calls of the same function; the innermost
 # counts its own loop, the outermost all three loops.
