@@ -163,10 +163,15 @@ static inline int sw_pmu_direct_shift(struct perf_event *e)
 	return 64 - width;
 }
 
-/* General counters and fixed counters 0-2 (not slots, not metrics). */
+/*
+ * General counters and fixed counters 0-2 (not slots, not metrics), and
+ * only while the event runs on its counter: a stopped event (PERF_HES_
+ * STOPPED) may have been given a counter it is not programmed on.
+ */
 static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
 {
-	return (unsigned int)READ_ONCE(e->hw.idx) < INTEL_PMC_IDX_FIXED + 3;
+	return (unsigned int)READ_ONCE(e->hw.idx) < INTEL_PMC_IDX_FIXED + 3 &&
+	       !(READ_ONCE(e->hw.state) & PERF_HES_STOPPED);
 }
 
 #endif

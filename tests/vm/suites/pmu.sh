@@ -614,18 +614,33 @@ ctl reset 1 >/dev/null
 for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	on 0 "$P/swwrite" "$T/ctl" "loop 100000" >/dev/null
 done
-# Interrupts are off in these calls: no rotation during one.
-meas=0 unm=0 badsum= inexact=
+# Interrupts are off in these calls: no rotation during one.  Between
+# calls perf may rotate the events, and an event's count includes the
+# reads of the events read after it at entry and before it at exit: a
+# counting one costs a register read, a switched-out one a test.  With 6
+# counting in every call, the first event always has the 5 others after
+# it and the last always has them before it: their counts are exact.
+# Those between may see 0 to 5 of them on either side: their counts
+# differ by a few reads at most, far from a partial count.
+meas=0 unm=0 badsum= inexact= spread= per=
 for e in $EV8; do
 	m=$(hcalls sw_test_loop "$e") u=$(col sw_test_loop "${e}_unmeasured")
 	meas=$((meas + m)) unm=$((unm + u))
 	[ $((m + u)) -eq 12 ] || badsum="$badsum $e:$m+$u"
-	[ "$m" -eq 0 ] || [ "$(col sw_test_loop "${e}_min")" = "$(col sw_test_loop "${e}_max")" ] ||
-		inexact="$inexact $e"
+	[ "$m" -eq 0 ] && continue
+	lo=$(col sw_test_loop "${e}_min") hi=$(col sw_test_loop "${e}_max")
+	per="$per $e:$m:$lo+$((hi - lo))"
+	case $e in
+	r8 | r70008) [ "$lo" = "$hi" ] || inexact="$inexact $e" ;;
+	esac
+	[ $((hi - lo)) -le 320 ] && [ "$lo" -ge 200000 ] || spread="$spread $e"
 done
+diag "irq-off calls, event:measured:min+spread:$per"
 is "each event: measured + unmeasured == 12 calls" "${badsum:-none}" none
 is "6 counting at a time: 6 x 12 measured, 2 x 12 unmeasured" "$meas $unm" "72 24"
-is "measured counts exact (min == max) for every event" "${inexact:-none}" none
+is "first and last event read: counts exact (min == max)" "${inexact:-none}" none
+is "the others: >= the loop's 200000, within 5 reads (320) of their min" \
+	"${spread:-none}" none
 # Interrupts on, 10 ms calls: perf rotates the events during the calls.
 n=5000000
 ctl reset 1 >/dev/null
