@@ -72,7 +72,7 @@ MODULE_PARM_DESC(pinned,
 static bool sw_pmu_direct = true;
 module_param_named(direct_read, sw_pmu_direct, bool, 0444);
 MODULE_PARM_DESC(direct_read,
-		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (for testing: both give the same counts)");
+		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (for testing: the same counts, but for the driver's read's own instructions inside each call)");
 
 /*
  * The current set, for its writers: callers hold sw_pmu_mutex or
