@@ -200,6 +200,42 @@ static __always_inline void sw_timing_filtered(struct sw_gen *g,
 	WRITE_ONCE(pc->filtered[why], pc->filtered[why] + 1);
 }
 
+/*
+ * sw_evgen_record() - count one returned call in this CPU's statistics.
+ * @g:  the probe's event statistics
+ * @ev: the call's counts, or NULL when the call was not measured against
+ *      the events of @g at all (entered before they were set)
+ *
+ * Inline: it runs in every measured call with events.
+ *
+ * Context: the measurement core's exit half: preemption disabled, possibly
+ * NMI; the only writer of this CPU's entry.  No locks, no allocation.
+ */
+static __always_inline void sw_evgen_record(struct sw_evgen *g,
+					    const struct sw_evcall *ev)
+{
+	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
+	u32 i, bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
+	u64 cpi;
+
+	raw_write_seqcount_begin(&pc->seq);
+	for (i = 0; i < g->n; i++) {
+		struct sw_evstat *es = &pc->ev[i];
+
+		if (bad & (1U << i)) {
+			es->unmeasured++;
+			continue;
+		}
+		sw_stats_add(&es->st, ev->acc[i]);
+		es->hist[sw_hist_bucket(ev->acc[i])]++;
+	}
+	if (g->cycles >= 0 && g->instructions >= 0 &&
+	    !(bad & (1U << g->cycles | 1U << g->instructions)) &&
+	    sw_cpi_milli(ev->acc[g->cycles], ev->acc[g->instructions], &cpi))
+		sw_stats_add(&pc->cpi, cpi);
+	raw_write_seqcount_end(&pc->seq);
+}
+
 /* agg/timing.c */
 struct sw_gen *sw_gen_alloc(void);
 void sw_gen_free(struct sw_gen *g);
@@ -225,7 +261,6 @@ void sw_keys_show(struct seq_file *m, const char *probe, struct sw_bdgen *bd,
 /* agg/evstats.c */
 struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set);
 void sw_evgen_free(struct sw_evgen *g);
-void sw_evgen_record(struct sw_evgen *g, const struct sw_evcall *ev);
 int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r);
 
 /* all of them */

@@ -3,14 +3,13 @@
  * stats.c - Welford running statistics, their parallel merge, and the
  * SystemTap @hist_log style histogram printer and its parser.
  *
- * The hot path (sw_stats_add) is called from kretprobe handlers: it takes no
- * locks, allocates nothing and does one 64-bit division.  Everything that
+ * The hot path (sw_stats_add(), inline in stats.h) is called from kretprobe
+ * handlers: it takes no locks, allocates nothing and does one 64-bit
+ * division.  Everything that
  * needs 128-bit division (merge, variance) runs only when statistics are
  * read, in process context.
  */
 #include "stats.h"
-
-#define SW_FRAC_ONE (1ULL << SW_FRAC_SHIFT)
 
 /**
  * sw_stats_init() - reset statistics to "no values".
@@ -24,13 +23,6 @@ void sw_stats_init(struct sw_stats *s)
 	s->min = U64_MAX;
 }
 
-static sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
-{
-	sw_u128 r = a + b;
-
-	return r < a ? SW_U128_MAX : r;
-}
-
 static sw_u128 sw_u128_mul_sat(sw_u128 a, u64 b)
 {
 	sw_u128 r;
@@ -39,53 +31,6 @@ static sw_u128 sw_u128_mul_sat(sw_u128 a, u64 b)
 		return SW_U128_MAX;
 	return r;
 }
-
-/* Mean in fixed point, derived from the exact sum: no accumulated rounding. */
-static s64 sw_mean_fp(u64 sum, u64 count)
-{
-	return (s64)mul_u64_u64_div_u64(sum, SW_FRAC_ONE, count);
-}
-NOKPROBE_SYMBOL(sw_mean_fp);
-
-/**
- * sw_stats_add() - add one value (Welford's update).
- * @s:     statistics
- * @value: the value; clamped to SW_VALUE_MAX
- *
- * M2 grows by (x - mean_old) * (x - mean_new).  Both means come from the
- * exact running sum, so their error is below one fixed-point unit and does
- * not accumulate across calls.
- *
- * Context: any, including NMI; the caller serializes writers of @s.
- */
-void sw_stats_add(struct sw_stats *s, u64 value)
-{
-	u64 n = s->count + 1;
-	s64 xf, d1, d2, mean;
-	sw_s128 prod;
-
-	if (unlikely(value > SW_VALUE_MAX))
-		value = SW_VALUE_MAX;
-	if (unlikely(check_add_overflow(s->sum, value, &s->sum)))
-		s->sum = U64_MAX;
-
-	xf = (s64)(value << SW_FRAC_SHIFT);
-	d1 = xf - s->mean;
-	mean = sw_mean_fp(s->sum, n);
-	d2 = xf - mean;
-	prod = (sw_s128)d1 * d2;
-	/* Rounding can make a near-zero product negative: it is zero. */
-	if (prod > 0)
-		s->m2 = sw_u128_add_sat(s->m2, (sw_u128)prod >> SW_FRAC_SHIFT);
-
-	s->mean = mean;
-	s->count = n;
-	if (value < s->min)
-		s->min = value;
-	if (value > s->max)
-		s->max = value;
-}
-NOKPROBE_SYMBOL(sw_stats_add);
 
 /**
  * sw_stats_merge() - fold one set of statistics into another.

@@ -41,12 +41,72 @@ struct sw_stats {
 	sw_u128 m2;
 };
 
+#define SW_FRAC_ONE (1ULL << SW_FRAC_SHIFT)
+
 void sw_stats_init(struct sw_stats *s);
-void sw_stats_add(struct sw_stats *s, u64 value);
 void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from);
 u64 sw_stats_avg(const struct sw_stats *s);
 u64 sw_stats_stddev(const struct sw_stats *s);
 u64 sw_stats_variance(const struct sw_stats *s);
+
+static inline sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
+{
+	sw_u128 r = a + b;
+
+	return r < a ? SW_U128_MAX : r;
+}
+
+/*
+ * Mean in fixed point, derived from the exact sum: no accumulated
+ * rounding.  A sum below 2^56 (any sum of nanoseconds or event counts
+ * short of years) shifts without overflow: one 64-bit division.
+ */
+static inline s64 sw_mean_fp(u64 sum, u64 count)
+{
+	if (likely(sum <= U64_MAX >> SW_FRAC_SHIFT))
+		return (s64)div64_u64(sum << SW_FRAC_SHIFT, count);
+	return (s64)mul_u64_u64_div_u64(sum, SW_FRAC_ONE, count);
+}
+
+/**
+ * sw_stats_add() - add one value (Welford's update).
+ * @s:     statistics
+ * @value: the value; clamped to SW_VALUE_MAX
+ *
+ * M2 grows by (x - mean_old) * (x - mean_new).  Both means come from the
+ * exact running sum, so their error is below one fixed-point unit and does
+ * not accumulate across calls.  Inline: it runs in every measured call,
+ * once for its time and once per event.
+ *
+ * Context: any, including NMI; the caller serializes writers of @s.
+ */
+static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
+{
+	u64 n = s->count + 1;
+	s64 xf, d1, d2, mean;
+	sw_s128 prod;
+
+	if (unlikely(value > SW_VALUE_MAX))
+		value = SW_VALUE_MAX;
+	if (unlikely(check_add_overflow(s->sum, value, &s->sum)))
+		s->sum = U64_MAX;
+
+	xf = (s64)(value << SW_FRAC_SHIFT);
+	d1 = xf - s->mean;
+	mean = sw_mean_fp(s->sum, n);
+	d2 = xf - mean;
+	prod = (sw_s128)d1 * d2;
+	/* Rounding can make a near-zero product negative: it is zero. */
+	if (prod > 0)
+		s->m2 = sw_u128_add_sat(s->m2, (sw_u128)prod >> SW_FRAC_SHIFT);
+
+	s->mean = mean;
+	s->count = n;
+	if (value < s->min)
+		s->min = value;
+	if (value > s->max)
+		s->max = value;
+}
 
 /**
  * sw_hist_bucket() - log2 histogram bucket of a value.

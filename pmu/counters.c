@@ -69,6 +69,11 @@ module_param_named(pinned, sw_pmu_pinned, bool, 0444);
 MODULE_PARM_DESC(pinned,
 		 "Pin the event counters (default Y: perf schedules them first and never multiplexes them; events that do not fit are refused). N: flexible counters, multiplexed by perf when the PMU is short of counters; calls during which a counter was switched out are counted as unmeasured");
 
+static bool sw_pmu_direct = true;
+module_param_named(direct_read, sw_pmu_direct, bool, 0444);
+MODULE_PARM_DESC(direct_read,
+		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (for testing: the same counts, but for the driver's read's own instructions inside each call)");
+
 /*
  * The current set, for its writers: callers hold sw_pmu_mutex or
  * sw_pmu_lock (it is replaced holding both).
@@ -97,50 +102,6 @@ static struct sw_evcpu *sw_evcpu_get(struct sw_evset *set, int cpu)
 {
 	return rcu_dereference_protected(set->cpu[cpu], 1);
 }
-
-/*
- * sw_pmu_read() - read this CPU's counters of @set.
- * @set: the event set
- * @s:   one sample per event, output
- *
- * perf_event_read_local() is not exported and perf_event_read_value()
- * sleeps, so this reads the way the former does: with interrupts off
- * (no counter scheduling, rotation or IPI can intervene), only a counter
- * that is active on this very CPU, through pmu->read(), which folds the
- * hardware counter into perf's 64-bit count (never the raw hardware
- * width).  pmu->read() of every PMU is safe against the PMU's own
- * overflow interrupt, NMI included.
- *
- * Context: the measurement core's handlers (preemption off, any context
- * including NMI) and the sched_switch tracepoint (interrupts off).  Under
- * PREEMPT_RT the same: local_irq_save() still disables interrupts.
- */
-void sw_pmu_read(const struct sw_evset *set, struct sw_ctr_sample *s)
-{
-	int cpu = smp_processor_id();
-	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
-	unsigned long flags;
-	u32 i;
-
-	local_irq_save(flags);
-	for (i = 0; i < set->n; i++) {
-		struct perf_event *e = c ? READ_ONCE(c->ev[i]) : NULL;
-
-		if (!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-		    READ_ONCE(e->oncpu) != cpu) {
-			s[i].ok = false;
-			s[i].count = 0;
-			s[i].gap = 0;
-			continue;
-		}
-		e->pmu->read(e);
-		s[i].count = local64_read(&e->count);
-		s[i].gap = e->total_time_enabled - e->total_time_running;
-		s[i].ok = true;
-	}
-	local_irq_restore(flags);
-}
-NOKPROBE_SYMBOL(sw_pmu_read);
 
 static struct perf_event *sw_counter_create(const struct sw_event_spec *spec,
 					    int cpu, bool disabled)
@@ -269,6 +230,7 @@ static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 		return NULL;
 	}
 	INIT_LIST_HEAD(&c->grave);
+	memset(c->shift, -1, sizeof(c->shift));
 	for (i = 0; i < set->n; i++) {
 		struct perf_event *e;
 
@@ -286,6 +248,10 @@ static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 			goto out_free;
 		}
 		c->ev[i] = e;
+#ifdef SW_PMU_DIRECT
+		if (sw_pmu_direct)
+			c->shift[i] = sw_pmu_direct_shift(e);
+#endif
 		/*
 		 * Installing a CPU counter is synchronous.  A flexible one
 		 * may be waiting for its turn (multiplexed): that is fine.
@@ -585,7 +551,9 @@ static const struct sw_ctl_file sw_events_file = {
 
 /*
  * sw_pmu_counters_show() - the counters file: every online CPU's counters,
- * state and totals.
+ * state and totals, and how the hot path reads each (direct: from the
+ * hardware counter whenever it is live on a counter the architecture lets
+ * us read; perf: through the driver's pmu->read()).
  * Context: process context; takes sw_pmu_mutex, under which no counter is
  * released (the graveyard is emptied under it).
  */
@@ -595,9 +563,9 @@ static int sw_pmu_counters_show(struct seq_file *m)
 	int cpu;
 	u32 i;
 
-	seq_printf(m, "%-4s %-24s %-20s %-8s %20s %16s %16s\n", "cpu", "event",
-		   "type:config", "state", "count", "enabled_ns",
-		   "running_ns");
+	seq_printf(m, "%-4s %-24s %-20s %-8s %20s %16s %16s %s\n", "cpu",
+		   "event", "type:config", "state", "count", "enabled_ns",
+		   "running_ns", "read");
 	mutex_lock(&sw_pmu_mutex);
 	set = sw_evset_locked();
 	for_each_possible_cpu(cpu) {
@@ -621,10 +589,10 @@ static int sw_pmu_counters_show(struct seq_file *m)
 							      &running);
 			snprintf(tc, sizeof(tc), "%u:0x%llx", set->spec[i].type,
 				 set->spec[i].config);
-			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu\n",
+			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu %s\n",
 				   cpu, set->spec[i].name, tc,
 				   sw_counter_state(e), count, enabled,
-				   running);
+				   running, c->shift[i] >= 0 ? "direct" : "perf");
 		}
 	}
 	mutex_unlock(&sw_pmu_mutex);

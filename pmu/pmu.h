@@ -16,6 +16,7 @@
 #include <linux/seqlock.h>
 #include <linux/seq_file.h>
 
+#include "wrapper/perf_event.h"
 #include "lib/events.h"
 #include "lib/evcall.h"
 #include "lib/stats.h"
@@ -25,10 +26,14 @@
  * @grave: entry in the list of counters to release (CPU gone offline)
  * @ev:    counter per event; NULL when creating it failed (calls on this
  *         CPU are then unmeasured for that event)
+ * @shift: per event, 64 minus the width of its hardware counter when
+ *         sw_pmu_read() reads that counter directly, else -1 (read
+ *         through pmu->read())
  */
 struct sw_evcpu {
 	struct list_head grave;
 	struct perf_event *ev[SW_MAX_EVENTS];
+	s8 shift[SW_MAX_EVENTS];
 };
 
 /**
@@ -78,7 +83,66 @@ struct sw_pmu_client {
 /* pmu/counters.c */
 int sw_pmu_init(const struct sw_pmu_client *client);
 void sw_pmu_exit(void);
-void sw_pmu_read(const struct sw_evset *set, struct sw_ctr_sample *s);
 struct sw_evset *sw_pmu_set_locked(void);
+
+/*
+ * sw_pmu_read() - read this CPU's counters of @set.
+ * @set: the event set
+ * @s:   one sample per event, output
+ *
+ * perf_event_read_local() is not exported and perf_event_read_value()
+ * sleeps, so this reads the way the former does: with interrupts off
+ * (no counter scheduling, rotation or IPI can intervene), only a counter
+ * that is active on this very CPU.  A hardware counter the architecture
+ * lets us read (sw_evcpu.shift) is read directly: the count pmu->read()
+ * would fold, without its indirect call and without writing the event
+ * (wrapper/perf_event.h, sw_pmu_direct_read(), says why that is exact and
+ * safe against the overflow interrupt).  Any other counter, or one whose
+ * hardware counter cannot be read directly right now, goes through
+ * pmu->read(), which folds the hardware counter into perf's 64-bit count
+ * (never the raw hardware width) and is safe against the PMU's own
+ * overflow interrupt, NMI included.
+ *
+ * Inline: it runs twice in every measured call with events.
+ *
+ * Context: the measurement core's handlers (preemption off, any context
+ * including NMI) and the sched_switch tracepoint (interrupts off).  Under
+ * PREEMPT_RT the same: local_irq_save() still disables interrupts.
+ */
+static __always_inline void sw_pmu_read(const struct sw_evset *set,
+					struct sw_ctr_sample *s)
+{
+	int cpu = smp_processor_id();
+	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
+	unsigned long flags;
+	u32 i, n = set->n;
+
+	if (unlikely(!c)) {
+		for (i = 0; i < n; i++)
+			s[i] = (struct sw_ctr_sample){ .ok = false };
+		return;
+	}
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		struct perf_event *e = READ_ONCE(c->ev[i]);
+
+		if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+			     READ_ONCE(e->oncpu) != cpu)) {
+			s[i] = (struct sw_ctr_sample){ .ok = false };
+			continue;
+		}
+#ifdef SW_PMU_DIRECT
+		if (c->shift[i] < 0 ||
+		    !sw_pmu_direct_read(e, c->shift[i], &s[i].count))
+#endif
+		{
+			e->pmu->read(e);
+			s[i].count = local64_read(&e->count);
+		}
+		s[i].gap = e->total_time_enabled - e->total_time_running;
+		s[i].ok = true;
+	}
+	local_irq_restore(flags);
+}
 
 #endif /* _STOPWATCH_PMU_H */
