@@ -244,7 +244,7 @@ rmmod sw_testmod
 # --- the stopwatch program passes args= from BTF --------------------------------
 SW=$SW_REPO/build/userspace/stopwatch
 if [ -x "$SW" ] && [ -r /sys/kernel/btf/vmlinux ]; then
-	"$SW" time --attach trampoline -j hrtimer_nanosleep -- "$P/sleeper" 50 6 \
+	"$SW" time --module "$MOD" --attach trampoline -j hrtimer_nanosleep -- "$P/sleeper" 50 6 \
 		>"$TMP/time.json" 2>"$TMP/time.err"
 	is "stopwatch time --attach trampoline: ran" "$?" 0
 	diag "$(head -c 300 "$TMP/time.err")"
