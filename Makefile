@@ -98,7 +98,7 @@ dkms-add:
 	rm -rf $(DKMS_SRC).new
 	mkdir -p $(DKMS_SRC).new
 	cp -p dkms.conf Kbuild $(DKMS_SRC).new/
-	find $(DKMS_DIRS) -type f -name '*.[ch]' 2>/dev/null | \
+	find $(DKMS_DIRS) -type f -name '*.[chS]' 2>/dev/null | \
 		cpio -pdm --quiet $(DKMS_SRC).new
 	rm -rf $(DKMS_SRC)
 	mv $(DKMS_SRC).new $(DKMS_SRC)

@@ -6,6 +6,9 @@
  *
  *   kretprobe.c  kprobe at entry, return address hijacked for the exit
  *   uprobe.c     a user function: uprobe at entry, uretprobe at return
+ *   tramp.c      ftrace direct call into one of the module's own
+ *                trampolines (tramp_x86.S): entry, the function's body,
+ *                exit, all in one stack frame; no instances to run out of
  *
  * A new mechanism (uprobe, tracepoint, trampoline) is one more file here
  * with the same shape: init (fill in, disabled), register (all checks,
@@ -15,8 +18,11 @@
 #ifndef _STOPWATCH_ATTACH_H
 #define _STOPWATCH_ATTACH_H
 
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/list.h>
 
+#include "lib/parse.h"
 #include "wrapper/uprobes.h"
 
 struct sw_aggs;
@@ -84,5 +90,54 @@ void sw_uprobe_init(struct sw_uprobe *u, const char *name, const char *file,
 int sw_uprobe_register(struct sw_uprobe *u);
 void sw_uprobe_enable(struct sw_uprobe *u);
 void sw_uprobe_unregister(struct sw_uprobe **us, int n);
+
+/**
+ * struct sw_tramp - a kernel function timed through a direct-call
+ * trampoline (tramp.c).
+ * @ops:      the ftrace_ops whose filter names the function
+ * @drain:    entry on the list of removed probes with calls in flight
+ * @aggs:     where its calls are folded
+ * @spec:     its filters and keys, NULL when it has none
+ * @name:     the function
+ * @release:  called with @arg once no call is in flight any more after
+ *            sw_tramp_unregister() (the owner frees @aggs there)
+ * @arg:      for @release
+ * @reentry:  calls not measured because a handler half ran on their CPU
+ * @reentry_base: @reentry at the last reset
+ * @inflight: calls between the entry and the exit half
+ * @waited:   jiffies when the last "waiting" message was said
+ * @idx:      its stub, -1 when none
+ * @armed:    its handlers measure calls
+ * @registered: the direct call is installed
+ */
+struct sw_tramp {
+	struct ftrace_ops ops;
+	struct list_head drain;
+	struct sw_aggs *aggs;
+	const struct sw_spec *spec;
+	const char *name;
+	void (*release)(void *arg);
+	void *arg;
+	atomic_long_t reentry;
+	unsigned long reentry_base;
+	atomic_t inflight;
+	unsigned long waited;
+	int idx;
+	bool armed;
+	bool registered;
+};
+
+int sw_attach_param(void);
+int sw_tramp_check_params(void);
+const char *sw_tramp_why(int err);
+void sw_tramp_init(struct sw_tramp *t, const char *symbol,
+		   struct sw_aggs *aggs, const struct sw_spec *spec,
+		   void (*release)(void *arg), void *arg);
+int sw_tramp_register(struct sw_tramp *t, int nargs);
+void sw_tramp_enable(struct sw_tramp *t);
+void sw_tramp_unregister(struct sw_tramp **ts, int n);
+void sw_tramp_wait_all(void);
+unsigned long sw_tramp_missed(struct sw_tramp *t);
+void sw_tramp_reset_missed(struct sw_tramp *t);
 
 #endif /* _STOPWATCH_ATTACH_H */

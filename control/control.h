@@ -22,7 +22,7 @@
  * 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended
  * 1.2: filtered, filtered_short, filtered_long appended (last columns)
  */
-#define SW_STATS_FORMAT_MINOR 2
+#define SW_STATS_FORMAT_MINOR 3
 
 /**
  * struct sw_ctl_file - a debugfs file (sw_debugfs_add_ctl()).

@@ -223,7 +223,37 @@ static const struct {
 	{ "cpus", SW_F_CPUS },	   { "follow", SW_F_FOLLOW },
 	{ "min_ns", SW_F_MIN },	   { "max_ns", SW_F_MAX },
 	{ "by", 0 },	   { "uprobe", ~0U },
+	{ "attach", ~1U }, { "args", ~2U },
 };
+
+/* attach=kretprobe|trampoline|auto and args=N of a kernel function. */
+static const char *sw_parse_attach(struct sw_cmd *c, u32 which, char *v)
+{
+	u64 n;
+
+	if (sw_name_is_user(c->name))
+		return "attach= and args= belong to kernel functions";
+	if (which == ~2U) {
+		if (c->has_args)
+			return "option given twice";
+		if (!sw_parse_u64(v, &n) || n > SW_ARGS_MAX)
+			return "args= takes an argument count, 0 to 127";
+		c->has_args = 1;
+		c->nargs = (u8)n;
+		return NULL;
+	}
+	if (c->attach)
+		return "option given twice";
+	if (!strcmp(v, "kretprobe"))
+		c->attach = SW_ATTACH_KRETPROBE;
+	else if (!strcmp(v, "trampoline"))
+		c->attach = SW_ATTACH_TRAMPOLINE;
+	else if (!strcmp(v, "auto"))
+		c->attach = SW_ATTACH_AUTO;
+	else
+		return "attach= takes kretprobe, trampoline or auto";
+	return NULL;
+}
 
 /* One NAME=VALUE option of @c; returns why it is wrong, or NULL. */
 static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
@@ -240,7 +270,9 @@ static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
 			break;
 	v[-1] = '=';	/* the token stays whole for the message */
 	if (i == ARRAY_SIZE(sw_opts))
-		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by uprobe)";
+		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by uprobe attach args)";
+	if (sw_opts[i].flag == ~1U || sw_opts[i].flag == ~2U)
+		return sw_parse_attach(c, sw_opts[i].flag, v);
 	if (sw_opts[i].flag == ~0U) {
 		if (!sw_name_is_user(c->name))
 			return "uprobe= belongs to a user point (BINARY:NAME)";
@@ -344,6 +376,8 @@ static const char *sw_parse_name(const char *name, size_t max_name,
  * cpu caller arg0..arg5 retval).  The same identity may not appear twice.
  * A name with a ':' is a user point's, BINARY:NAME (printable, without
  * '@' ',' '=' '/' '\\'); adding one takes uprobe=PATH:0xOFFSET.
+ * A kernel function takes attach=kretprobe|trampoline|auto (how it is
+ * attached) and args=N (its argument count, which a trampoline needs).
  *
  * Return: number of commands (0 for an empty line), or -EINVAL for a
  * malformed name or option, -E2BIG for a name longer than @max_name or

@@ -85,6 +85,18 @@ struct sw_by {
 	u8 pad;
 };
 
+/* How a kernel function is attached: the module's attach= parameter
+ * and a probe's attach= option (attach/tramp.c). */
+enum sw_attach {
+	SW_ATTACH_DEFAULT,	/* option not given: the module parameter */
+	SW_ATTACH_KRETPROBE,
+	SW_ATTACH_TRAMPOLINE,	/* a trampoline or an error */
+	SW_ATTACH_AUTO,		/* a trampoline where it can, else kretprobe */
+};
+
+/* Most arguments args= takes (a C function has at most 127). */
+#define SW_ARGS_MAX 127
+
 /**
  * struct sw_cmd - one probe command: "+name", "-name" or "name" (add),
  * with its options when it adds.
@@ -98,6 +110,9 @@ struct sw_by {
  *            from its uprobe= option, unescaped, pointing into the parsed
  *            buffer; NULL for a kernel function
  * @uoffset:  the file offset of the user point's first instruction
+ * @attach:   a kernel function's attach= (SW_ATTACH_*; DEFAULT: none)
+ * @has_args: args= was given
+ * @nargs:    its argument count from args= (BTF, through the program)
  */
 struct sw_cmd {
 	enum sw_cmd_op op;
@@ -107,6 +122,9 @@ struct sw_cmd {
 	struct sw_by by;
 	const char *upath;
 	u64 uoffset;
+	u8 attach;
+	u8 has_args;
+	u8 nargs;
 };
 
 /* Is @name (FUNC or FUNC@TAG) a user point's, BINARY:WHAT? */

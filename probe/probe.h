@@ -25,13 +25,20 @@
  * struct sw_probe - one timed function, of the kernel or of a program.
  * @list:    entry in the registry's list, under its lock
  * @aggs:    the aggregations its calls are folded into
- * @kp:      how a kernel function is attached
+ * @kp:      how a kernel function is attached by kretprobe
  * @up:      how a user function is attached (@upath set)
+ * @tp:      how a kernel function is attached by trampoline (@tramp set)
  * @spec:    its filters and keys (handed to kp or up when it has any)
  * @hist:    its debugfs hist/<name> file
  * @func:    the function's name (a user point's: BINARY:NAME)
  * @upath:   a user point's file, NULL for a kernel function
  * @uoffset: a user point's file offset
+ * @attach:  a kernel function's attach= option (SW_ATTACH_*)
+ * @nargs:   its argument count from args=, -1 when not given
+ * @tramp:   attached by trampoline (else kretprobe, or uprobe)
+ * @attach_err: why a kernel function is not on a trampoline when
+ *           attach=auto would have put it on one: a positive errno of
+ *           sw_tramp_register(), 0 otherwise
  * @name:    the probe's identity, FUNC or FUNC@TAG (several probes with
  *           different tags may time one function)
  */
@@ -42,11 +49,16 @@ struct sw_probe {
 		struct sw_kretprobe kp;
 		struct sw_uprobe up;
 	};
+	struct sw_tramp tp;
 	struct sw_spec spec;
 	struct dentry *hist;
 	char *func;
 	char *upath;
 	u64 uoffset;
+	int attach;
+	int nargs;
+	bool tramp;
+	int attach_err;
 	char name[];
 };
 

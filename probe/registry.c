@@ -96,6 +96,17 @@ static const struct sw_spec *sw_probe_spec(const struct sw_probe *p)
 	return p->spec.f.flags || p->spec.by.own ? &p->spec : NULL;
 }
 
+static void sw_probe_free(struct sw_probe *p);
+
+/*
+ * A trampoline probe's release: no call is in flight in it any more.
+ * Context: process context (removal, or the trampolines' drain worker).
+ */
+static void sw_probe_release(void *arg)
+{
+	sw_probe_free(arg);
+}
+
 static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 {
 	size_t len = strlen(cmd->name);
@@ -128,7 +139,46 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 			       sw_probe_spec(p));
 	else
 		sw_kretprobe_init(&p->kp, p->func, &p->aggs, sw_probe_spec(p));
+	p->attach = cmd->attach;
+	p->nargs = cmd->has_args ? cmd->nargs : -1;
 	return p;
+}
+
+/*
+ * Attaches a kernel function.  The kretprobe is registered first in every
+ * case: it checks the function (exists, may be probed, not stopwatch's
+ * own) with the usual messages.  A trampoline then replaces it when the
+ * probe's attach= (or else the module's) asks for one: attach=trampoline
+ * makes a refusal an error, attach=auto a fallback to the kretprobe, kept
+ * and said (kernel log, stats column attach_err).
+ */
+static int sw_attach_kernel(struct sw_probe *p)
+{
+	int want = p->attach ? p->attach : sw_attach_param();
+	struct sw_kretprobe *k = &p->kp;
+	int ret;
+
+	ret = sw_kretprobe_register(k);
+	if (ret || want == SW_ATTACH_KRETPROBE)
+		return ret;
+	sw_tramp_init(&p->tp, p->func, &p->aggs, sw_probe_spec(p),
+		      sw_probe_release, p);
+	ret = sw_tramp_register(&p->tp, p->nargs);
+	if (!ret) {
+		sw_kretprobe_unregister(&k, 1);
+		p->tramp = true;
+		return 0;
+	}
+	if (want == SW_ATTACH_TRAMPOLINE) {
+		sw_error("probe '%s': no trampoline: %s (%d)", p->name,
+			 sw_tramp_why(ret), ret);
+		sw_kretprobe_unregister(&k, 1);
+		return ret;
+	}
+	p->attach_err = -ret;
+	pr_info(SW_NAME ": probe '%s': kretprobe instead of a trampoline: %s (%d)\n",
+		p->name, sw_tramp_why(ret), ret);
+	return 0;
 }
 
 /* Registers a probe's attachment disabled; says why not with sw_error(). */
@@ -136,11 +186,15 @@ static int sw_attach_register(struct sw_probe *p)
 {
 	if (p->upath)
 		return sw_uprobe_register(&p->up);
-	return sw_kretprobe_register(&p->kp);
+	return sw_attach_kernel(p);
 }
 
 static int sw_attach_enable(struct sw_probe *p)
 {
+	if (p->tramp) {
+		sw_tramp_enable(&p->tp);
+		return 0;
+	}
 	if (!p->upath)
 		return sw_kretprobe_enable(&p->kp);
 	sw_uprobe_enable(&p->up);
@@ -152,6 +206,16 @@ static void sw_probe_free(struct sw_probe *p)
 {
 	sw_aggs_free(&p->aggs);
 	kfree(p);
+}
+
+/*
+ * Frees a probe after sw_unregister_batch(), which set a trampoline
+ * probe's slot to NULL: its release frees it once no call is in flight.
+ */
+static void sw_probe_put(struct sw_probe *p)
+{
+	if (p)
+		sw_probe_free(p);
 }
 
 static struct sw_probe *sw_probe_find(const char *name)
@@ -181,40 +245,56 @@ static int sw_hist_add(struct sw_probe *p)
 
 /*
  * Unregisters probes in one batch: one RCU grace period for all kernel
- * functions, one wait for the handlers of all user functions.
+ * functions, one wait for the handlers of all user functions.  A
+ * trampoline probe passes to the trampolines (its release frees it, maybe
+ * at once): its slot in @ps becomes NULL.
  */
 static void sw_unregister_batch(struct sw_probe **ps, int n)
 {
 	struct sw_kretprobe **ks;
 	struct sw_uprobe **us;
-	int i, nk = 0, nu = 0;
+	struct sw_tramp **ts;
+	int i, nk = 0, nu = 0, nt = 0;
 
 	if (!n)
 		return;
 	ks = kmalloc_array(n, sizeof(*ks), GFP_KERNEL);
 	us = kmalloc_array(n, sizeof(*us), GFP_KERNEL);
-	if (ks && us) {
+	ts = kmalloc_array(n, sizeof(*ts), GFP_KERNEL);
+	if (ks && us && ts) {
 		for (i = 0; i < n; i++) {
-			if (ps[i]->upath)
+			if (ps[i]->upath) {
 				us[nu++] = &ps[i]->up;
-			else
+			} else if (ps[i]->tramp) {
+				ts[nt++] = &ps[i]->tp;
+				ps[i] = NULL;
+			} else {
 				ks[nk++] = &ps[i]->kp;
+			}
 		}
 		sw_kretprobe_unregister(ks, nk);
 		if (nu)
 			sw_uprobe_unregister(us, nu);
+		if (nt)
+			sw_tramp_unregister(ts, nt);
 		goto out_free;
 	}
 	for (i = 0; i < n; i++) {
 		struct sw_kretprobe *k = &ps[i]->kp;
 		struct sw_uprobe *u = &ps[i]->up;
+		struct sw_tramp *t = &ps[i]->tp;
 
-		if (ps[i]->upath)
+		if (ps[i]->upath) {
 			sw_uprobe_unregister(&u, 1);
-		else
+		} else if (ps[i]->tramp) {
+			ps[i] = NULL;
+			sw_tramp_unregister(&t, 1);
+		} else {
 			sw_kretprobe_unregister(&k, 1);
+		}
 	}
 out_free:
+	kfree(ts);
 	kfree(us);
 	kfree(ks);
 }
@@ -332,16 +412,16 @@ int sw_probes_apply(char *line)
 	sw_unregister_batch(del, ndel);
 	mutex_unlock(&sw_registry_lock);
 	for (i = 0; i < ndel; i++)
-		sw_probe_free(del[i]);
+		sw_probe_put(del[i]);
 	ret = 0;
 	goto out_free;
 
 out_undo:
-	sw_unregister_batch(add, nreg);
-	for (i = 0; i < nadd; i++) {
+	for (i = 0; i < nadd; i++)
 		sw_debugfs_remove(&add[i]->hist);
-		sw_probe_free(add[i]);
-	}
+	sw_unregister_batch(add, nreg);
+	for (i = 0; i < nadd; i++)
+		sw_probe_put(add[i]);
 out_unlock:
 	mutex_unlock(&sw_registry_lock);
 out_free:
@@ -371,15 +451,17 @@ static void sw_probes_remove_all(void)
 			del[n++] = p;
 		} else {
 			sw_unregister_batch(&p, 1);
-			sw_probe_free(p);
+			sw_probe_put(p);
 		}
 	}
 	sw_unregister_batch(del, n);
 	sw_nprobes = 0;
 	mutex_unlock(&sw_registry_lock);
 	while (n--)
-		sw_probe_free(del[n]);
+		sw_probe_put(del[n]);
 	kvfree(del);
+	/* Trampoline probes still holding calls in flight (rmmod waits). */
+	sw_tramp_wait_all();
 }
 
 /**
@@ -419,7 +501,9 @@ int sw_reset_all(void)
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
 		na[i].bd = rcu_replace_pointer(p->aggs.bd, na[i].bd, 1);
 		na[i].evs = rcu_replace_pointer(p->aggs.evs, na[i].evs, 1);
-		if (!p->upath)
+		if (p->tramp)
+			sw_tramp_reset_missed(&p->tp);
+		else if (!p->upath)
 			sw_kretprobe_reset_missed(&p->kp);
 		i++;
 	}
@@ -640,6 +724,8 @@ int sw_registry_init(void)
 	ret = sw_bd_check_params();
 	if (!ret)
 		ret = sw_kretprobe_check_params();
+	if (!ret)
+		ret = sw_tramp_check_params();
 	if (ret)
 		return ret;
 	sw_hist_dir = debugfs_create_dir("hist", sw_debugfs_root());

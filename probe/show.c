@@ -34,7 +34,10 @@ static void sw_cpi_col(struct seq_file *m, u64 v)
  * The time columns, then per event min, avg, max and unmeasured calls;
  * with cycles and instructions, per-call CPI min, avg, max; last the calls
  * the probe's filters left out: at entry (filtered), shorter than min_ns
- * (filtered_short), longer than max_ns (filtered_long).
+ * (filtered_short), longer than max_ns (filtered_long); then how the
+ * probe is attached (attach: 0 kretprobe, 1 trampoline, 2 uprobe) and
+ * why a kernel function with attach=auto is not on a trampoline
+ * (attach_err: a positive errno, 0 when it is or was not asked to be).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
@@ -53,8 +56,8 @@ void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 	if (set && set->cycles >= 0 && set->instructions >= 0)
 		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
 			   "cpi_max");
-	seq_printf(m, " %10s %14s %14s\n", "filtered", "filtered_short",
-		   "filtered_long");
+	seq_printf(m, " %10s %14s %14s %6s %10s\n", "filtered",
+		   "filtered_short", "filtered_long", "attach", "attach_err");
 }
 
 static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
@@ -83,16 +86,17 @@ static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
  * what the pending stack could not hold is counted in the pending file).
  * @p:         the probe
  * @maxactive: entries refused for want of a kretprobe instance
- * @reentry:   hits while another kprobe handler ran on the same CPU
+ * @reentry:   hits while another kprobe handler (a trampoline: another
+ *             handler half) ran on the same CPU
  *
  * Context: any.
  */
 static void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
 			    unsigned long *reentry)
 {
-	if (p->upath) {
+	if (p->upath || p->tramp) {
 		*maxactive = 0;
-		*reentry = 0;
+		*reentry = p->tramp ? sw_tramp_missed(&p->tp) : 0;
 		return;
 	}
 	sw_kretprobe_missed(&p->kp, maxactive, reentry);
@@ -123,8 +127,10 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
 		sw_stats_ev_cols(m, evs, &buf->evr);
-	seq_printf(m, " %10llu %14llu %14llu\n", filtered[SW_FILTERED_ENTRY],
-		   filtered[SW_FILTERED_SHORT], filtered[SW_FILTERED_LONG]);
+	seq_printf(m, " %10llu %14llu %14llu %6d %10d\n",
+		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
+		   filtered[SW_FILTERED_LONG], p->upath ? 2 : p->tramp ? 1 : 0,
+		   p->attach_err);
 }
 
 /*

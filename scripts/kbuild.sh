@@ -106,7 +106,7 @@ done)
 cp -p -u "$top/Kbuild" "$src/"
 # shellcheck disable=SC2086
 (cd "$top" && find $kdirs -type f \
-	\( -name '*.c' -o -name '*.h' \) 2>/dev/null) |
+	\( -name '*.c' -o -name '*.h' -o -name '*.S' \) 2>/dev/null) |
 	while read -r f; do
 		mkdir -p "$src/$(dirname "$f")"
 		cp -p -u "$top/$f" "$src/$f"
@@ -114,7 +114,7 @@ cp -p -u "$top/Kbuild" "$src/"
 # Drop sources deleted from the tree.
 # shellcheck disable=SC2086
 (cd "$src" && find $kdirs -type f \
-	\( -name '*.c' -o -name '*.h' \) 2>/dev/null) |
+	\( -name '*.c' -o -name '*.h' -o -name '*.S' \) 2>/dev/null) |
 	while read -r f; do [ -e "$top/$f" ] || rm -f "$src/$f"; done
 
 # A failed build leaves no module behind, not an older one.

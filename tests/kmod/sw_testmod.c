@@ -45,6 +45,11 @@
  *                  waits at least US
  *   spanref reset  zero the reference histograms below
  *
+ * Trampolines (block at the very end of the file):
+ *   args7 N        sw_test_args7(i, i + 1, ..., i + 6) for i = 0..N-1: a
+ *                  function with seven arguments, the seventh on the
+ *                  stack on x86_64; it returns their sum
+ *
  * /sys/kernel/debug/sw_testmod/spanref: the test's own measure of each
  * wait above, as a log2 histogram per kind (q1, q2, hop: from the add to
  * queue 1 to the add to queue 2, wq): "KIND LOW:COUNT ... straddle N".
@@ -340,6 +345,7 @@ static int sw_bench(u64 calls, bool reads)
 static int sw_spantest_cmd(const char *cmd);
 static void sw_spantest_init(struct dentry *dir);
 static void sw_spantest_exit(void);
+static int sw_argstest_cmd(const char *cmd);
 
 static int sw_test_cmd(char *cmd)
 {
@@ -406,6 +412,8 @@ static int sw_test_cmd(char *cmd)
 		sw_bare.maxactive = 16;
 	} else if (!strncmp(cmd, "span", 4)) {
 		ret = sw_spantest_cmd(cmd);
+	} else if (!strncmp(cmd, "args", 4)) {
+		ret = sw_argstest_cmd(cmd);
 	} else {
 		pr_err("sw_testmod: unknown command '%.40s'\n", cmd);
 		ret = -EINVAL;
@@ -691,3 +699,29 @@ module_exit(sw_testmod_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("stopwatch test workloads with known instruction counts");
 
+/* ---- trampolines: a function with arguments on the stack ------------- */
+
+/* Seven arguments: on x86_64 the seventh is passed on the stack. */
+noinline __noipa u64 sw_test_args7(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f,
+				   u64 g)
+{
+	return a + b + c + d + e + f + g;
+}
+
+/* args7 N: N calls; a wrong sum (an argument not seen) fails the command. */
+static int sw_argstest_cmd(const char *cmd)
+{
+	unsigned long long n, i;
+
+	if (sscanf(cmd, "args7 %llu", &n) != 1)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (sw_test_args7(i, i + 1, i + 2, i + 3, i + 4, i + 5,
+				  i + 6) != 7 * i + 21) {
+			pr_err("sw_testmod: sw_test_args7 returned a wrong sum\n");
+			return -EIO;
+		}
+		cond_resched();
+	}
+	return 0;
+}

@@ -242,6 +242,43 @@ static void test_user_points(void **state)
 	}
 }
 
+/* attach= and args= of kernel functions. */
+static void test_attach(void **state)
+{
+	static const char *const bad[] = {
+		"f attach=jump",	"f attach=",	"f attach=auto attach=auto",
+		"f args=x",		"f args=128",	"f args=1 args=1",
+		"f args=-1",		"u:f uprobe=/x:0x1 attach=auto",
+		"u:f uprobe=/x:0x1 args=2",
+	};
+	struct sw_cmd c[8];
+	struct sw_parse_err e;
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse("+f attach=trampoline args=3 g attach=kretprobe h attach=auto args=0 k",
+			       c, 8, &e, buf, sizeof(buf)),
+			 4);
+	assert_int_equal(c[0].attach, SW_ATTACH_TRAMPOLINE);
+	assert_int_equal(c[0].has_args, 1);
+	assert_int_equal(c[0].nargs, 3);
+	assert_int_equal(c[1].attach, SW_ATTACH_KRETPROBE);
+	assert_int_equal(c[1].has_args, 0);
+	assert_int_equal(c[2].attach, SW_ATTACH_AUTO);
+	assert_int_equal(c[2].has_args, 1);
+	assert_int_equal(c[2].nargs, 0);
+	assert_int_equal(c[3].attach, SW_ATTACH_DEFAULT);
+	assert_int_equal(parse("f args=127", c, 8, &e, buf, sizeof(buf)), 1);
+	assert_int_equal(c[0].nargs, 127);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int r = parse(bad[i], c, 8, &e, buf, sizeof(buf));
+
+		assert_int_equal(r, -EINVAL);
+		assert_non_null(e.token);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_option_errors),
 		cmocka_unit_test(test_user_points),
+		cmocka_unit_test(test_attach),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -309,6 +309,49 @@ found:
 	return 0;
 }
 
+/**
+ * sw_btf_arg_regs() - how many argument registers kernel function @fn
+ * takes, for the module's args= (a trampoline needs them all in
+ * registers).  An integer or pointer takes one, an aggregate of 9 to 16
+ * bytes two, a larger aggregate goes on the stack: counted as 7 so the
+ * module never puts a trampoline on it.
+ *
+ * Return: the count (0 to 127), or a negative errno: -ENOENT (no BTF
+ * for @fn), -EINVAL (variadic: the count depends on the call).
+ */
+int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err)
+{
+	struct btf *own = NULL;
+	const struct btf_param *par;
+	struct sw_proto p;
+	int i, n = 0, ret;
+
+	ret = sw_func_proto(b, fn, &own, &p, err);
+	if (ret)
+		return ret;
+	par = btf_params(p.fp);
+	for (i = 0; i < btf_vlen(p.fp); i++) {
+		const struct btf_type *t;
+		__u32 id = par[i].type;
+		__s64 size;
+
+		if (!id) {
+			ret = sw_err_set(err, -EINVAL, "'%s' is variadic", fn);
+			goto out;
+		}
+		t = sw_skip(p.btf, &id);
+		size = btf__resolve_size(p.btf, id);
+		if (t && (btf_is_struct(t) || btf_is_union(t)) && size > 16)
+			n += 7;
+		else
+			n += size > 8 ? 2 : 1;
+	}
+	ret = n > 127 ? 127 : n;
+out:
+	btf__free(own);
+	return ret;
+}
+
 /* Same parameter types? */
 static bool sw_proto_same(const struct btf_type *a, const struct btf_type *b)
 {

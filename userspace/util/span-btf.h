@@ -17,5 +17,6 @@ void sw_span_btf_free(struct sw_span_btf *b);
 int sw_span_point_resolve(struct sw_span_btf *b, const char *point,
 			  char **out, struct sw_err *err);
 int sw_span_raw_expr(const char *s, size_t len);
+int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err);
 
 #endif /* _SW_UTIL_SPAN_BTF_H */

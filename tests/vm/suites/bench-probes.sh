@@ -8,6 +8,8 @@
 # with each tool attached in turn, in the same boot:
 #   bare        a kretprobe with empty handlers (bench/kmod/sw_bare.ko)
 #   stopwatch   stopwatch.ko, time only
+#   stopwatch-tramp  time only, attached by stopwatch's direct-call
+#               trampoline (attach=trampoline args=N) instead of a kretprobe
 #   stopwatch-paths  time only, call paths on (each call on its thread's
 #               pending stack with its path node)
 #   stopwatch+2 stopwatch.ko with two software events
@@ -16,6 +18,8 @@
 #   stopwatch-pid-in   the same filter letting every call in (the
 #               workload's own pid): the cost of a filtered-in call
 #   bpftrace    kprobe + kretprobe keeping a log2 histogram of latency
+#   bpftrace-kfunc  the same with kfunc + kretfunc (BPF trampoline; needs
+#               BTF for the function: not for syscall wrappers)
 #   funclatency bcc's funclatency
 # and writes ns per call (median of RUNS runs) and the cost each adds over
 # no probe to $SW_RESULTS/bench-probes.tsv and a markdown table to
@@ -112,6 +116,18 @@ one_round() {
 		measure "$path" "$fn" stopwatch
 		rmmod stopwatch
 	fi
+	if insmod "$MODDIR/stopwatch.ko"; then
+		# Register arguments: ksys_read 3, a syscall wrapper 1 (regs).
+		nargs=3
+		[ "$fn" = "$GETPPID" ] && nargs=1
+		if echo "+$fn attach=trampoline args=$nargs" \
+			>/sys/kernel/debug/stopwatch/probes 2>/dev/null; then
+			measure "$path" "$fn" stopwatch-tramp
+		else
+			diag "stopwatch-tramp: no trampoline for $fn: $(cat /sys/kernel/debug/stopwatch/last_error 2>/dev/null)"
+		fi
+		rmmod stopwatch
+	fi
 	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" paths=1; then
 		measure "$path" "$fn" stopwatch-paths
 		rmmod stopwatch
@@ -132,6 +148,10 @@ one_round() {
 	[ -n "$BPFTRACE" ] && attach_measure "$path" "$fn" bpftrace Attaching 300 \
 		"$BPFTRACE" -e "kprobe:$fn { @start[tid] = nsecs; }
 			kretprobe:$fn /@start[tid]/ { @ns = hist(nsecs - @start[tid]); delete(@start[tid]); }"
+	[ -n "$BPFTRACE" ] && [ "$fn" != "$GETPPID" ] &&
+		attach_measure "$path" "$fn" bpftrace-kfunc Attaching 300 \
+		"$BPFTRACE" -e "kfunc:$fn { @start[tid] = nsecs; }
+			kretfunc:$fn /@start[tid]/ { @ns = hist(nsecs - @start[tid]); delete(@start[tid]); }"
 	measure "$path" "$fn" none
 }
 
@@ -179,7 +199,7 @@ awk -F'\t' '
 		if (!($1 in seen)) { seen[$1] = 1; order[++np] = $1 }
 	}
 	END {
-		nc = split("bare stopwatch stopwatch-paths stopwatch-pid-out stopwatch-pid-in stopwatch+2 bpftrace funclatency", cfg, " ")
+		nc = split("bare stopwatch stopwatch-tramp stopwatch-paths stopwatch-pid-out stopwatch-pid-in stopwatch+2 bpftrace bpftrace-kfunc funclatency", cfg, " ")
 		printf "| hot path | probed function | config | runs | ns/call (median) | added ns/call | added, ratio to bpftrace |\n"
 		printf "|---|---|---|---|---|---|---|\n"
 		for (i = 1; i <= np; i++) {

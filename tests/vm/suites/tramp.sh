@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/tramp.sh - kernel functions attached through stopwatch's
+# direct-call trampolines (attach=trampoline|auto, args=N): exact call
+# counts against a kretprobe on the same function, retval/argN/caller keys,
+# the fallbacks (seven arguments, unknown argument count, a function a
+# bpftrace kfunc probe holds: -EBUSY; no direct calls: arm64) said in the
+# stats columns attach and attach_err, a forced kretprobe, 2000 threads
+# asleep in one trampolined function (no call missed), unwinding through
+# a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
+# and under load on many hot functions.
+#
+# Runs in the guest with the repository top as the working directory; uses
+# SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
+# tramp.prepare builds what it needs.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+T=/sys/kernel/debug/sw_testmod
+TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+TSLEEP=$P/tsleep
+
+tctl() { "$P/swwrite" "$T/ctl" "$1"; }
+kcol() {
+	KKEY=$2 awk -v p="$1" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == p && $2 == ENVIRON["KKEY"] && k { print $k; found = 1 }
+		END { if (!found) print "absent" }' "$D/keys"
+}
+# mech PROBE: "ATTACH ATTACH_ERR" of its stats row.
+mech() { echo "$(col "$1" attach) $(col "$1" attach_err)"; }
+
+unload
+rmmod sw_testmod 2>/dev/null
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+[ -r "$TMOD" ] || skip_all "test module $TMOD not built (tramp.prepare)"
+[ -x "$TSLEEP" ] || skip_all "$TSLEEP not built (make progs)"
+is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
+is "load (default attach=kretprobe)" "$(load)" ok
+is "stats format 1.3" "$(sed -n 's/^stats_format //p' "$D/version")" 1.3
+is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
+is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
+
+if [ "$SW_ARCH" != x86_64 ]; then
+	# No trampoline here: auto falls back (EOPNOTSUPP, 95), forced refuses.
+	is "auto on $SW_ARCH" "$(ctl probes '+sw_test_target attach=auto args=1')" ok
+	is "auto falls back to the kretprobe: attach_err EOPNOTSUPP" \
+		"$(mech sw_test_target)" "0 95"
+	tctl "callers 3 4" >/dev/null
+	is "the fallback counts the 7 calls" "$(col sw_test_target calls)" 7
+	is "forced trampoline refused" \
+		"$(ctl probes '+sw_test_loop attach=trampoline args=1')" EOPNOTSUPP
+	unload
+	rmmod sw_testmod
+	exit 0
+fi
+
+# --- counts, keys -----------------------------------------------------------
+is "kretprobe and trampoline on sw_test_target" \
+	"$(ctl probes '+sw_test_target@k +sw_test_target@t attach=trampoline args=1')" ok
+is "@k is a kretprobe, @t a trampoline" "$(mech sw_test_target@k) $(mech sw_test_target@t)" "0 0 1 0"
+tctl "callers 7 11" >/dev/null
+is "18 calls through the trampoline" "$(col sw_test_target@t calls)" 18
+is "18 calls through the kretprobe" "$(col sw_test_target@k calls)" 18
+is "none missed" "$(col sw_test_target@t missed)" 0
+cmp_gt "trampoline times are non-zero" "$(col sw_test_target@t min_ns)" 0
+is "a second trampoline on the function: EBUSY" \
+	"$(ctl probes '+sw_test_target@t2 attach=trampoline args=1')" EBUSY
+is "remove both" "$(ctl probes '-sw_test_target@k -sw_test_target@t')" ok
+
+is "retval, arg0 and caller keys on trampolines" \
+	"$(ctl probes '+sw_test_fail attach=trampoline args=1 by=retval +sw_test_target attach=trampoline args=1 by=arg0,caller')" ok
+tctl "errors 5 3 2" >/dev/null
+is "by=retval: 5 returned 0" "$(kcol sw_test_fail retval=0 calls)" 5
+is "by=retval: 3 returned -ENOENT" "$(kcol sw_test_fail retval=-2 calls)" 3
+is "by=retval: 2 returned -EINVAL" "$(kcol sw_test_fail retval=-22 calls)" 2
+tctl "callers 3 2" >/dev/null
+is "by=arg0,caller: arg0=0 from sw_test_caller_a once" \
+	"$(awk '$1 == "sw_test_target" && $2 ~ /^arg0=0,caller=sw_test_caller_a\+0x/ { print $3 }' "$D/keys")" 1
+is "by=arg0,caller: 5 calls in all" "$(col sw_test_target calls)" 5
+is "remove them" "$(ctl probes '-sw_test_fail -sw_test_target')" ok
+
+# --- fallbacks ----------------------------------------------------------------
+is "seven arguments, auto" "$(ctl probes '+sw_test_args7 attach=auto args=7')" ok
+is "auto falls back: attach_err E2BIG" "$(mech sw_test_args7)" "0 7"
+is "seven arguments, forced trampoline: refused" \
+	"$(ctl probes '+sw_test_args7@f attach=trampoline args=7')" E2BIG
+check "the refusal says why" grep -q "stack" "$D/last_error"
+is "args7 x 40 with the fallback" "$(tctl 'args7 40')" ok
+is "the fallback counts 40 calls" "$(col sw_test_args7 calls)" 40
+is "no args=, auto" "$(ctl probes '+sw_test_loop attach=auto')" ok
+is "argument count unknown: kretprobe, attach_err ENODATA" "$(mech sw_test_loop)" "0 61"
+is "no args=, forced: refused" "$(ctl probes '+sw_test_leaf attach=trampoline')" ENODATA
+is "remove" "$(ctl probes '-sw_test_args7 -sw_test_loop')" ok
+unload
+
+is "load attach=auto" "$(load attach=auto)" ok
+is "auto with args, and a forced kretprobe" \
+	"$(ctl probes '+sw_test_loop args=1 +sw_test_leaf attach=kretprobe args=1')" ok
+is "sw_test_loop on a trampoline, sw_test_leaf stays a kretprobe" \
+	"$(mech sw_test_loop) $(mech sw_test_leaf)" "1 0 0 0"
+check "kprobes list has sw_test_leaf only" \
+	sh -c "grep -q sw_test_leaf /sys/kernel/debug/kprobes/list && ! grep -q sw_test_loop /sys/kernel/debug/kprobes/list"
+i=0
+while [ $i -lt 20 ]; do tctl "loop 100" >/dev/null; i=$((i + 1)); done
+is "20 calls of sw_test_loop" "$(col sw_test_loop calls)" 20
+unload
+
+# bpftrace's kfunc probe holds a function's direct call: ours is refused.
+if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ]; then
+	is "load" "$(load)" ok
+	bpftrace -e 'kfunc:vfs_fsync_range { @n = count(); }' >"$TMP/bt.out" 2>&1 &
+	bt=$!
+	n=0
+	while [ $n -lt 120 ] && ! grep -q Attaching "$TMP/bt.out"; do
+		sleep 0.5; n=$((n + 1))
+	done
+	sleep 1
+	if grep -q Attaching "$TMP/bt.out"; then
+		is "bpftrace holds vfs_fsync_range: auto falls back" \
+			"$(ctl probes '+vfs_fsync_range attach=auto args=4')" ok
+		is "attach_err EBUSY" "$(mech vfs_fsync_range)" "0 16"
+		is "forced trampoline: EBUSY" \
+			"$(ctl probes '+vfs_fsync_range@f attach=trampoline args=4')" EBUSY
+	else
+		skip "bpftrace did not attach: $(head -c 200 "$TMP/bt.out")"
+		skip "bpftrace did not attach"
+		skip "bpftrace did not attach"
+	fi
+	kill -INT $bt 2>/dev/null
+	wait $bt 2>/dev/null
+	unload
+else
+	skip "no bpftrace or no BTF: -EBUSY not tested"
+fi
+
+# --- sleeping calls: none missed, unwinding, removal in flight -----------------
+is "load" "$(load)" ok
+is "hrtimer_nanosleep: trampoline and kretprobe" \
+	"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=3 +hrtimer_nanosleep@k')" ok
+is "2000 threads asleep at once" "$("$TSLEEP" 2000 1500)" "slept 2000"
+is "trampoline: 2000 calls, none missed" \
+	"$(col hrtimer_nanosleep calls) $(col hrtimer_nanosleep missed)" "2000 0"
+diag "kretprobe on the same calls: $(col hrtimer_nanosleep@k calls) calls, $(col hrtimer_nanosleep@k miss_maxactive) missed for want of maxactive"
+cmp_ge "trampoline: each call >= 1.5 s" "$(col hrtimer_nanosleep min_ns)" 1500000000
+
+"$P/sleeper" 3000 1 >/dev/null &
+sl=$!
+sleep 1
+st=$(cat /proc/$sl/stack 2>/dev/null)
+diag "$(echo "$st" | tr '\n' ' ' | head -c 600)"
+# The function's body, the trampoline, the function's entry (the body's
+# address the trampoline returns through), then its callers.
+echo "$st" >"$TMP/stack"
+is "/proc/PID/stack: the body, sw_tramp_common, the entry, down to the syscall" \
+	"$(awk '/hrtimer_nanosleep\+/ && !b { b = 1; next }
+		b == 1 && /sw_tramp_common/ { b = 2; next }
+		b == 2 && /hrtimer_nanosleep\+0x/ { b = 3; next }
+		b == 3 && /do_syscall_64/ { b = 4 } END { print b + 0 }' "$TMP/stack")" 4
+wait $sl
+
+# Removal and rmmod while 200 calls sleep in the function.
+"$TSLEEP" 200 6000 >"$TMP/ts.out" &
+ts=$!
+sleep 2
+t0=$(date +%s)
+is "remove the probes while 200 calls sleep" "$(ctl probes '-hrtimer_nanosleep -hrtimer_nanosleep@k')" ok
+cmp_le "removal does not wait for them" "$(($(date +%s) - t0))" 2
+rmmod stopwatch
+t1=$(date +%s)
+cmp_ge "rmmod waited for the calls in flight (s)" "$((t1 - t0))" 3
+dmesg | grep 'calls\? in flight' | tail -n 3 | while IFS= read -r l; do diag "$l"; done
+check "module gone" sh -c "! test -d /sys/module/stopwatch"
+wait $ts
+is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
+
+# --- many hot functions, added and removed under load --------------------------
+TR=/sys/kernel/tracing
+[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
+# Functions of at most six register arguments that return promptly.
+CAND="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
+security_file_permission rw_verify_area link_path_walk generic_permission
+inode_permission touch_atime __fsnotify_parent try_to_wake_up wake_up_process
+__wake_up handle_mm_fault __handle_mm_fault find_vma hrtimer_interrupt
+update_process_times account_process_tick irq_exit_rcu handle_irq_event
+vfs_fstat vfs_statx lookup_fast step_into d_alloc_parallel __d_lookup_rcu
+generic_file_read_iter seq_read_iter filemap_read filemap_get_pages
+copy_page_to_iter copy_page_from_iter folio_mark_accessed __folio_put
+alloc_pages_mpol __alloc_pages __alloc_pages_noprof free_unref_page
+free_unref_folios release_pages vma_alloc_folio vma_alloc_folio_noprof
+__kmalloc __kmalloc_noprof kmem_cache_alloc kmem_cache_alloc_noprof
+kmem_cache_alloc_lru_noprof kmalloc_trace __kmalloc_cache_noprof
+kvfree kfree_rcu_monitor mntput dget_parent lockref_get_not_dead
+lockref_put_return security_file_open do_dentry_open vfs_open
+complete_walk terminate_walk path_init filename_lookup user_path_at_empty
+__check_object_size check_stack_object __virt_addr_valid
+fd_install alloc_fd get_unused_fd_flags put_unused_fd close_fd
+filp_close __fput_sync task_work_add task_work_run
+anon_vma_clone anon_vma_fork unlink_anon_vmas free_pgtables
+__pte_offset_map __pte_offset_map_lock do_wp_page wp_page_copy
+page_add_file_rmap folio_add_file_rmap_ptes folio_add_lru
+lru_add_fn lru_add_drain lru_add_drain_cpu mod_objcg_state
+obj_cgroup_charge __mod_memcg_lruvec_state __mod_lruvec_page_state
+__count_memcg_events __might_fault
+percpu_counter_add_batch up_read down_read_trylock
+update_rq_clock ttwu_do_activate
+select_task_rq_fair enqueue_task_fair dequeue_task_fair
+pick_next_task_fair put_prev_task_fair check_preempt_wakeup
+update_curr update_load_avg __update_load_avg_se
+__update_load_avg_cfs_rq reweight_entity update_cfs_group"
+BL=/sys/kernel/debug/kprobes/blacklist
+HOT=$(for f in $CAND; do
+	grep -qx "$f" "$TR/available_filter_functions" &&
+		! grep -q "[[:space:]]$f\$" $BL && echo "$f"
+done | head -n 100)
+nhot=$(echo "$HOT" | wc -l)
+cmp_ge "at least 60 of the hot candidates are traceable" "$nhot" 60
+is "load max_probes=200" "$(load max_probes=200)" ok
+addl=$(for f in $HOT; do printf '+%s attach=trampoline args=6 ' "$f"; done)
+reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)
+"$P/hammer" 30 >/dev/null 2>&1 &
+hm=$!
+r=0
+fails=0
+while [ $r -lt 3 ]; do
+	[ "$(ctl probes "$addl")" = ok ] || fails=$((fails + 1))
+	"$TSLEEP" 20 50 >/dev/null
+	ls -R /sys/kernel/debug/stopwatch >/dev/null
+	[ "$(ctl probes "$reml")" = ok ] || fails=$((fails + 1))
+	r=$((r + 1))
+done
+is "$nhot trampolines added and removed 3 times under load" "$fails" 0
+is "and once more, left on" "$(ctl probes "$addl")" ok
+tramps=$(awk 'NR > 1 && $(NF - 1) == 1' "$D/stats" | wc -l)
+is "all $nhot on trampolines" "$tramps" "$nhot"
+calls=$(awk 'NR > 1 { s += $2 } END { print s + 0 }' "$D/stats")
+cmp_gt "they counted calls" "$calls" 0
+kill $hm 2>/dev/null
+wait $hm 2>/dev/null
+unload
+check "module unloaded with the trampolines on" sh -c "! test -d /sys/module/stopwatch"
+rmmod sw_testmod
+
+# --- the stopwatch program passes args= from BTF --------------------------------
+SW=$SW_REPO/build/userspace/stopwatch
+if [ -x "$SW" ] && [ -r /sys/kernel/btf/vmlinux ]; then
+	"$SW" time --module "$MOD" --attach trampoline -j hrtimer_nanosleep -- "$P/sleeper" 50 6 \
+		>"$TMP/time.json" 2>"$TMP/time.err"
+	is "stopwatch time --attach trampoline: ran" "$?" 0
+	diag "$(head -c 300 "$TMP/time.err")"
+	is "6 calls timed through the trampoline (args= from BTF)" \
+		"$(tr '{' '\n' <"$TMP/time.json" | grep '"function":"hrtimer_nanosleep"' |
+			tr ',' '\n' | sed -n 's/^"calls":\([0-9]*\).*/\1/p' | head -n 1)" 6
+	unload
+else
+	skip "stopwatch program not built or no BTF"
+fi
