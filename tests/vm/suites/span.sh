@@ -17,8 +17,19 @@
 #   limits     dropped_full, unmatched, abandoned, restarted, unreadable
 #              each provoked and counted exactly; bad input refused with
 #              the right errno, nothing changed
+#   user       user points: uwork's uw_call return -> next entry keyed by
+#              the value passed on (999 of 1000, exact), uw_sleep ->
+#              hrtimer_nanosleep%return keyed by tid (user to kernel),
+#              reads of user memory through a bad pointer (unreadable)
 #   runqlat    run-queue latency (tracepoints) against bcc's runqlat in
 #              the same guest (x86_64; the arm64 guests have no bcc)
+#   events     CPU events per interval on one thread: sw_test_loop's entry
+#              -> return keyed by tid; under arm64 -icount (where this
+#              section runs alone) exact instruction counts: identical on
+#              every call, +4000 for 2000 more loop iterations; elsewhere
+#              task-clock; with the fork spans, the parent's rows carry
+#              events and the child's (stopped on another thread) count as
+#              other_thread and unmeasured
 #
 # Runs in the guest with the repository top as the working directory;
 # span.prepare builds what it needs.
@@ -30,12 +41,13 @@ SW=$SW_REPO/build/userspace/stopwatch
 [ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 T=/sys/kernel/debug/sw_testmod
 TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+U=$P/uwork
 R=${SW_RESULTS:-/tmp}/span
 mkdir -p "$R"
 
 [ -x "$SW" ] || skip_all "$SW not built (see span.prepare)"
 [ -r "$MOD" ] && [ -r "$TMOD" ] || skip_all "stopwatch.ko or sw_testmod.ko not built"
-[ -x "$P/forker" ] || skip_all "$P/forker not built (see span.prepare)"
+[ -x "$P/forker" ] && [ -x "$U" ] || skip_all "$P/forker or $U not built (see span.prepare)"
 
 # scol SPAN COLUMN: a span's value in a span_stats column.
 scol() { col "$1" "$2" "$D/span_stats"; }
@@ -78,6 +90,104 @@ refcheck() {
 	fi
 }
 
+# The event counted per interval: exact instructions under arm64 -icount,
+# else a software event every kernel has.
+if hw_pmu && grep -qw sw_icount=1 /proc/cmdline; then
+	EV=instructions
+else
+	EV=task-clock
+fi
+
+# evrun N: reset, four intervals of sw_test_loop(N); "calls EV_min EV_max
+# EV_unmeasured other_thread ev_lost ev_no_slot ev_too_deep" of span ev.
+evrun() {
+	ctl spans reset >/dev/null
+	for _i in 1 2 3 4; do tctl "loop $1"; done
+	cp "$D/span_stats" "$R/ev-$1.stats"
+	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread \
+		ev_lost ev_no_slot ev_too_deep; do
+		printf '%s ' "$(scol ev $_c)"
+	done
+}
+
+CPU1=/sys/devices/system/cpu/cpu1/online
+cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
+
+# uevrun LEN: reset, uwork's uw_loop(LEN) 8 times under span uev; "calls
+# EV_min EV_max EV_unmeasured other_thread".
+uevrun() {
+	ctl spans reset >/dev/null
+	"$U" loop 8 "$1" >/dev/null
+	cp "$D/span_stats" "$R/uev-$1.stats"
+	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread; do
+		printf '%s ' "$(scol uev $_c)"
+	done
+}
+
+span_events() {
+	# icount: one CPU online (QEMU's count is global: a second vCPU
+	# running meanwhile would show in this one's counts).
+	[ $EV = instructions ] && cpu1_set 0
+	is "events $EV" "$(ctl events $EV)" ok
+	is "add span ev (sw_test_loop entry -> return, keyed by tid)" \
+		"$(ctl spans "+ev start=sw_test_loop:tid stop=sw_test_loop%return:tid")" ok
+	check "span_stats has ${EV}_avg" grep -qw "${EV}_avg" "$D/span_stats"
+	if [ $EV = instructions ]; then n1=1000 n2=3000; else n1=100000 n2=300000; fi
+	evrun $n1 >/dev/null	# warm-up: the probed paths translated once
+	set -- $(evrun $n1)
+	diag "loop $n1: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5 ev_lost $6 ev_no_slot $7 ev_too_deep $8"
+	is "ev: 4 intervals" "$1" 4
+	is "ev: none unmeasured" "$4" 0
+	is "ev: other_thread 0" "$5" 0
+	is "ev: ev_lost, ev_no_slot, ev_too_deep 0" "$6 $7 $8" "0 0 0"
+	a_min=$2 a_max=$3
+	set -- $(evrun $n2)
+	diag "loop $n2: calls $1 ${EV} min $2 max $3 unmeasured $4"
+	is "ev: 4 intervals again, none unmeasured" "$1 $4" "4 0"
+	if [ $EV = instructions ]; then
+		is "ev: the same instructions on every interval (loop $n1)" "$a_min" "$a_max"
+		is "ev: the same instructions on every interval (loop $n2)" "$2" "$3"
+		is "ev: loop $n2 - loop $n1 = $((2 * (n2 - n1))) instructions exactly" \
+			"$(($2 - a_min))" "$((2 * (n2 - n1)))"
+	else
+		cmp_gt "ev: task-clock_min > 0" "$a_min" 0
+		cmp_gt "ev: task-clock of loop $n2 > loop $n1's" "$2" "$a_min"
+	fi
+	"$SW" stat >"$TMP/evstat.out" 2>&1
+	check "stopwatch stat shows span ev with ${EV}_avg" \
+		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
+	is "remove ev" "$(ctl spans -ev)" ok
+
+	# A user function's entry -> return, keyed by tid.
+	"$SW" span --keep --name uev --start "$U:uw_loop:tid" \
+		--stop "$U:uw_loop%return:tid" 2>"$TMP/uev.err"
+	is "span uev (uwork:uw_loop entry -> return, user points)" "$?" 0 ||
+		cat "$TMP/uev.err"
+	uevrun 1000 >/dev/null
+	for n in 1000 2000 4000; do
+		set -- $(uevrun $n)
+		diag "uw_loop($n) x 8: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5"
+		is "uev: uw_loop($n) x 8: 8 intervals, none unmeasured, other_thread 0" \
+			"$1 $4 $5" "8 0 0"
+		[ $EV = instructions ] &&
+			is "uev: uw_loop($n): the same instructions on every interval" "$2" "$3"
+		eval "UI$n=$2"
+	done
+	if [ $EV = instructions ]; then
+		d1=$((UI2000 - UI1000))
+		is "uev: linear: I(4000) - I(2000) == 2 x (I(2000) - I(1000))" \
+			"$((UI4000 - UI2000))" "$((2 * d1))"
+		is "uev: a whole number of instructions per iteration ($d1 per 1000)" \
+			"$((d1 % 1000))" 0
+		cmp_gt "uev: more iterations, more instructions" "$d1" 0
+	else
+		cmp_gt "uev: task-clock of uw_loop(4000) > uw_loop(1000)'s" "$UI4000" "$UI1000"
+	fi
+	is "remove uev" "$(ctl spans -uev)" ok
+	[ $EV = instructions ] && cpu1_set 1
+	is "no events after the events section" "$(ctl events '')" ok
+}
+
 unload
 rmmod sw_testmod 2>/dev/null
 is "module loads" "$(load)" ok || skip_all "stopwatch.ko did not load"
@@ -85,6 +195,15 @@ is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok ||
 	skip_all "sw_testmod.ko did not load"
 check "spans, span_stats, span_keys and span_hist/ exist" \
 	test -w "$D/spans" -a -r "$D/span_stats" -a -r "$D/span_keys" -a -d "$D/span_hist"
+
+if [ $EV = instructions ]; then
+	# arm64 -icount: the exact instruction counts alone (a short boot).
+	span_events
+	unload
+	rmmod sw_testmod
+	rm -rf "$TMP"
+	exit 0
+fi
 
 # --- queues: exact counts and buckets ---------------------------------------
 # q->id is the first field of struct sw_spanq: arg0+0/4 (the test module
@@ -187,16 +306,69 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	"$SW" span --keep --name fork_child --start 'wake_up_new_task:p->pid' \
 		--stop schedule_tail:tid --comm swforker 2>"$TMP/f.err"
 	is "span fork_child (p->pid through BTF)" "$?" 0 || cat "$TMP/f.err"
+	is "events $EV for the fork spans" "$(ctl events $EV)" ok
 	"$P/forker" 25 swforker >/dev/null
 	cp "$D/span_stats" "$R/fork.stats"
 	is "fork_parent: 25 rows" "$(scol fork_parent calls)" 25
 	is "fork_child: 25 rows" "$(scol fork_child calls)" 25
+	is "fork_parent: the parent's events on every row (other_thread, unmeasured, ev_lost)" \
+		"$(scol fork_parent other_thread) $(scol fork_parent ${EV}_unmeasured) $(scol fork_parent ev_lost)" "0 0 0"
+	cmp_gt "fork_parent: ${EV}_min > 0" "$(scol fork_parent ${EV}_min)" 0
+	is "fork_child: stopped on the child: 25 other_thread, 25 unmeasured" \
+		"$(scol fork_child other_thread) $(scol fork_child ${EV}_unmeasured)" "25 25"
+	is "no events again" "$(ctl events '')" ok
 	is "remove the fork spans" \
 		"$(ctl spans -fork_parent; ctl spans -fork_child)" "ok
 ok"
 else
 	skip "no /sys/kernel/btf/vmlinux: fork check by BTF names"
 fi
+
+# --- events per interval on one thread --------------------------------------
+span_events
+
+# --- user points ------------------------------------------------------------
+# Each return of uw_call to the next call, keyed by the value passed on
+# (uwork chains x = uw_call(x)): 999 intervals of 1000 calls, the first
+# entry unmatched, the last return in flight.
+"$SW" span --keep --name uchain --start "$U:uw_call%return:retval/4" \
+	--stop "$U:uw_call:arg0/4" 2>"$TMP/uc.err"
+is "span uchain (uw_call%return:retval -> uw_call:arg0)" "$?" 0 || cat "$TMP/uc.err"
+grep '^+uchain' "$D/spans" | tee "$R/uchain.line" | sed 's/^/# /'
+check "uchain: points resolved to PATH:0xOFFSET" \
+	grep -q "^+uchain start=$(readlink -f "$U"):0x[0-9a-f]*%return:retval/4 stop=$(readlink -f "$U"):0x[0-9a-f]*:arg0/4" "$R/uchain.line"
+"$U" calls 1000
+cp "$D/span_stats" "$R/uchain.stats"
+is "uchain: 999 intervals" "$(scol uchain calls)" 999
+is "uchain: 1 unmatched (the first entry), 1 in flight (the last return)" \
+	"$(scol uchain unmatched) $(scol uchain in_flight)" "1 1"
+is "uchain: 1000 started" "$(scol uchain started)" 1000
+is "remove uchain" "$(ctl spans -uchain)" ok
+
+# A user function's entry to a kernel function's return, keyed by tid.
+"$SW" span --keep --name usleep --start "$U:uw_sleep:tid" \
+	--stop hrtimer_nanosleep%return:tid 2>"$TMP/us.err"
+is "span usleep (uw_sleep -> hrtimer_nanosleep%return)" "$?" 0 || cat "$TMP/us.err"
+"$U" sleep 3 20 >/dev/null
+cp "$D/span_stats" "$R/usleep.stats"
+is "usleep: 3 intervals" "$(scol usleep calls)" 3
+cmp_ge "usleep: min_ns >= 20 ms" "$(scol usleep min_ns)" 20000000
+is "remove usleep" "$(ctl spans -usleep)" ok
+
+# A read of user memory through a bad pointer (uw_call's argument, a small
+# integer): unreadable, never a fault.
+"$SW" span --keep --name ubad --start "$U:uw_call:arg0+0" \
+	--stop "$U:uw_call%return:tid" 2>"$TMP/ub.err"
+is "span ubad (a read through uw_call's integer argument)" "$?" 0 || cat "$TMP/ub.err"
+"$U" calls 100
+is "ubad: 100 unreadable, none started" \
+	"$(scol ubad unreadable) $(scol ubad started)" "100 0"
+is "remove ubad" "$(ctl spans -ubad)" ok
+"$SW" span --start "$U:uw_call:nosuchname" --stop "$U:uw_call%return:tid" -d 1 \
+	>/dev/null 2>"$TMP/uname.err"
+rc=$?
+check "stopwatch span: a user point's key by name is refused (raw keys only)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'raw keys' '$TMP/uname.err'"
 
 # --- limits: every loss counted exactly -------------------------------------
 is "add span lim (16 slots, 4 s age)" \
@@ -241,6 +413,8 @@ badspan "bad filter" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 p
 badspan "by=retval" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 by=retval" EINVAL by=retval
 badspan "name exists" "+keep start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0" EEXIST keep
 badspan "remove unknown" "-nosuch" ENOENT nosuch
+badspan "argN at a user return point" "+x start=$(readlink -f "$U"):0x10%return:arg0 stop=sw_spanptr_stop:arg0" EINVAL "argN at a user return point"
+badspan "user point: no such file" "+x start=/no/such/file_zz:0x10:tid stop=sw_spanptr_stop:arg0" ENOENT file_zz
 badspan "second point fails" "+x start=sw_spanptr_start:arg0 stop=sw_no_such_fn_zz:arg0" ENOENT sw_no_such_fn_zz
 check "no kprobe left from the refused spans" \
 	sh -c "[ \$(grep -c sw_spanptr_start /sys/kernel/debug/kprobes/list) = 1 ]"
