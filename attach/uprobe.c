@@ -199,7 +199,10 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 		struct sw_uprobe *u = set->p[i];
 
 		if (u->on_entry || u->on_return) {
-			/* A span's point: wants every process. */
+			/*
+			 * A span's point: wants every process.  The acquire
+			 * pairs with sw_uprobe_enable(), as below.
+			 */
 			wanted = true;
 			if (u->on_entry && smp_load_acquire(&u->armed))
 				u->on_entry(u, regs);
@@ -240,6 +243,7 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 		struct sw_uprobe *u = set->p[i];
 
 		if (u->on_entry || u->on_return) {
+			/* Pairs with sw_uprobe_enable(). */
 			if (u->on_return && smp_load_acquire(&u->armed))
 				u->on_return(u, regs);
 			continue;

@@ -140,6 +140,8 @@ static bool sw_span_expr_arg(const struct sw_span_expr *e)
 static const char *sw_span_parse_upoint(struct sw_span_point *p)
 {
 	char *ret = strstr(p->target, "%return");
+	static const char *const noargs =
+		"argN at a user return point: the arguments are not kept there (retval tid pid)";
 	const char *why;
 	u32 i;
 
@@ -157,14 +159,14 @@ static const char *sw_span_parse_upoint(struct sw_span_point *p)
 		if (p->key.e[i].base == SW_SX_RETVAL && p->kind != SW_PT_URETURN)
 			return "retval only at a return point";
 		if (sw_span_expr_arg(&p->key.e[i]) && p->kind == SW_PT_URETURN)
-			return "argN at a user return point: the arguments are not kept there (retval tid pid)";
+			return noargs;
 	}
 	if (p->cond_op && p->cond.base == SW_SX_RETVAL &&
 	    p->kind != SW_PT_URETURN)
 		return "retval only at a return point";
 	if (p->cond_op && sw_span_expr_arg(&p->cond) &&
 	    p->kind == SW_PT_URETURN)
-		return "argN at a user return point: the arguments are not kept there (retval tid pid)";
+		return noargs;
 	return NULL;
 }
 

@@ -235,19 +235,32 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 }
 NOKPROBE_SYMBOL(sw_span_hit);
 
+/* The first six argument registers of @regs (kernel's or user's). */
+static __always_inline void sw_span_args(struct pt_regs *regs, u64 *args)
+{
+	int i;
+
+	for (i = 0; i < SW_SPAN_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+}
+
+/* An entry point was hit: its arguments from @regs. Context: its handler. */
+static void sw_span_hit_entry(struct sw_span_pt *pt, struct pt_regs *regs)
+{
+	u64 args[SW_SPAN_ARGS];
+
+	sw_span_args(regs, args);
+	sw_span_hit(pt, args, 0);
+}
+NOKPROBE_SYMBOL(sw_span_hit_entry);
+
 /*
  * sw_span_kp_pre() - an entry point's kprobe handler.
  * Context: kprobe pre-handler: preemption disabled, maybe IRQs off or NMI.
  */
 static int sw_span_kp_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct sw_span_pt *pt = container_of(kp, struct sw_span_pt, kp);
-	u64 args[SW_SPAN_ARGS];
-	int i;
-
-	for (i = 0; i < SW_SPAN_ARGS; i++)
-		args[i] = regs_get_kernel_argument(regs, i);
-	sw_span_hit(pt, args, 0);
+	sw_span_hit_entry(container_of(kp, struct sw_span_pt, kp), regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_span_kp_pre);
@@ -260,11 +273,7 @@ NOKPROBE_SYMBOL(sw_span_kp_pre);
 static int sw_span_krp_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	u64 *args = (u64 *)ri->data;
-	int i;
-
-	for (i = 0; i < SW_SPAN_ARGS; i++)
-		args[i] = regs_get_kernel_argument(regs, i);
+	sw_span_args(regs, (u64 *)ri->data);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_span_krp_entry);
@@ -311,13 +320,7 @@ NOKPROBE_SYMBOL(sw_span_tp_probe);
  */
 static void sw_span_up_entry(struct sw_uprobe *u, struct pt_regs *regs)
 {
-	struct sw_span_pt *pt = container_of(u, struct sw_span_pt, up);
-	u64 args[SW_SPAN_ARGS];
-	int i;
-
-	for (i = 0; i < SW_SPAN_ARGS; i++)
-		args[i] = regs_get_kernel_argument(regs, i);
-	sw_span_hit(pt, args, 0);
+	sw_span_hit_entry(container_of(u, struct sw_span_pt, up), regs);
 }
 NOKPROBE_SYMBOL(sw_span_up_entry);
 

@@ -588,11 +588,15 @@ noinline void sw_spanwork_item(struct work_struct *w)
 static DECLARE_WORK(sw_spanwork_block, sw_spanwork_block_fn);
 static DECLARE_WORK(sw_spanwork_it, sw_spanwork_item);
 
+static void sw_spantp_fire(u64 n);
+
 static int sw_spantest_cmd(const char *cmd)
 {
 	unsigned long long n, v, i;
 
-	if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
+	if (sscanf(cmd, "spantp %llu", &n) == 1) {
+		sw_spantp_fire(n);
+	} else if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
 		if (n > SW_SPANQ_ITEMS || v > 50000 || i > 50000)
 			return -EINVAL;
 		sw_spanq_run(n, v, i);
@@ -674,3 +678,27 @@ module_exit(sw_testmod_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("stopwatch test workloads with known instruction counts");
 
+
+/*
+ * ---- a tracepoint of this module (spans on module tracepoints) ---------
+ *
+ *   spantp N   fires the tracepoint sw_spantp(id, phase) twice per id, id
+ *              1..N: phase 0, then phase 1
+ *
+ * A bare tracepoint (no trace event): the spans find it among this
+ * module's tracepoints by its name, sw_spantp.
+ */
+#include <linux/tracepoint.h>
+
+DECLARE_TRACE(sw_spantp, TP_PROTO(u64 id, u64 phase), TP_ARGS(id, phase));
+DEFINE_TRACE(sw_spantp, TP_PROTO(u64 id, u64 phase), TP_ARGS(id, phase));
+
+static void sw_spantp_fire(u64 n)
+{
+	u64 i;
+
+	for (i = 1; i <= n; i++) {
+		trace_sw_spantp(i, 0);
+		trace_sw_spantp(i, 1);
+	}
+}

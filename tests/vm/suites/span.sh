@@ -21,6 +21,9 @@
 #              the value passed on (999 of 1000, exact), uw_sleep ->
 #              hrtimer_nanosleep%return keyed by tid (user to kernel),
 #              reads of user memory through a bad pointer (unreadable)
+#   tpmod      a span on sw_testmod's own tracepoint: exact count; the
+#              module unloaded under it (points detached, counted), loaded
+#              again (they stay detached); a module not loaded: ENOENT
 #   runqlat    run-queue latency (tracepoints) against bcc's runqlat in
 #              the same guest (x86_64; the arm64 guests have no bcc)
 #   events     CPU events per interval on one thread: sw_test_loop's entry
@@ -479,6 +482,33 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.er
 	check "stopwatch's mean within 10% of runqlat's bounds" \
 		awk -v s="$savg" -v lo="$mlo" -v hi="$mhi" 'BEGIN { exit !(s >= 0.9 * lo && s <= 1.1 * hi) }'
 fi
+
+# --- a module's tracepoint ----------------------------------------------------
+# sw_testmod's sw_spantp(id, phase): phase 0 starts, phase 1 stops.
+is "add span mtp on sw_testmod's tracepoint" \
+	"$(ctl spans "+mtp start=sw_testmod:sw_spantp:arg0?arg1==0 stop=sw_testmod:sw_spantp:arg0?arg1==1")" ok
+tctl "spantp 50"
+cp "$D/span_stats" "$R/mtp.stats"
+is "mtp: 50 intervals, none unmatched" \
+	"$(scol mtp calls) $(scol mtp unmatched)" "50 0"
+is "mtp: no point detached" "$(scol mtp detached)" 0
+# The module goes while the span is on its tracepoint: its points detach
+# (the tracepoint core would warn of probes left behind otherwise).
+is "rmmod sw_testmod under span mtp" "$(rmmod sw_testmod 2>&1 && echo ok)" ok
+is "mtp: both points detached, the span stays" \
+	"$(scol mtp detached) $(grep -c '^+mtp ' "$D/spans")" "2 1"
+is "insmod sw_testmod again" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
+tctl "spantp 5"
+is "mtp: detached points stay detached (still 50)" "$(scol mtp calls)" 50
+is "remove mtp" "$(ctl spans -mtp)" ok
+badspan() {
+	is "refused: $1" "$(ctl spans "$2")" "$3"
+	check "last_error names '$4'" grep -qF -- "$4" "$D/last_error"
+}
+badspan "a tracepoint of no loaded module" \
+	"+x start=sw_nomod:sw_no_such_tp_zz:arg0 stop=sw_spanptr_stop:arg0" ENOENT \
+	"no such tracepoint in the kernel or a loaded module"
+is "no spans left" "$(cat "$D/spans")" ""
 
 unload
 check "stopwatch unloaded" sh -c '! test -d /sys/module/stopwatch'
