@@ -213,25 +213,23 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 	if (s && p->role != SW_PT_START) {
 		old = s->st;
 		sw_span_close(sp, k, &old, st.t0);
-	}
-	sw_span_ev_open(sp, k, &st);
-	if (s) {
-		sw_span_table_put(s, &st);
-		if (p->role == SW_PT_START)
-			sw_span_count(sp, SW_SC_RESTARTED);
-	} else if (sw_span_table_insert(&sp->tbl, k, &st)) {
-		sw_span_count(sp, SW_SC_DROPPED_FULL);
-		if (st.ev) {
-			bool m;
-			struct sw_pending *pd;
-
-			pd = sw_core_close_owned(sp, k, st.t0, &m);
-			if (pd)
-				sw_core_drop_owned(pd);
+	} else if (s) {
+		sw_span_count(sp, SW_SC_RESTARTED);
+	} else {
+		s = sw_span_table_reserve(&sp->tbl, k);
+		if (!s) {
+			sw_span_count(sp, SW_SC_DROPPED_FULL);
+			return;
 		}
-		return;
 	}
 	sw_span_count(sp, SW_SC_STARTED);
+	/*
+	 * The events entry last, then the slot: the same instructions follow
+	 * the opening whichever way the slot was found, so that the counts
+	 * of the intervals compare exactly.
+	 */
+	sw_span_ev_open(sp, k, &st);
+	sw_span_table_put(s, &st);
 }
 NOKPROBE_SYMBOL(sw_span_hit);
 

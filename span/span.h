@@ -183,8 +183,8 @@ struct sw_span_slot *sw_span_table_claim(struct sw_span_table *t,
 					 const u64 k[2]);
 void sw_span_table_put(struct sw_span_slot *s, const struct sw_span_start *st);
 void sw_span_table_free_slot(struct sw_span_slot *s);
-int sw_span_table_insert(struct sw_span_table *t, const u64 k[2],
-			 const struct sw_span_start *st);
+struct sw_span_slot *sw_span_table_reserve(struct sw_span_table *t,
+					   const u64 k[2]);
 unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
 				   u64 age_ns);
 unsigned long sw_span_table_clear(struct sw_span_table *t);

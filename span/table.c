@@ -97,16 +97,16 @@ void sw_span_table_free_slot(struct sw_span_slot *s)
 NOKPROBE_SYMBOL(sw_span_table_free_slot);
 
 /**
- * sw_span_table_insert() - store a new start of @k in a free slot.
- * @t:  the table
- * @k:  the key
- * @st: the start
+ * sw_span_table_reserve() - own a free slot for a new start of @k: its
+ * key written, the caller fills the start in with sw_span_table_put().
+ * @t: the table
+ * @k: the key
  *
  * Context: a point's handler; see the file comment.
- * Return: 0, or -ENOSPC when the window of @k's slots is full.
+ * Return: the slot, or NULL when the window of @k's slots is full.
  */
-int sw_span_table_insert(struct sw_span_table *t, const u64 k[2],
-			 const struct sw_span_start *st)
+struct sw_span_slot *sw_span_table_reserve(struct sw_span_table *t,
+					   const u64 k[2])
 {
 	u32 h = sw_span_hash(t, k), i;
 
@@ -118,12 +118,11 @@ int sw_span_table_insert(struct sw_span_table *t, const u64 k[2],
 			continue;
 		WRITE_ONCE(s->k[0], k[0]);
 		WRITE_ONCE(s->k[1], k[1]);
-		sw_span_table_put(s, st);
-		return 0;
+		return s;
 	}
-	return -ENOSPC;
+	return NULL;
 }
-NOKPROBE_SYMBOL(sw_span_table_insert);
+NOKPROBE_SYMBOL(sw_span_table_reserve);
 
 /**
  * sw_span_table_expire() - free the starts older than @age_ns.

@@ -116,13 +116,14 @@ evrun() {
 CPU1=/sys/devices/system/cpu/cpu1/online
 cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
 
-# uevrun LEN: reset, uwork's uw_loop(LEN) 8 times under span uev; "calls
-# EV_min EV_max EV_unmeasured other_thread".
+# uevrun LEN: reset, uwork's uw_warm() then uw_loop(LEN) 8 times under
+# span uev; "calls EV_min EV_max EV_unmeasured other_thread restarted".
 uevrun() {
 	ctl spans reset >/dev/null
 	"$U" loop 8 "$1" >/dev/null
 	cp "$D/span_stats" "$R/uev-$1.stats"
-	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread; do
+	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread \
+		restarted; do
 		printf '%s ' "$(scol uev $_c)"
 	done
 }
@@ -161,17 +162,22 @@ span_events() {
 		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
 	is "remove ev" "$(ctl spans -ev)" ok
 
-	# A user function's entry -> return, keyed by tid.
-	"$SW" span --keep --name uev --start "$U:uw_loop:tid" \
+	# A user function's entry -> return, keyed by tid.  uw_warm starts
+	# too (each process calls it once before its loops): the first hit
+	# of a uprobe in a process maps the process's uprobe area, which
+	# would land in the first loop's interval otherwise; its start is
+	# replaced by the first uw_loop's (restarted).
+	"$SW" span --keep --name uev --start "$U:uw_warm:tid" \
+		--start "$U:uw_loop:tid" \
 		--stop "$U:uw_loop%return:tid" 2>"$TMP/uev.err"
-	is "span uev (uwork:uw_loop entry -> return, user points)" "$?" 0 ||
+	is "span uev (uwork:uw_warm, uw_loop entry -> uw_loop return, user points)" "$?" 0 ||
 		cat "$TMP/uev.err"
 	uevrun 1000 >/dev/null
 	for n in 1000 2000 4000; do
 		set -- $(uevrun $n)
 		diag "uw_loop($n) x 8: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5"
-		is "uev: uw_loop($n) x 8: 8 intervals, none unmeasured, other_thread 0" \
-			"$1 $4 $5" "8 0 0"
+		is "uev: uw_loop($n) x 8: 8 intervals, none unmeasured, other_thread 0, uw_warm's start restarted" \
+			"$1 $4 $5 $6" "8 0 0 1"
 		[ $EV = instructions ] &&
 			is "uev: uw_loop($n): the same instructions on every interval" "$2" "$3"
 		eval "UI$n=$2"
