@@ -133,8 +133,8 @@ span_events() {
 	# running meanwhile would show in this one's counts).
 	[ $EV = instructions ] && cpu1_set 0
 	is "events $EV" "$(ctl events $EV)" ok
-	is "add span ev (sw_test_loop entry -> return, keyed by tid)" \
-		"$(ctl spans "+ev start=sw_test_loop:tid stop=sw_test_loop%return:tid")" ok
+	is "add span ev (sw_test_loop entry -> return, keyed by tid, by=comm)" \
+		"$(ctl spans "+ev start=sw_test_loop:tid stop=sw_test_loop%return:tid by=comm")" ok
 	check "span_stats has ${EV}_avg" grep -qw "${EV}_avg" "$D/span_stats"
 	if [ $EV = instructions ]; then n1=1000 n2=3000; else n1=100000 n2=300000; fi
 	evrun $n1 >/dev/null	# warm-up: the probed paths translated once
@@ -157,10 +157,28 @@ span_events() {
 		cmp_gt "ev: task-clock_min > 0" "$a_min" 0
 		cmp_gt "ev: task-clock of loop $n2 > loop $n1's" "$2" "$a_min"
 	fi
+	# span_keys: the rows carry <event>_avg, as the keys file's do.
+	cp "$D/span_keys" "$R/ev.keys"
+	if [ $EV = instructions ]; then
+		is "ev: span_keys row (comm) with ${EV}_avg = the intervals' (span_stats ${EV}_min)" \
+			"$(col ev ${EV}_avg "$D/span_keys")" "$(scol ev ${EV}_min)"
+	else
+		cmp_gt "ev: span_keys row (comm) with ${EV}_avg > 0" \
+			"$(col ev ${EV}_avg "$D/span_keys")" 0
+	fi
 	"$SW" stat >"$TMP/evstat.out" 2>&1
 	check "stopwatch stat shows span ev with ${EV}_avg" \
 		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
 	is "remove ev" "$(ctl spans -ev)" ok
+	# stopwatch span's report shows the event columns too.
+	"$SW" span --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
+		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
+	is "stopwatch span -- COMMAND with events exits 0" "$?" 0 || cat "$TMP/evcli.err"
+	cp "$TMP/evcli.out" "$R/evcli.out"
+	is "stopwatch span: calls 1, ${EV}_unmeasured 0" \
+		"$(awk '$1 == "calls" || $1 == "'${EV}'_unmeasured" { printf "%s ", $2 }' "$TMP/evcli.out")" "1 0 "
+	cmp_gt "stopwatch span: ${EV}_avg > 0" \
+		"$(awk '$1 == "'${EV}'_avg" { print $2 }' "$TMP/evcli.out")" 0
 
 	# A user function's entry -> return, keyed by tid.  uw_warm starts
 	# too (each process calls it once before its loops): the first hit
@@ -172,8 +190,13 @@ span_events() {
 		--stop "$U:uw_loop%return:tid" 2>"$TMP/uev.err"
 	is "span uev (uwork:uw_warm, uw_loop entry -> uw_loop return, user points)" "$?" 0 ||
 		cat "$TMP/uev.err"
-	uevrun 1000 >/dev/null
-	for n in 1000 2000 4000; do
+	# Exact counts under -icount: short loops; task-clock elsewhere: long
+	# enough to stand out of the uprobes' own time.
+	if [ $EV = instructions ]; then ul="1000 2000 4000"; else ul="100000 200000 400000"; fi
+	set -- $ul
+	ul1=$1 ul3=$3
+	uevrun $ul1 >/dev/null
+	for n in $ul; do
 		set -- $(uevrun $n)
 		diag "uw_loop($n) x 8: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5"
 		is "uev: uw_loop($n) x 8: 8 intervals, none unmeasured, other_thread 0, uw_warm's start restarted" \
@@ -190,7 +213,8 @@ span_events() {
 			"$((d1 % 1000))" 0
 		cmp_gt "uev: more iterations, more instructions" "$d1" 0
 	else
-		cmp_gt "uev: task-clock of uw_loop(4000) > uw_loop(1000)'s" "$UI4000" "$UI1000"
+		eval "a=\$UI$ul3 b=\$UI$ul1"
+		cmp_gt "uev: task-clock of uw_loop($ul3) > uw_loop($ul1)'s" "$a" "$b"
 	fi
 	is "remove uev" "$(ctl spans -uev)" ok
 	[ $EV = instructions ] && cpu1_set 1
