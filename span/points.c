@@ -301,8 +301,8 @@ NOKPROBE_SYMBOL(sw_span_krp_ret);
  * Context: the tracepoint's caller with preemption disabled (IRQs off for
  * the scheduler's); the same under PREEMPT_RT.
  */
-void sw_span_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
-		      u64 a5)
+static void sw_span_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
+			     u64 a4, u64 a5)
 {
 	u64 args[SW_SPAN_ARGS] = { a0, a1, a2, a3, a4, a5 };
 
@@ -375,7 +375,8 @@ int sw_span_pt_register(struct sw_span_pt *pt)
 		if (!pt->tp) {
 			/* A module's (tpmod.c), registered there. */
 			pt->modtp = true;
-			ret = sw_span_tpmod_attach(pt, strchr(t, ':') + 1);
+			ret = sw_span_tpmod_attach(pt, strchr(t, ':') + 1,
+						   (void *)sw_span_tp_probe);
 			if (ret == -ENOENT)
 				sw_error("span point '%s': no such tracepoint in the kernel or a loaded module",
 					 t);

@@ -134,6 +134,7 @@ struct sw_span;
  * @up:    the user point of a user entry or return point (attach/uprobe.c)
  * @uname: its name in messages, PATH:0xOFFSET[%return]
  * @tpmod: a module's tracepoint (tpmod.c): the module while attached
+ * @tpfunc: its probe
  * @tpmod_link: in tpmod.c's list while attached
  * @modtp: the tracepoint is a module's
  * @gone:  its module went: detached
@@ -148,6 +149,7 @@ struct sw_span_pt {
 	struct sw_uprobe up;
 	char uname[SW_SPAN_TARGET_MAX + 32];
 	struct module *tpmod;
+	void *tpfunc;
 	struct list_head tpmod_link;
 	bool modtp;
 	bool gone;
@@ -194,11 +196,10 @@ u32 sw_span_table_used(struct sw_span_table *t);
 int sw_span_pt_register(struct sw_span_pt *pt);
 void sw_span_pt_unregister(struct sw_span_pt **pts, int n);
 unsigned long sw_span_pt_missed(struct sw_span_pt *pt);
-void sw_span_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
-		      u64 a5);
 
 /* tpmod.c */
-int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event);
+int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event,
+			 void *func);
 bool sw_span_tpmod_detach(struct sw_span_pt *pt);
 int sw_span_tpmod_init(void);
 void sw_span_tpmod_exit(void);

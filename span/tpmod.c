@@ -77,8 +77,7 @@ static int sw_span_tpmod_search_cb(struct notifier_block *nb,
 	tp = sw_span_tpmod_find(tpm->mod, s->event);
 	if (!tp)
 		return NOTIFY_OK;
-	s->ret = tracepoint_probe_register(tp, (void *)sw_span_tp_probe,
-					   s->pt);
+	s->ret = tracepoint_probe_register(tp, s->pt->tpfunc, s->pt);
 	if (s->ret)
 		return NOTIFY_OK;
 	s->pt->tp = tp;
@@ -94,12 +93,14 @@ static int sw_span_tpmod_search_cb(struct notifier_block *nb,
  * its event in a loaded module.
  * @pt:    the point (not registered)
  * @event: the event's name
+ * @func:  its probe (points.c's, for every prototype), kept in @pt
  *
  * Context: process context, under the spans' lock.
  * Return: 0 (pt->tp, pt->tpmod set), -ENOENT (no loaded module has it)
  * or tracepoint_probe_register()'s errno.
  */
-int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event)
+int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event,
+			 void *func)
 {
 	struct sw_span_tpmod_search s = {
 		.nb.notifier_call = sw_span_tpmod_search_cb,
@@ -109,6 +110,7 @@ int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event)
 	};
 	int ret;
 
+	pt->tpfunc = func;
 	ret = register_tracepoint_module_notifier(&s.nb);
 	if (ret)
 		return ret;
@@ -131,8 +133,7 @@ bool sw_span_tpmod_detach(struct sw_span_pt *pt)
 
 	mutex_lock(&sw_span_tpmod_lock);
 	if (pt->tpmod) {
-		tracepoint_probe_unregister(pt->tp, (void *)sw_span_tp_probe,
-					    pt);
+		tracepoint_probe_unregister(pt->tp, pt->tpfunc, pt);
 		list_del(&pt->tpmod_link);
 		pt->tpmod = NULL;
 		now = true;
@@ -159,8 +160,7 @@ static int sw_span_tpmod_going(struct notifier_block *nb, unsigned long val,
 	list_for_each_entry_safe(pt, tmp, &sw_span_tpmods, tpmod_link) {
 		if (pt->tpmod != tpm->mod)
 			continue;
-		tracepoint_probe_unregister(pt->tp, (void *)sw_span_tp_probe,
-					    pt);
+		tracepoint_probe_unregister(pt->tp, pt->tpfunc, pt);
 		list_del(&pt->tpmod_link);
 		pt->tpmod = NULL;
 		pt->tp = NULL;
