@@ -262,6 +262,8 @@ void sw_keys_show(struct seq_file *m, const char *probe, struct sw_bdgen *bd,
 struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set);
 void sw_evgen_free(struct sw_evgen *g);
 int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r);
+void sw_evgen_header(struct seq_file *m, const struct sw_evset *set);
+void sw_evgen_cols(struct seq_file *m, struct sw_evgen *g, struct sw_evread *r);
 
 /* all of them */
 int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,

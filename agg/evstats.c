@@ -9,6 +9,7 @@
  * instructions are counted.  The return handler is the only writer of its
  * CPU's entry; readers merge the CPUs under each CPU's seqcount.
  */
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "pmu/pmu.h"
@@ -120,4 +121,70 @@ int sw_evgen_read(struct sw_evgen *g, struct sw_evread *r)
 		}
 	}
 	return 0;
+}
+
+/* One column header "<event>_<what>", right-aligned like the values. */
+static void sw_ev_col(struct seq_file *m, const char *ev, const char *what)
+{
+	char name[SW_EVENT_NAME_LEN + 16];
+
+	snprintf(name, sizeof(name), "%s_%s", ev, what);
+	seq_printf(m, " %14s", name);
+}
+
+/* CPI x SW_CPI_SCALE as a decimal with three places. */
+static void sw_cpi_col(struct seq_file *m, u64 v)
+{
+	seq_printf(m, " %10llu.%03llu", v / SW_CPI_SCALE, v % SW_CPI_SCALE);
+}
+
+/**
+ * sw_evgen_header() - the event columns' headers: per event of @set min,
+ * avg, max and unmeasured calls; with cycles and instructions, per-call
+ * CPI min, avg, max.  Nothing when @set is NULL.
+ * @m:   seq_file
+ * @set: the current event set, or NULL
+ *
+ * Context: process context (a stats file's show; probes' and spans').
+ */
+void sw_evgen_header(struct seq_file *m, const struct sw_evset *set)
+{
+	u32 i;
+
+	for (i = 0; set && i < set->n; i++) {
+		sw_ev_col(m, set->spec[i].name, "min");
+		sw_ev_col(m, set->spec[i].name, "avg");
+		sw_ev_col(m, set->spec[i].name, "max");
+		sw_ev_col(m, set->spec[i].name, "unmeasured");
+	}
+	if (set && set->cycles >= 0 && set->instructions >= 0)
+		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
+			   "cpi_max");
+}
+
+/**
+ * sw_evgen_cols() - one row's event columns, under sw_evgen_header()'s.
+ * @m: seq_file
+ * @g: the row's event statistics, of the set given to the header
+ * @r: scratch
+ *
+ * Context: process context.
+ */
+void sw_evgen_cols(struct seq_file *m, struct sw_evgen *g, struct sw_evread *r)
+{
+	u32 i;
+
+	sw_evgen_read(g, r);
+	for (i = 0; i < r->n; i++) {
+		struct sw_stats *st = &r->ev[i].st;
+
+		seq_printf(m, " %14llu %14llu %14llu %14llu",
+			   st->count ? st->min : 0, sw_stats_avg(st), st->max,
+			   r->ev[i].unmeasured);
+	}
+	if (r->cycles >= 0 && r->instructions >= 0) {
+		sw_cpi_col(m, r->cpi.count ? r->cpi.min : 0);
+		sw_cpi_col(m, sw_stats_avg(&r->cpi));
+		sw_cpi_col(m, r->cpi.max);
+	}
 }

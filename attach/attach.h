@@ -72,6 +72,10 @@ struct sw_usite;
  * @offset: the file offset of the function's first instruction
  * @armed:  its handlers count calls (set once all of a write registered)
  * @installed: @inst is registered
+ * @on_entry:  set for a user point that is not a probe (a span's): called
+ *             at the function's entry instead of the core's halves, with
+ *             preemption disabled; NULL for a probe
+ * @on_return: likewise at the function's return
  */
 struct sw_uprobe {
 	struct sw_usite *site;
@@ -83,6 +87,8 @@ struct sw_uprobe {
 	u64 offset;
 	bool armed;
 	bool installed;
+	void (*on_entry)(struct sw_uprobe *u, struct pt_regs *regs);
+	void (*on_return)(struct sw_uprobe *u, struct pt_regs *regs);
 };
 
 void sw_uprobe_init(struct sw_uprobe *u, const char *name, const char *file,

@@ -36,6 +36,11 @@
  * probe of the site wants it, so the breakpoint leaves its address space.
  * Other filters are checked by the core at every hit.
  *
+ * A site also serves user points that are not probes (a span's start or
+ * stop): such a struct sw_uprobe has on_entry/on_return callbacks, which
+ * the site's handlers call (preemption disabled, armed only) instead of
+ * the core's halves; it has no filters of its own (the span checks them).
+ *
  * Handlers run in the probed task's context with preemption enabled
  * (6.1: under the uprobe's register_rwsem; 6.12: under tasks-trace RCU);
  * they disable preemption around the array and the core (an RCU-sched
@@ -193,6 +198,16 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	for (i = 0; i < set->n; i++) {
 		struct sw_uprobe *u = set->p[i];
 
+		if (u->on_entry || u->on_return) {
+			/*
+			 * A span's point: wants every process.  The acquire
+			 * pairs with sw_uprobe_enable(), as below.
+			 */
+			wanted = true;
+			if (u->on_entry && smp_load_acquire(&u->armed))
+				u->on_entry(u, regs);
+			continue;
+		}
 		/* Pairs with sw_uprobe_enable(): armed after registration. */
 		if (smp_load_acquire(&u->armed) &&
 		    sw_core_enter_stacked(u, u->aggs, u->spec, regs))
@@ -227,6 +242,12 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 	for (i = set->n - 1; i >= 0; i--) {
 		struct sw_uprobe *u = set->p[i];
 
+		if (u->on_entry || u->on_return) {
+			/* Pairs with sw_uprobe_enable(). */
+			if (u->on_return && smp_load_acquire(&u->armed))
+				u->on_return(u, regs);
+			continue;
+		}
 		/* A process it does not want never entered it. */
 		if (sw_up_wants_current(u))
 			sw_core_exit_stacked(u, u->aggs, u->spec, regs);

@@ -137,6 +137,23 @@ bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
 bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
 			  const struct sw_spec *s, struct pt_regs *regs);
 
+/*
+ * core/stacked.c: entries owned by intervals that are not calls (a span
+ * from its start to its stop on one thread): events counted for the
+ * owner, virtualized per thread like a call's.  See stacked.c.
+ */
+enum sw_owned_open {
+	SW_OWNED_OPEN,
+	SW_OWNED_NO_EVENTS,
+	SW_OWNED_NO_SLOT,
+	SW_OWNED_TOO_DEEP,
+};
+
+int sw_core_open_owned(const void *owner, const u64 key[2], u64 t0);
+struct sw_pending *sw_core_close_owned(const void *owner, const u64 key[2],
+				       u64 t0, bool *measured);
+void sw_core_drop_owned(struct sw_pending *pd);
+
 /* core/paths.c: call paths */
 DECLARE_STATIC_KEY_FALSE(sw_paths_key);
 void sw_paths_enter(struct sw_pending *pd, const struct sw_aggs *a);

@@ -108,3 +108,158 @@ bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
 	return true;
 }
 NOKPROBE_SYMBOL(sw_core_exit_stacked);
+
+/*
+ * ---- entries owned by an interval that is not a call (spans) ----------
+ *
+ * A span's start and stop are two different points, often on two threads,
+ * so its entry does not nest like a call's: it may outlive the call that
+ * started it (an outer measured call's return then orphans it), and a stop
+ * on another thread never comes back for it.  It need not nest either: the
+ * sched_switch hook updates every entry of the thread wherever it sits.
+ * So: at most one entry per owner per thread (a new open reuses the
+ * thread's older one in place: a live start whose entry was reused finds
+ * none at its stop, and its owner counts that), and an entry that is
+ * closed while calls sit above it is left as a tombstone (no events, no
+ * owner) that the thread's next open reuses in place, or that is taken
+ * off once it is on top.  Entries left by starts stopped on other
+ * threads stay until the owner's next open on that thread, an outer call's
+ * return, or the thread's end (counted in the pending file as orphaned or
+ * abandoned).  Only the thread itself touches its stack, as for calls.
+ */
+static const char sw_owned_dead;
+
+/* Take tombstones off the top of @th. Context: on @th's thread. */
+static void sw_owned_trim(struct sw_thread *th)
+{
+	u32 d = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
+
+	while (d && th->calls[d - 1].owner == &sw_owned_dead)
+		d--;
+	barrier();
+	WRITE_ONCE(th->depth, d);
+}
+NOKPROBE_SYMBOL(sw_owned_trim);
+
+/* The topmost entry of @owner on @th, or NULL. */
+static struct sw_pending *sw_owned_find(struct sw_thread *th,
+					const void *owner)
+{
+	u32 i;
+
+	for (i = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH); i-- > 0;)
+		if (th->calls[i].owner == owner)
+			return &th->calls[i];
+	return NULL;
+}
+NOKPROBE_SYMBOL(sw_owned_find);
+
+/* Leave @pd as a tombstone: no events, found by nobody. */
+static void sw_owned_bury(struct sw_pending *pd)
+{
+	WRITE_ONCE(pd->set_id, 0);
+	barrier();
+	WRITE_ONCE(pd->owner, &sw_owned_dead);
+}
+NOKPROBE_SYMBOL(sw_owned_bury);
+
+/**
+ * sw_core_open_owned() - open an owned entry on the current thread and
+ * start counting the current event set's events for it.
+ * @owner: the owner's tag (a span)
+ * @key:   the interval's key, which sw_core_close_owned() must match
+ * @t0:    the interval's start time, likewise
+ *
+ * Context: the owner's handler on the current thread, preemption disabled
+ * (possibly IRQs off or NMI); no locks, no allocation.
+ * Return: SW_OWNED_OPEN, SW_OWNED_NO_EVENTS (no event set: nothing to
+ * do), SW_OWNED_NO_SLOT or SW_OWNED_TOO_DEEP (no entry: counted by the
+ * caller, and in the pending file).
+ */
+int sw_core_open_owned(const void *owner, const u64 key[2], u64 t0)
+{
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	struct sw_thread *th;
+	struct sw_pending *pd = NULL;
+
+	if (!set)
+		return SW_OWNED_NO_EVENTS;
+	th = sw_pending_current();
+	if (th) {
+		sw_owned_trim(th);
+		/* The owner's older entry, else a tombstone: reused in place. */
+		pd = sw_owned_find(th, owner);
+		if (!pd)
+			pd = sw_owned_find(th, &sw_owned_dead);
+		if (pd)
+			WRITE_ONCE(pd->set_id, 0);
+	}
+	if (!pd) {
+		pd = sw_pending_push();
+		if (!pd)
+			return sw_pending_current() ? SW_OWNED_TOO_DEEP :
+						      SW_OWNED_NO_SLOT;
+	}
+	pd->node = 0;
+	pd->call.key[0] = key[0];
+	pd->call.key[1] = key[1];
+	pd->call.t0 = t0;
+	pd->call.cpu = smp_processor_id();
+	pd->call.pend = pd;
+	barrier();
+	WRITE_ONCE(pd->owner, owner);
+	sw_pending_open(pd, set);
+	return SW_OWNED_OPEN;
+}
+NOKPROBE_SYMBOL(sw_core_open_owned);
+
+/**
+ * sw_core_close_owned() - close the current thread's entry of @owner for
+ * the interval (@key, @t0), if it has one.
+ * @owner:    the tag given to sw_core_open_owned()
+ * @key:      the interval's key
+ * @t0:       its start time
+ * @measured: set when the entry counted the current event set since the
+ *            open (its counts are then in the entry's ev until
+ *            sw_core_drop_owned())
+ *
+ * Context: as sw_core_open_owned().
+ * Return: the entry (to be dropped with sw_core_drop_owned() once its
+ * counts are folded), or NULL when the thread has none for this interval.
+ */
+struct sw_pending *sw_core_close_owned(const void *owner, const u64 key[2],
+				       u64 t0, bool *measured)
+{
+	struct sw_thread *th = sw_pending_current();
+	struct sw_pending *pd;
+
+	*measured = false;
+	if (!th)
+		return NULL;
+	pd = sw_owned_find(th, owner);
+	if (!pd || pd->call.key[0] != key[0] || pd->call.key[1] != key[1] ||
+	    pd->call.t0 != t0)
+		return NULL;
+	/* First thing after the interval: close the segment. */
+	*measured = pd->set_id && sw_core_exit_events(pd);
+	return pd;
+}
+NOKPROBE_SYMBOL(sw_core_close_owned);
+
+/**
+ * sw_core_drop_owned() - forget an owned entry: popped when it is on top
+ * (with the tombstones under it), else left as a tombstone under the
+ * calls above it.
+ * @pd: the entry, from sw_core_close_owned()
+ *
+ * Context: as sw_core_open_owned(), on the thread that opened @pd.
+ */
+void sw_core_drop_owned(struct sw_pending *pd)
+{
+	struct sw_thread *th = container_of(pd - pd->idx, struct sw_thread,
+					    calls[0]);
+
+	sw_owned_bury(pd);
+	sw_owned_trim(th);
+}
+NOKPROBE_SYMBOL(sw_core_drop_owned);

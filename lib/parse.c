@@ -168,27 +168,31 @@ static int sw_hexval(char c)
 	return -1;
 }
 
-/*
- * uprobe=PATH:0xOFFSET: an absolute path (white space and '\\' written
- * as octal escapes, \040 and \134) and a hexadecimal file offset, split
- * at the last ':'.  Unescapes PATH in place and NUL-terminates it.
+/**
+ * sw_parse_upoint() - PATH:0xOFFSET, a user function's file and offset:
+ * an absolute path (white space and '\\' written as octal escapes, \040
+ * and \134) and a hexadecimal file offset, split at the last ':'.
+ * Unescapes PATH in place and NUL-terminates it.  The probes' uprobe=
+ * and the spans' user points take it.
+ * @v:    the text; modified
+ * @off:  the offset, output
+ *
+ * Return: NULL, or why it is wrong.
  */
-static const char *sw_parse_uprobe(char *v, struct sw_cmd *c)
+const char *sw_parse_upoint(char *v, u64 *off)
 {
 	char *colon = strrchr(v, ':'), *r, *w;
-	u64 off = 0;
 	int d;
 
-	if (c->upath)
-		return "option given twice";
+	*off = 0;
 	if (!colon || colon == v || colon[1] != '0' || colon[2] != 'x' ||
 	    !colon[3])
-		return "expected uprobe=PATH:0xOFFSET";
+		return "expected PATH:0xOFFSET";
 	for (r = colon + 3; *r; r++) {
 		d = sw_hexval(*r);
-		if (d < 0 || off >> 60)
+		if (d < 0 || *off >> 60)
 			return "bad offset (hexadecimal, 0x...)";
-		off = off << 4 | (u64)d;
+		*off = *off << 4 | (u64)d;
 	}
 	if (*v != '/')
 		return "the path must be absolute";
@@ -208,6 +212,21 @@ static const char *sw_parse_uprobe(char *v, struct sw_cmd *c)
 		}
 	}
 	*w = '\0';
+	return NULL;
+}
+
+/* uprobe=PATH:0xOFFSET (sw_parse_upoint()). */
+static const char *sw_parse_uprobe(char *v, struct sw_cmd *c)
+{
+	const char *why;
+	u64 off;
+
+	if (c->upath)
+		return "option given twice";
+	why = sw_parse_upoint(v, &off);
+	if (why)
+		return !strcmp(why, "expected PATH:0xOFFSET") ?
+			       "expected uprobe=PATH:0xOFFSET" : why;
 	c->upath = v;
 	c->uoffset = off;
 	return NULL;

@@ -158,6 +158,7 @@ enum sw_breakdown {
 	SW_BD_NR,
 };
 
+const char *sw_parse_upoint(char *v, u64 *off);
 int sw_parse_breakdown(const char *s);
 const char *sw_breakdown_name(int mode);
 const char *sw_key_name(int kind);

@@ -127,6 +127,49 @@ int sw_span_key_eq_expr(const struct sw_span_key *a,
 	return a->n == b->n && !memcmp(a->e, b->e, a->n * sizeof(a->e[0]));
 }
 
+/* Does @e read an argument? */
+static bool sw_span_expr_arg(const struct sw_span_expr *e)
+{
+	return e->base <= SW_SX_ARG5;
+}
+
+/*
+ * A user point's target, /PATH:0xOFFSET[%return]: unescaped in place into
+ * p->target (the path) and p->uoffset.  Returns why it is wrong, or NULL.
+ */
+static const char *sw_span_parse_upoint(struct sw_span_point *p)
+{
+	char *ret = strstr(p->target, "%return");
+	static const char *const noargs =
+		"argN at a user return point: the arguments are not kept there (retval tid pid)";
+	const char *why;
+	u32 i;
+
+	p->kind = SW_PT_UENTRY;
+	if (ret) {
+		if (ret[7])
+			return "only %return may follow a user point";
+		*ret = '\0';
+		p->kind = SW_PT_URETURN;
+	}
+	why = sw_parse_upoint(p->target, &p->uoffset);
+	if (why)
+		return why;
+	for (i = 0; i < p->key.n; i++) {
+		if (p->key.e[i].base == SW_SX_RETVAL && p->kind != SW_PT_URETURN)
+			return "retval only at a return point";
+		if (sw_span_expr_arg(&p->key.e[i]) && p->kind == SW_PT_URETURN)
+			return noargs;
+	}
+	if (p->cond_op && p->cond.base == SW_SX_RETVAL &&
+	    p->kind != SW_PT_URETURN)
+		return "retval only at a return point";
+	if (p->cond_op && sw_span_expr_arg(&p->cond) &&
+	    p->kind == SW_PT_URETURN)
+		return noargs;
+	return NULL;
+}
+
 /* TARGET[%return]:KEY[?EXPR==N]; returns why it is wrong, or NULL. */
 static const char *sw_span_parse_point(char *v, struct sw_span_point *p)
 {
@@ -176,6 +219,8 @@ static const char *sw_span_parse_point(char *v, struct sw_span_point *p)
 		return "point name too long";
 	memcpy(p->target, v, tlen);
 	p->target[tlen] = '\0';
+	if (p->target[0] == '/')
+		return sw_span_parse_upoint(p);
 	ret = strchr(p->target, '%');
 	colon = strchr(p->target, ':');
 	p->kind = SW_PT_ENTRY;
@@ -212,7 +257,7 @@ static bool sw_span_point_same(const struct sw_span_point *a,
 			       const struct sw_span_point *b)
 {
 	return a->kind == b->kind && !strcmp(a->target, b->target) &&
-	       sw_span_key_eq_expr(&a->key, &b->key) &&
+	       a->uoffset == b->uoffset && sw_span_key_eq_expr(&a->key, &b->key) &&
 	       a->cond_op == b->cond_op &&
 	       (!a->cond_op || (!memcmp(&a->cond, &b->cond, sizeof(a->cond)) &&
 				a->cond_v == b->cond_v));

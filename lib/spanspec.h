@@ -10,9 +10,15 @@
  *   -NAME
  *   reset
  *
- * POINT is FUNC (the function's entry), FUNC%return (its return) or
- * SYSTEM:EVENT (a tracepoint); the key follows the last ':'.  KEY is one
- * expression or two joined by ',':
+ * POINT is FUNC (the function's entry), FUNC%return (its return),
+ * SYSTEM:EVENT (a tracepoint), or a user function: /PATH:0xOFFSET (its
+ * entry) or /PATH:0xOFFSET%return (its return), the file's absolute path
+ * (white space and '\\' as \ooo octal escapes, as the probes' uprobe=)
+ * and the file offset of its first instruction; a point that begins with
+ * '/' is a user point.  The key follows the last ':'.  At a user return
+ * point the arguments are gone (keys there: retval, tid, pid); memory
+ * reads at a user point read user memory.  KEY is one expression or two
+ * joined by ',':
  *
  *   argN        the Nth argument (0..5) at the point (of the entry for a
  *               return point; of the tracepoint's prototype, context
@@ -35,7 +41,7 @@
 #include "parse.h"
 
 #define SW_SPAN_NAME_MAX 63
-#define SW_SPAN_TARGET_MAX 95
+#define SW_SPAN_TARGET_MAX 255
 #define SW_SPAN_POINTS 8
 #define SW_SPAN_DEREF 4
 #define SW_SPAN_SLOTS_MIN 16
@@ -82,6 +88,8 @@ enum sw_pt_kind {
 	SW_PT_ENTRY,
 	SW_PT_RETURN,
 	SW_PT_TP,
+	SW_PT_UENTRY,
+	SW_PT_URETURN,
 };
 
 #define SW_PT_START 1
@@ -101,7 +109,9 @@ enum sw_cond_op {
  * @key:     the key taken there
  * @cond:    the condition's expression
  * @cond_v:  the value it is compared with
- * @target:  function name, or "system:event" for a tracepoint
+ * @uoffset: a user point's file offset
+ * @target:  function name, "system:event" for a tracepoint, the file's
+ *           absolute path (unescaped) for a user point
  */
 struct sw_span_point {
 	u8 kind;
@@ -110,6 +120,7 @@ struct sw_span_point {
 	struct sw_span_key key;
 	struct sw_span_expr cond;
 	u64 cond_v;
+	u64 uoffset;
 	char target[SW_SPAN_TARGET_MAX + 1];
 };
 

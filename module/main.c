@@ -5,6 +5,7 @@
  *
  *   control/  debugfs directory, control files, error reporting
  *   pmu/      the event set (perf counters per CPU), told of by the registry
+ *             and the spans
  *   core/     the measurement core: pending calls, context-switch hook
  *   probe/    the registry of probed functions and its files
  *   sampler/  the oprofile-style sampler (independent of probes)
@@ -22,6 +23,48 @@
 #include "sampler/session.h"
 #include "span/span.h"
 
+/*
+ * The pmu tells one client of a change of the event set: this one passes
+ * it on to the probes' registry, then the spans (both keep per-set event
+ * statistics).  Lock order: the registry's lock, then the spans'.
+ */
+static int sw_clients_prepare(const struct sw_evset *set)
+{
+	int ret = sw_registry_pmu_client.prepare(set);
+
+	if (ret)
+		return ret;
+	ret = sw_span_pmu_client.prepare(set);
+	if (ret)
+		sw_registry_pmu_client.abort();
+	return ret;
+}
+
+static void sw_clients_commit(void)
+{
+	sw_span_pmu_client.commit();
+	sw_registry_pmu_client.commit();
+}
+
+static void sw_clients_abort(void)
+{
+	sw_span_pmu_client.abort();
+	sw_registry_pmu_client.abort();
+}
+
+static void sw_clients_done(void)
+{
+	sw_span_pmu_client.done();
+	sw_registry_pmu_client.done();
+}
+
+static const struct sw_pmu_client sw_clients = {
+	.prepare = sw_clients_prepare,
+	.commit = sw_clients_commit,
+	.abort = sw_clients_abort,
+	.done = sw_clients_done,
+};
+
 static int __init stopwatch_init(void)
 {
 	int ret;
@@ -29,7 +72,7 @@ static int __init stopwatch_init(void)
 	ret = sw_debugfs_init();
 	if (ret)
 		return ret;
-	ret = sw_pmu_init(&sw_registry_pmu_client);
+	ret = sw_pmu_init(&sw_clients);
 	if (ret)
 		goto out_remove_debugfs;
 	ret = sw_core_init();

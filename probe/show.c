@@ -10,21 +10,6 @@
 #include "control/control.h"
 #include "probe.h"
 
-/* One column header "<event>_<what>", right-aligned like the values. */
-static void sw_ev_col(struct seq_file *m, const char *ev, const char *what)
-{
-	char name[SW_EVENT_NAME_LEN + 16];
-
-	snprintf(name, sizeof(name), "%s_%s", ev, what);
-	seq_printf(m, " %14s", name);
-}
-
-/* CPI x SW_CPI_SCALE as a decimal with three places. */
-static void sw_cpi_col(struct seq_file *m, u64 v)
-{
-	seq_printf(m, " %10llu.%03llu", v / SW_CPI_SCALE, v % SW_CPI_SCALE);
-}
-
 /**
  * sw_stats_header() - the stats file's first line.
  * @m:   seq_file
@@ -41,43 +26,13 @@ static void sw_cpi_col(struct seq_file *m, u64 v)
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
-	u32 i;
-
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
 		   "probe", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
 		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
 		   "migrated");
-	for (i = 0; set && i < set->n; i++) {
-		sw_ev_col(m, set->spec[i].name, "min");
-		sw_ev_col(m, set->spec[i].name, "avg");
-		sw_ev_col(m, set->spec[i].name, "max");
-		sw_ev_col(m, set->spec[i].name, "unmeasured");
-	}
-	if (set && set->cycles >= 0 && set->instructions >= 0)
-		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
-			   "cpi_max");
+	sw_evgen_header(m, set);
 	seq_printf(m, " %10s %14s %14s %6s %10s\n", "filtered",
 		   "filtered_short", "filtered_long", "attach", "attach_err");
-}
-
-static void sw_stats_ev_cols(struct seq_file *m, struct sw_evgen *g,
-			     struct sw_evread *r)
-{
-	u32 i;
-
-	sw_evgen_read(g, r);
-	for (i = 0; i < r->n; i++) {
-		struct sw_stats *st = &r->ev[i].st;
-
-		seq_printf(m, " %14llu %14llu %14llu %14llu",
-			   st->count ? st->min : 0, sw_stats_avg(st), st->max,
-			   r->ev[i].unmeasured);
-	}
-	if (r->cycles >= 0 && r->instructions >= 0) {
-		sw_cpi_col(m, r->cpi.count ? r->cpi.min : 0);
-		sw_cpi_col(m, sw_stats_avg(&r->cpi));
-		sw_cpi_col(m, r->cpi.max);
-	}
 }
 
 /*
@@ -126,7 +81,7 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		   miss_max, miss_re, migrated);
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
-		sw_stats_ev_cols(m, evs, &buf->evr);
+		sw_evgen_cols(m, evs, &buf->evr);
 	seq_printf(m, " %10llu %14llu %14llu %6d %10d\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
 		   filtered[SW_FILTERED_LONG], p->upath ? 2 : p->tramp ? 1 : 0,

@@ -93,7 +93,7 @@ fi
 # makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
-	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe}"
+	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span}"
 	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp"
 }
 

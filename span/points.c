@@ -31,9 +31,13 @@
 
 #define SW_SPAN_ARGS 6
 
-/* Evaluate @e; false when a memory read failed. */
+/*
+ * Evaluate @e; false when a memory read failed.  @user: the reads are of
+ * user memory (a user point), with copy_from_user_nofault(), which never
+ * faults a page in (a page not present counts as unreadable).
+ */
 static bool sw_span_eval(const struct sw_span_expr *e, const u64 *args,
-			 u64 retval, u64 *out)
+			 u64 retval, bool user, u64 *out)
 {
 	u64 v;
 	int i;
@@ -52,7 +56,8 @@ static bool sw_span_eval(const struct sw_span_expr *e, const u64 *args,
 
 		v = 0;
 		/* Little-endian (x86_64, arm64): a short read zero-extends. */
-		if (copy_from_kernel_nofault(&v, (void *)addr, size))
+		if (user ? copy_from_user_nofault(&v, (void __user *)addr, size) :
+			   copy_from_kernel_nofault(&v, (void *)addr, size))
 			return false;
 	}
 	if (!e->nderef && e->size < 8)
@@ -69,13 +74,18 @@ static __always_inline void sw_span_count(struct sw_span *sp,
 }
 
 /*
- * Fold one interval into the span.  The per-CPU aggregations have one
- * writer per CPU: a handler of the span that interrupts another on the
- * same CPU (NMI) is counted as nested instead.
+ * Fold one interval into the span, with its events (@pd: its entry, its
+ * counts under pd->set_id; NULL: time only, unmeasured, and @why, when
+ * not SW_SC_NR, says why: other_thread or ev_lost, counted with the
+ * intervals the filters let in).  The per-CPU aggregations
+ * have one writer per CPU: a handler of the span that interrupts another
+ * on the same CPU (NMI) is counted as nested instead.
  */
-static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0)
+static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
+			   const struct sw_pending *pd, int why)
 {
 	const struct sw_filter *f = &sp->cmd.filter;
+	struct sw_evgen *evs;
 	struct sw_gen *g;
 	struct sw_bdgen *bd;
 
@@ -91,17 +101,68 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0)
 	if ((f->flags & SW_F_WINDOW) && !sw_core_window(&sp->aggs, f, ns))
 		goto out;
 	sw_timing_record(g, ns, cpu0);
+	if (why != SW_SC_NR)
+		sw_span_count(sp, why);
 	bd = rcu_dereference_sched(sp->aggs.bd);
 	if (bd) {
 		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
 		struct sw_call c = { .cpu = smp_processor_id() };
 
-		sw_core_key_record(bd, &c, NULL, ns, NULL);
+		sw_core_key_record(bd, &c, NULL, ns, pd);
 	}
+	evs = rcu_dereference_sched(sp->aggs.evs);
+	if (evs)
+		sw_evgen_record(evs, pd && evs->set_id == pd->set_id ?
+					     &pd->ev : NULL);
 out:
 	this_cpu_dec(sp->pcpu->active);
 }
 NOKPROBE_SYMBOL(sw_span_record);
+
+/*
+ * A start of @k: open its events entry on this thread (with an event set),
+ * counting a failure by cause.
+ */
+static void sw_span_ev_open(struct sw_span *sp, const u64 k[2],
+			    struct sw_span_start *st)
+{
+	switch (sw_core_open_owned(sp, k, st->t0)) {
+	case SW_OWNED_OPEN:
+		st->ev = 1;
+		break;
+	case SW_OWNED_NO_SLOT:
+		sw_span_count(sp, SW_SC_EV_NO_SLOT);
+		break;
+	case SW_OWNED_TOO_DEEP:
+		sw_span_count(sp, SW_SC_EV_TOO_DEEP);
+		break;
+	default:
+		break;
+	}
+}
+NOKPROBE_SYMBOL(sw_span_ev_open);
+
+/* The interval of @k started at @st ends now: fold it, with its events. */
+static void sw_span_close(struct sw_span *sp, const u64 k[2],
+			  const struct sw_span_start *st, u64 now)
+{
+	struct sw_pending *pd = NULL;
+	bool measured = false;
+	int why = SW_SC_NR;
+
+	if (st->tid != (u32)current->pid) {
+		why = SW_SC_OTHER_THREAD;
+	} else if (st->ev) {
+		pd = sw_core_close_owned(sp, k, st->t0, &measured);
+		if (!pd)
+			why = SW_SC_EV_LOST;
+	}
+	sw_span_record(sp, now > st->t0 ? now - st->t0 : 0, st->cpu,
+		       measured ? pd : NULL, why);
+	if (pd)
+		sw_core_drop_owned(pd);
+}
+NOKPROBE_SYMBOL(sw_span_close);
 
 /*
  * sw_span_hit() - a point was hit.
@@ -112,13 +173,14 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 {
 	const struct sw_span_point *p = &pt->p;
 	struct sw_span *sp = pt->span;
-	u64 k[2] = { 0, 0 }, now, t0, c;
-	u32 cpu, cpu0, i;
-	bool restarted;
-	int r;
+	struct sw_span_start st = {}, old;
+	struct sw_span_slot *s;
+	u64 k[2] = { 0, 0 }, c;
+	bool user = p->kind >= SW_PT_UENTRY;
+	u32 i;
 
 	if (p->cond_op) {
-		if (!sw_span_eval(&p->cond, args, retval, &c)) {
+		if (!sw_span_eval(&p->cond, args, retval, user, &c)) {
 			sw_span_count(sp, SW_SC_UNREADABLE);
 			return;
 		}
@@ -128,43 +190,67 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 		}
 	}
 	for (i = 0; i < p->key.n; i++) {
-		if (!sw_span_eval(&p->key.e[i], args, retval, &k[i])) {
+		if (!sw_span_eval(&p->key.e[i], args, retval, user, &k[i])) {
 			sw_span_count(sp, SW_SC_UNREADABLE);
 			return;
 		}
 	}
-	now = sw_clock_ns();
-	cpu = smp_processor_id();
-	switch (p->role) {
-	case SW_PT_START:
-		if (sw_span_table_start(&sp->tbl, k, now, cpu, &restarted)) {
-			sw_span_count(sp, SW_SC_DROPPED_FULL);
-			return;
-		}
-		sw_span_count(sp, SW_SC_STARTED);
-		if (restarted)
-			sw_span_count(sp, SW_SC_RESTARTED);
-		return;
-	case SW_PT_STOP:
-		if (!sw_span_table_stop(&sp->tbl, k, &t0, &cpu0)) {
+	st.t0 = sw_clock_ns();
+	st.cpu = smp_processor_id();
+	st.tid = (u32)current->pid;
+	s = sw_span_table_claim(&sp->tbl, k);
+	if (p->role == SW_PT_STOP) {
+		if (!s) {
 			sw_span_count(sp, SW_SC_UNMATCHED);
 			return;
 		}
-		break;
-	default: /* self-paired */
-		r = sw_span_table_restart(&sp->tbl, k, now, cpu, &t0, &cpu0);
-		if (r < 0) {
+		old = s->st;
+		sw_span_table_free_slot(s);
+		sw_span_close(sp, k, &old, st.t0);
+		return;
+	}
+	/* A start; self-paired: first close the interval @s opened. */
+	if (s && p->role != SW_PT_START) {
+		old = s->st;
+		sw_span_close(sp, k, &old, st.t0);
+	} else if (s) {
+		sw_span_count(sp, SW_SC_RESTARTED);
+	} else {
+		s = sw_span_table_reserve(&sp->tbl, k);
+		if (!s) {
 			sw_span_count(sp, SW_SC_DROPPED_FULL);
 			return;
 		}
-		sw_span_count(sp, SW_SC_STARTED);
-		if (!r)
-			return;
-		break;
 	}
-	sw_span_record(sp, now > t0 ? now - t0 : 0, cpu0);
+	sw_span_count(sp, SW_SC_STARTED);
+	/*
+	 * The events entry last, then the slot: the same instructions follow
+	 * the opening whichever way the slot was found, so that the counts
+	 * of the intervals compare exactly.
+	 */
+	sw_span_ev_open(sp, k, &st);
+	sw_span_table_put(s, &st);
 }
 NOKPROBE_SYMBOL(sw_span_hit);
+
+/* The first six argument registers of @regs (kernel's or user's). */
+static __always_inline void sw_span_args(struct pt_regs *regs, u64 *args)
+{
+	int i;
+
+	for (i = 0; i < SW_SPAN_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+}
+
+/* An entry point was hit: its arguments from @regs. Context: its handler. */
+static void sw_span_hit_entry(struct sw_span_pt *pt, struct pt_regs *regs)
+{
+	u64 args[SW_SPAN_ARGS];
+
+	sw_span_args(regs, args);
+	sw_span_hit(pt, args, 0);
+}
+NOKPROBE_SYMBOL(sw_span_hit_entry);
 
 /*
  * sw_span_kp_pre() - an entry point's kprobe handler.
@@ -172,13 +258,7 @@ NOKPROBE_SYMBOL(sw_span_hit);
  */
 static int sw_span_kp_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct sw_span_pt *pt = container_of(kp, struct sw_span_pt, kp);
-	u64 args[SW_SPAN_ARGS];
-	int i;
-
-	for (i = 0; i < SW_SPAN_ARGS; i++)
-		args[i] = regs_get_kernel_argument(regs, i);
-	sw_span_hit(pt, args, 0);
+	sw_span_hit_entry(container_of(kp, struct sw_span_pt, kp), regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_span_kp_pre);
@@ -191,11 +271,7 @@ NOKPROBE_SYMBOL(sw_span_kp_pre);
 static int sw_span_krp_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	u64 *args = (u64 *)ri->data;
-	int i;
-
-	for (i = 0; i < SW_SPAN_ARGS; i++)
-		args[i] = regs_get_kernel_argument(regs, i);
+	sw_span_args(regs, (u64 *)ri->data);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_span_krp_entry);
@@ -234,6 +310,32 @@ static void sw_span_tp_probe(void *data, u64 a0, u64 a1, u64 a2, u64 a3,
 }
 NOKPROBE_SYMBOL(sw_span_tp_probe);
 
+/*
+ * sw_span_up_entry() - a user entry point's handler; arguments from the
+ * user registers.
+ * Context: the uprobe's handler in the probed task (attach/uprobe.c),
+ * preemption disabled there; user memory reads never fault.
+ */
+static void sw_span_up_entry(struct sw_uprobe *u, struct pt_regs *regs)
+{
+	sw_span_hit_entry(container_of(u, struct sw_span_pt, up), regs);
+}
+NOKPROBE_SYMBOL(sw_span_up_entry);
+
+/*
+ * sw_span_up_return() - a user return point's handler (the arguments
+ * are gone: the parser lets no key read them).
+ * Context: as sw_span_up_entry(), at the function's return.
+ */
+static void sw_span_up_return(struct sw_uprobe *u, struct pt_regs *regs)
+{
+	struct sw_span_pt *pt = container_of(u, struct sw_span_pt, up);
+	u64 args[SW_SPAN_ARGS] = {};
+
+	sw_span_hit(pt, args, regs_return_value(regs));
+}
+NOKPROBE_SYMBOL(sw_span_up_return);
+
 /**
  * sw_span_pt_register() - attach a point, armed.
  * @pt: the point (pt->span set)
@@ -251,12 +353,40 @@ int sw_span_pt_register(struct sw_span_pt *pt)
 	int ret;
 
 	switch (pt->p.kind) {
+	case SW_PT_UENTRY:
+	case SW_PT_URETURN:
+		snprintf(pt->uname, sizeof(pt->uname), "%s:0x%llx%s", t,
+			 pt->p.uoffset,
+			 pt->p.kind == SW_PT_URETURN ? "%return" : "");
+		sw_uprobe_init(&pt->up, pt->uname, t, pt->p.uoffset, NULL,
+			       NULL);
+		if (pt->p.kind == SW_PT_UENTRY)
+			pt->up.on_entry = sw_span_up_entry;
+		else
+			pt->up.on_return = sw_span_up_return;
+		ret = sw_uprobe_register(&pt->up);
+		if (ret)
+			return ret;
+		sw_uprobe_enable(&pt->up);
+		pt->reg = true;
+		return 0;
 	case SW_PT_TP:
 		pt->tp = sw_tracepoint_find(strchr(t, ':') + 1);
 		if (!pt->tp) {
-			sw_error("span point '%s': no such tracepoint in the kernel",
-				 t);
-			return -ENOENT;
+			/* A module's (tpmod.c), registered there. */
+			pt->modtp = true;
+			ret = sw_span_tpmod_attach(pt, strchr(t, ':') + 1,
+						   (void *)sw_span_tp_probe);
+			if (ret == -ENOENT)
+				sw_error("span point '%s': no such tracepoint in the kernel or a loaded module",
+					 t);
+			else if (ret)
+				sw_error("span point '%s': tracepoint_probe_register failed (%d)",
+					 t, ret);
+			if (ret)
+				return ret;
+			pt->reg = true;
+			return 0;
 		}
 		ret = tracepoint_probe_register(pt->tp,
 						(void *)sw_span_tp_probe, pt);
@@ -302,15 +432,24 @@ int sw_span_pt_register(struct sw_span_pt *pt)
  */
 void sw_span_pt_unregister(struct sw_span_pt **pts, int n)
 {
+	struct sw_uprobe *ups[SW_SPAN_POINTS];
+	int i, nup = 0;
 	bool tp = false;
-	int i;
 
 	for (i = 0; i < n; i++) {
 		struct sw_span_pt *pt = pts[i];
 
 		if (!pt->reg)
 			continue;
-		if (pt->p.kind == SW_PT_TP) {
+		if (pt->p.kind >= SW_PT_UENTRY) {
+			/* In one batch below: one wait for them all. */
+			if (nup < SW_SPAN_POINTS)
+				ups[nup++] = &pt->up;
+		} else if (pt->p.kind == SW_PT_TP && pt->modtp) {
+			/* Unless its module went (detached then). */
+			if (sw_span_tpmod_detach(pt))
+				tp = true;
+		} else if (pt->p.kind == SW_PT_TP) {
 			tracepoint_probe_unregister(pt->tp,
 						    (void *)sw_span_tp_probe,
 						    pt);
@@ -322,6 +461,7 @@ void sw_span_pt_unregister(struct sw_span_pt **pts, int n)
 		}
 		pt->reg = false;
 	}
+	sw_uprobe_unregister(ups, nup);
 	if (tp)
 		tracepoint_synchronize_unregister();
 }
@@ -336,7 +476,8 @@ void sw_span_pt_unregister(struct sw_span_pt **pts, int n)
  */
 unsigned long sw_span_pt_missed(struct sw_span_pt *pt)
 {
-	if (pt->p.kind == SW_PT_TP)
+	/* The tracepoint and uprobe cores hand every hit over. */
+	if (pt->p.kind == SW_PT_TP || pt->p.kind >= SW_PT_UENTRY)
 		return 0;
 	if (pt->p.kind == SW_PT_RETURN)
 		return READ_ONCE(pt->krp.nmissed) +

@@ -7,7 +7,10 @@
  *   table.c   the in-flight table: starts waiting for their stop, shared
  *             by all CPUs, preallocated, lock-free (a cmpxchg per slot)
  *   points.c  where a span is hit: kprobe (entry), kretprobe (return),
- *             tracepoint; each reads its key and starts or stops
+ *             tracepoint, user function (attach/uprobe.c: entry, return);
+ *             each reads its key and starts or stops
+ *   tpmod.c   tracepoint points on a module's tracepoints: found in the
+ *             loaded modules, detached when their module goes
  *   spans.c   the spans (add, remove, reset) and their files: spans,
  *             span_stats, span_keys, span_hist/<name>
  *
@@ -25,6 +28,8 @@
 #include <linux/tracepoint.h>
 
 #include "agg/agg.h"
+#include "attach/attach.h"
+#include "pmu/pmu.h"
 #include "lib/spanspec.h"
 
 /* Slots a start or a stop looks at, from its key's hash on. */
@@ -42,6 +47,15 @@
  *   skipped       hits whose condition was false
  *   nested        stops while another of the span's handlers ran on the
  *                 CPU (NMI)
+ *   other_thread  intervals whose stop ran on another thread than their
+ *                 start: time only (their events count as unmeasured)
+ *   ev_no_slot    starts, with events counted, that got no pending entry:
+ *                 their thread found no free slot (time only)
+ *   ev_too_deep   the same, their thread's pending stack was full
+ *   ev_lost       intervals stopped on their start's thread whose pending
+ *                 entry was gone (popped by an outer measured call's
+ *                 return, or replaced by a later start of the span on the
+ *                 thread): time only
  */
 enum sw_span_count {
 	SW_SC_STARTED,
@@ -52,21 +66,38 @@ enum sw_span_count {
 	SW_SC_UNREADABLE,
 	SW_SC_SKIPPED,
 	SW_SC_NESTED,
+	SW_SC_OTHER_THREAD,
+	SW_SC_EV_NO_SLOT,
+	SW_SC_EV_TOO_DEEP,
+	SW_SC_EV_LOST,
 	SW_SC_NR,
+};
+
+/**
+ * struct sw_span_start - what a start leaves for its stop.
+ * @t0:  time of the start, sw_clock_ns()
+ * @cpu: CPU of the start
+ * @tid: thread of the start
+ * @ev:  the start opened an events entry on its thread's pending stack
+ *       (core: sw_core_open_owned())
+ */
+struct sw_span_start {
+	u64 t0;
+	u32 cpu;
+	u32 tid;
+	u32 ev;
 };
 
 /**
  * struct sw_span_slot - one start in flight.
  * @state: 0 free, 1 being written or claimed, 2 holding a start
- * @cpu:   CPU of the start
  * @k:     the key
- * @t0:    time of the start, sw_clock_ns()
+ * @st:    the start
  */
 struct sw_span_slot {
 	atomic_t state;
-	u32 cpu;
 	u64 k[2];
-	u64 t0;
+	struct sw_span_start st;
 };
 
 /**
@@ -100,6 +131,13 @@ struct sw_span;
  * @kp:    the kprobe of an entry point
  * @krp:   the kretprobe of a return point (instance data: the arguments)
  * @tp:    the tracepoint of a tracepoint point
+ * @up:    the user point of a user entry or return point (attach/uprobe.c)
+ * @uname: its name in messages, PATH:0xOFFSET[%return]
+ * @tpmod: a module's tracepoint (tpmod.c): the module while attached
+ * @tpfunc: its probe
+ * @tpmod_link: in tpmod.c's list while attached
+ * @modtp: the tracepoint is a module's
+ * @gone:  its module went: detached
  * @reg:   registered
  */
 struct sw_span_pt {
@@ -108,6 +146,13 @@ struct sw_span_pt {
 	struct kprobe kp;
 	struct kretprobe krp;
 	struct tracepoint *tp;
+	struct sw_uprobe up;
+	char uname[SW_SPAN_TARGET_MAX + 32];
+	struct module *tpmod;
+	void *tpfunc;
+	struct list_head tpmod_link;
+	bool modtp;
+	bool gone;
 	bool reg;
 };
 
@@ -136,12 +181,12 @@ struct sw_span {
 /* table.c */
 int sw_span_table_alloc(struct sw_span_table *t, u32 slots);
 void sw_span_table_free(struct sw_span_table *t);
-int sw_span_table_start(struct sw_span_table *t, const u64 k[2], u64 now,
-			u32 cpu, bool *restarted);
-bool sw_span_table_stop(struct sw_span_table *t, const u64 k[2], u64 *t0,
-			u32 *cpu);
-int sw_span_table_restart(struct sw_span_table *t, const u64 k[2], u64 now,
-			  u32 cpu, u64 *t0, u32 *cpu0);
+struct sw_span_slot *sw_span_table_claim(struct sw_span_table *t,
+					 const u64 k[2]);
+void sw_span_table_put(struct sw_span_slot *s, const struct sw_span_start *st);
+void sw_span_table_free_slot(struct sw_span_slot *s);
+struct sw_span_slot *sw_span_table_reserve(struct sw_span_table *t,
+					   const u64 k[2]);
 unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
 				   u64 age_ns);
 unsigned long sw_span_table_clear(struct sw_span_table *t);
@@ -152,7 +197,15 @@ int sw_span_pt_register(struct sw_span_pt *pt);
 void sw_span_pt_unregister(struct sw_span_pt **pts, int n);
 unsigned long sw_span_pt_missed(struct sw_span_pt *pt);
 
+/* tpmod.c */
+int sw_span_tpmod_attach(struct sw_span_pt *pt, const char *event,
+			 void *func);
+bool sw_span_tpmod_detach(struct sw_span_pt *pt);
+int sw_span_tpmod_init(void);
+void sw_span_tpmod_exit(void);
+
 /* spans.c */
+extern const struct sw_pmu_client sw_span_pmu_client;
 int sw_span_init(void);
 void sw_span_exit(void);
 

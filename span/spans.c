@@ -13,6 +13,12 @@
  * Starts older than a span's age_ms are taken out of its table every
  * 100 ms by a work item and counted as abandoned.  Everything here runs in
  * process context, under sw_span_lock; the handlers never take it.
+ *
+ * A span's event statistics follow the event set as the probes' do:
+ * sw_span_pmu_client, which module/main.c hands to the pmu with the
+ * registry's, replaces them when the events change, holding sw_span_lock
+ * from its prepare to its commit (so the set stays current while the lock
+ * is held).  Lock order: sw_pmu_mutex > the registry's > sw_span_lock.
  */
 #include <linux/debugfs.h>
 #include <linux/mutex.h>
@@ -20,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "control/control.h"
+#include "pmu/pmu.h"
 #include "wrapper/timekeeping.h"
 #include "span.h"
 
@@ -67,6 +74,16 @@ static unsigned long sw_span_missed(struct sw_span *sp)
 
 	for (i = 0; i < sp->npt; i++)
 		n += sw_span_pt_missed(&sp->pt[i]);
+	return n;
+}
+
+/* Points detached because their tracepoint's module went (tpmod.c). */
+static u32 sw_span_detached(struct sw_span *sp)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < sp->npt; i++)
+		n += READ_ONCE(sp->pt[i].gone);
 	return n;
 }
 
@@ -149,7 +166,7 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 	sp->pcpu = alloc_percpu(struct sw_span_pcpu);
 	if (!sw_span_x(sp)->line || !sp->pcpu ||
 	    sw_span_table_alloc(&sp->tbl, cmd->slots) ||
-	    sw_aggs_alloc(&sp->aggs, cmd->by, NULL)) {
+	    sw_aggs_alloc(&sp->aggs, cmd->by, sw_pmu_set_locked())) {
 		sw_span_destroy(sp);
 		goto nomem;
 	}
@@ -177,49 +194,41 @@ nomem:
 /* Zero every span's statistics and counters; starts in flight stay. */
 static int sw_span_reset(void)
 {
-	struct {
-		struct sw_gen *g;
-		struct sw_bdgen *bd;
-	} fresh[SW_SPANS_MAX] = {};
-	struct sw_bdgen *oldbd;
+	struct sw_aggs *fresh;
 	struct sw_span *sp;
-	struct sw_gen *old;
 	int n = 0, i;
 
+	fresh = kcalloc(SW_SPANS_MAX, sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		goto nomem;
 	/* Allocate everything first: a failure changes nothing. */
 	list_for_each_entry(sp, &sw_spans, list) {
-		fresh[n].g = sw_gen_alloc();
-		if (sp->cmd.by.k[0] != SW_KEY_NONE)
-			fresh[n].bd = sw_bdgen_alloc(sp->cmd.by, NULL);
-		if (!fresh[n].g ||
-		    (sp->cmd.by.k[0] != SW_KEY_NONE && !fresh[n].bd)) {
-			for (i = 0; i <= n; i++) {
-				sw_gen_free(fresh[i].g);
-				sw_bdgen_free(fresh[i].bd);
-			}
-			sw_error("spans: reset: out of memory, nothing was reset");
-			return -ENOMEM;
+		if (sw_aggs_alloc(&fresh[n], sp->cmd.by, sw_pmu_set_locked())) {
+			for (i = 0; i < n; i++)
+				sw_aggs_free(&fresh[i]);
+			kfree(fresh);
+			goto nomem;
 		}
 		n++;
 	}
 	n = 0;
 	list_for_each_entry(sp, &sw_spans, list) {
-		old = rcu_dereference_protected(sp->aggs.gen, 1);
-		oldbd = rcu_dereference_protected(sp->aggs.bd, 1);
-		rcu_assign_pointer(sp->aggs.gen, fresh[n].g);
-		rcu_assign_pointer(sp->aggs.bd, fresh[n].bd);
-		fresh[n].g = old;
-		fresh[n].bd = oldbd;
+		struct sw_aggs *f = &fresh[n++];
+
+		f->gen = rcu_replace_pointer(sp->aggs.gen, f->gen, 1);
+		f->bd = rcu_replace_pointer(sp->aggs.bd, f->bd, 1);
+		f->evs = rcu_replace_pointer(sp->aggs.evs, f->evs, 1);
 		sw_span_counts(sp, sw_span_x(sp)->base);
 		sw_span_x(sp)->missed_base = sw_span_missed(sp);
-		n++;
 	}
 	synchronize_rcu();
-	for (i = 0; i < n; i++) {
-		sw_gen_free(fresh[i].g);
-		sw_bdgen_free(fresh[i].bd);
-	}
+	for (i = 0; i < n; i++)
+		sw_aggs_free(&fresh[i]);
+	kfree(fresh);
 	return 0;
+nomem:
+	sw_error("spans: reset: out of memory, nothing was reset");
+	return -ENOMEM;
 }
 
 static int sw_spans_apply(char *buf)
@@ -297,33 +306,48 @@ static const char *const sw_sc_names[SW_SC_NR] = {
 	[SW_SC_UNREADABLE] = "unreadable",
 	[SW_SC_SKIPPED] = "skipped",
 	[SW_SC_NESTED] = "nested",
+	[SW_SC_OTHER_THREAD] = "other_thread",
+	[SW_SC_EV_NO_SLOT] = "ev_no_slot",
+	[SW_SC_EV_TOO_DEEP] = "ev_too_deep",
+	[SW_SC_EV_LOST] = "ev_lost",
 };
 
 /*
  * span_stats: "span calls min_ns avg_ns max_ns stddev_ns total_ns
  * migrated in_flight started restarted dropped_full unmatched abandoned
- * unreadable skipped nested missed filtered filtered_short filtered_long":
- * the filters count in the last three, as in the stats file.
+ * unreadable skipped nested other_thread ev_no_slot ev_too_deep ev_lost
+ * missed filtered filtered_short filtered_long detached" (detached: points
+ * whose tracepoint's module went), then with events the
+ * stats file's event columns (<event>_min _avg _max _unmeasured, cpi_*):
+ * intervals stopped on another thread than their start, or whose start
+ * had no events entry, count as unmeasured there.
  */
 static int sw_span_stats_show(struct seq_file *m)
 {
 	struct sw_pcpu *snap;
 	u64 *hist, migrated, filtered[3];
 	unsigned long n[SW_SC_NR];
+	struct sw_evread *evr;
+	struct sw_evgen *evs;
 	struct sw_span *sp;
 	struct sw_stats st;
 	int i;
 
-	if (sw_span_scratch(&snap, &hist))
+	evr = kmalloc(sizeof(*evr), GFP_KERNEL);
+	if (!evr || sw_span_scratch(&snap, &hist)) {
+		kfree(evr);
 		return -ENOMEM;
+	}
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %9s", "span",
 		   "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
 		   "total_ns", "migrated", "in_flight");
 	for (i = 0; i < SW_SC_NR; i++)
 		seq_printf(m, " %12s", sw_sc_names[i]);
-	seq_printf(m, " %8s %10s %14s %14s\n", "missed", "filtered",
-		   "filtered_short", "filtered_long");
+	seq_printf(m, " %8s %10s %14s %14s %8s", "missed", "filtered",
+		   "filtered_short", "filtered_long", "detached");
 	mutex_lock(&sw_span_lock);
+	sw_evgen_header(m, sw_pmu_set_locked());
+	seq_putc(m, '\n');
 	list_for_each_entry(sp, &sw_spans, list) {
 		struct sw_gen *g = rcu_dereference_protected(sp->aggs.gen, 1);
 
@@ -336,13 +360,18 @@ static int sw_span_stats_show(struct seq_file *m)
 			   st.sum, migrated, sw_span_table_used(&sp->tbl));
 		for (i = 0; i < SW_SC_NR; i++)
 			seq_printf(m, " %12lu", n[i] - sw_span_x(sp)->base[i]);
-		seq_printf(m, " %8lu %10llu %14llu %14llu\n",
+		seq_printf(m, " %8lu %10llu %14llu %14llu %8u",
 			   sw_span_missed(sp) - sw_span_x(sp)->missed_base,
 			   filtered[SW_FILTERED_ENTRY],
 			   filtered[SW_FILTERED_SHORT],
-			   filtered[SW_FILTERED_LONG]);
+			   filtered[SW_FILTERED_LONG], sw_span_detached(sp));
+		evs = rcu_dereference_protected(sp->aggs.evs, 1);
+		if (evs)
+			sw_evgen_cols(m, evs, evr);
+		seq_putc(m, '\n');
 	}
 	mutex_unlock(&sw_span_lock);
+	kfree(evr);
 	kfree(snap);
 	kfree(hist);
 	return 0;
@@ -360,13 +389,14 @@ static int sw_span_keys_show(struct seq_file *m)
 	rows = sw_bd_rows_alloc(sw_bd_slots, &snap);
 	if (!rows)
 		return -ENOMEM;
-	sw_keys_header(m, NULL);
 	mutex_lock(&sw_span_lock);
+	sw_keys_header(m, sw_pmu_set_locked());
 	list_for_each_entry(sp, &sw_spans, list) {
 		struct sw_bdgen *bd = rcu_dereference_protected(sp->aggs.bd, 1);
 
 		if (bd)
-			sw_keys_show(m, sp->cmd.name, bd, NULL, rows, snap);
+			sw_keys_show(m, sp->cmd.name, bd, sw_pmu_set_locked(),
+				     rows, snap);
 	}
 	mutex_unlock(&sw_span_lock);
 	sw_bd_rows_free(rows, snap);
@@ -416,6 +446,78 @@ static void sw_span_scan_fn(struct work_struct *w)
 			      msecs_to_jiffies(SW_SPAN_SCAN_MS));
 }
 
+/* ---- the pmu's client: event statistics follow the event set -------- */
+
+static struct sw_evgen *sw_span_evs_next[SW_SPANS_MAX];
+static int sw_span_evs_n;
+
+/* Fresh event statistics for every span; returns holding the lock. */
+static int sw_span_client_prepare(const struct sw_evset *set)
+	__acquires(&sw_span_lock)
+{
+	struct sw_span *sp;
+	int n = 0, i;
+
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list) {
+		sw_span_evs_next[n] = set ? sw_evgen_alloc(set) : NULL;
+		if (set && !sw_span_evs_next[n]) {
+			for (i = 0; i < n; i++)
+				sw_evgen_free(sw_span_evs_next[i]);
+			mutex_unlock(&sw_span_lock);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	sw_span_evs_n = n;
+	return 0;
+}
+
+/* Swaps them in; keeps the replaced ones for the done. */
+static void sw_span_client_commit(void) __releases(&sw_span_lock)
+{
+	struct sw_span *sp;
+	int n = 0;
+
+	list_for_each_entry(sp, &sw_spans, list) {
+		sw_span_evs_next[n] = rcu_replace_pointer(sp->aggs.evs,
+							  sw_span_evs_next[n],
+							  1);
+		n++;
+	}
+	mutex_unlock(&sw_span_lock);
+}
+
+static void sw_span_client_free(void)
+{
+	int i;
+
+	for (i = 0; i < sw_span_evs_n; i++) {
+		sw_evgen_free(sw_span_evs_next[i]);
+		sw_span_evs_next[i] = NULL;
+	}
+	sw_span_evs_n = 0;
+}
+
+static void sw_span_client_abort(void) __releases(&sw_span_lock)
+{
+	sw_span_client_free();
+	mutex_unlock(&sw_span_lock);
+}
+
+/* After commit and a grace period (sw_pmu_mutex serializes the calls). */
+static void sw_span_client_done(void)
+{
+	sw_span_client_free();
+}
+
+const struct sw_pmu_client sw_span_pmu_client = {
+	.prepare = sw_span_client_prepare,
+	.commit = sw_span_client_commit,
+	.abort = sw_span_client_abort,
+	.done = sw_span_client_done,
+};
+
 /**
  * sw_span_init() - the spans' files and age scan.
  *
@@ -446,6 +548,11 @@ int sw_span_init(void)
 			return ret;
 		}
 	}
+	i = sw_span_tpmod_init();
+	if (i) {
+		sw_span_exit();
+		return i;
+	}
 	INIT_DELAYED_WORK(&sw_span_scan, sw_span_scan_fn);
 	schedule_delayed_work(&sw_span_scan,
 			      msecs_to_jiffies(SW_SPAN_SCAN_MS));
@@ -472,5 +579,6 @@ void sw_span_exit(void)
 		sw_span_destroy(sp);
 	}
 	sw_nspans = 0;
+	sw_span_tpmod_exit();
 	sw_debugfs_remove(&sw_span_hist_dir);
 }

@@ -38,9 +38,18 @@ static __always_inline bool sw_span_slot_is(const struct sw_span_slot *s,
 	return READ_ONCE(s->k[0]) == k[0] && READ_ONCE(s->k[1]) == k[1];
 }
 
-/* Claim (state 2 -> 1) the slot holding a start of @k, or NULL. */
-static struct sw_span_slot *sw_span_claim(struct sw_span_table *t,
-					  const u64 k[2])
+/**
+ * sw_span_table_claim() - own (state 2 -> 1) the slot holding a start of
+ * @k; the caller reads it, then gives it back with sw_span_table_put()
+ * (holding a new start) or sw_span_table_free_slot().
+ * @t: the table
+ * @k: the key
+ *
+ * Context: a point's handler; see the file comment.
+ * Return: the slot, or NULL when no start of @k is in flight.
+ */
+struct sw_span_slot *sw_span_table_claim(struct sw_span_table *t,
+					 const u64 k[2])
 {
 	u32 h = sw_span_hash(t, k), i;
 
@@ -59,11 +68,45 @@ static struct sw_span_slot *sw_span_claim(struct sw_span_table *t,
 	}
 	return NULL;
 }
-NOKPROBE_SYMBOL(sw_span_claim);
+NOKPROBE_SYMBOL(sw_span_table_claim);
 
-/* Store a new start of @k in a free slot; -ENOSPC when none is free. */
-static int sw_span_insert(struct sw_span_table *t, const u64 k[2], u64 now,
-			  u32 cpu)
+/**
+ * sw_span_table_put() - a claimed slot holds the start @st (its key stays).
+ * @s:  the slot, from sw_span_table_claim()
+ * @st: the start: time, CPU, thread, whether it has an events entry
+ *
+ * Context: a point's handler; see the file comment.
+ */
+void sw_span_table_put(struct sw_span_slot *s, const struct sw_span_start *st)
+{
+	s->st = *st;
+	atomic_set_release(&s->state, 2);
+}
+NOKPROBE_SYMBOL(sw_span_table_put);
+
+/**
+ * sw_span_table_free_slot() - a claimed slot is free again.
+ * @s: the slot, from sw_span_table_claim()
+ *
+ * Context: a point's handler; see the file comment.
+ */
+void sw_span_table_free_slot(struct sw_span_slot *s)
+{
+	atomic_set_release(&s->state, 0);
+}
+NOKPROBE_SYMBOL(sw_span_table_free_slot);
+
+/**
+ * sw_span_table_reserve() - own a free slot for a new start of @k: its
+ * key written, the caller fills the start in with sw_span_table_put().
+ * @t: the table
+ * @k: the key
+ *
+ * Context: a point's handler; see the file comment.
+ * Return: the slot, or NULL when the window of @k's slots is full.
+ */
+struct sw_span_slot *sw_span_table_reserve(struct sw_span_table *t,
+					   const u64 k[2])
 {
 	u32 h = sw_span_hash(t, k), i;
 
@@ -75,95 +118,11 @@ static int sw_span_insert(struct sw_span_table *t, const u64 k[2], u64 now,
 			continue;
 		WRITE_ONCE(s->k[0], k[0]);
 		WRITE_ONCE(s->k[1], k[1]);
-		s->t0 = now;
-		s->cpu = cpu;
-		atomic_set_release(&s->state, 2);
-		return 0;
+		return s;
 	}
-	return -ENOSPC;
+	return NULL;
 }
-NOKPROBE_SYMBOL(sw_span_insert);
-
-/**
- * sw_span_table_start() - a start of key @k at @now on @cpu.
- * @t:         the table
- * @k:         the key
- * @now:       sw_clock_ns()
- * @cpu:       the CPU
- * @restarted: set when a start of @k was already in flight (replaced)
- *
- * Context: a point's handler; see the file comment.
- * Return: 0, or -ENOSPC when the window of @k's slots is full.
- */
-int sw_span_table_start(struct sw_span_table *t, const u64 k[2], u64 now,
-			u32 cpu, bool *restarted)
-{
-	struct sw_span_slot *s = sw_span_claim(t, k);
-
-	*restarted = s;
-	if (s) {
-		s->t0 = now;
-		s->cpu = cpu;
-		atomic_set_release(&s->state, 2);
-		return 0;
-	}
-	return sw_span_insert(t, k, now, cpu);
-}
-NOKPROBE_SYMBOL(sw_span_table_start);
-
-/**
- * sw_span_table_stop() - take the start of key @k out of the table.
- * @t:   the table
- * @k:   the key
- * @t0:  its time, output
- * @cpu: its CPU, output
- *
- * Context: a point's handler; see the file comment.
- * Return: true when a start of @k was in flight.
- */
-bool sw_span_table_stop(struct sw_span_table *t, const u64 k[2], u64 *t0,
-			u32 *cpu)
-{
-	struct sw_span_slot *s = sw_span_claim(t, k);
-
-	if (!s)
-		return false;
-	*t0 = s->t0;
-	*cpu = s->cpu;
-	atomic_set_release(&s->state, 0);
-	return true;
-}
-NOKPROBE_SYMBOL(sw_span_table_stop);
-
-/**
- * sw_span_table_restart() - a hit of a self-paired point: close the
- * interval @k's previous hit opened, open the next.
- * @t:    the table
- * @k:    the key
- * @now:  sw_clock_ns()
- * @cpu:  the CPU
- * @t0:   the previous hit's time, output when there was one
- * @cpu0: its CPU, likewise
- *
- * Context: a point's handler; see the file comment.
- * Return: 1 when a previous hit was found, 0 when this is the first one
- * (stored), -ENOSPC when it found no free slot.
- */
-int sw_span_table_restart(struct sw_span_table *t, const u64 k[2], u64 now,
-			  u32 cpu, u64 *t0, u32 *cpu0)
-{
-	struct sw_span_slot *s = sw_span_claim(t, k);
-
-	if (!s)
-		return sw_span_insert(t, k, now, cpu);
-	*t0 = s->t0;
-	*cpu0 = s->cpu;
-	s->t0 = now;
-	s->cpu = cpu;
-	atomic_set_release(&s->state, 2);
-	return 1;
-}
-NOKPROBE_SYMBOL(sw_span_table_restart);
+NOKPROBE_SYMBOL(sw_span_table_reserve);
 
 /**
  * sw_span_table_expire() - free the starts older than @age_ns.
@@ -186,13 +145,13 @@ unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
 
 		if (atomic_read_acquire(&s->state) != 2)
 			continue;
-		t0 = READ_ONCE(s->t0);
+		t0 = READ_ONCE(s->st.t0);
 		if (now <= t0 || now - t0 <= age_ns)
 			continue;
 		if (atomic_cmpxchg(&s->state, 2, 1) != 2)
 			continue;
 		/* Restarted between the test and the claim? */
-		t0 = s->t0;
+		t0 = s->st.t0;
 		if (now <= t0 || now - t0 <= age_ns) {
 			atomic_set_release(&s->state, 2);
 			continue;

@@ -27,6 +27,7 @@
 #include "util/probe-ctl.h"
 #include "util/probe-spec.h"
 #include "util/span-btf.h"
+#include "util/upoint.h"
 
 #define SW_SPAN_MAXPT 8
 
@@ -51,25 +52,38 @@ static const struct sw_cmd_doc sw_span_doc = {
 		"key, while COMMAND runs, for -d seconds or until interrupted; then print the\n"
 		"span's statistics, what it could not pair, and its log2 histogram.\n"
 		"\n"
-		"A POINT is FUNC (the function's entry), FUNC%return (its return) or\n"
-		"SYSTEM:EVENT (a tracepoint).  The KEY after the last ':' is an argument by\n"
-		"name (work) or position (arg0..arg5), retval (at a return), tid or pid, a\n"
-		"field through pointers (p->pid, rq->q->id), raw reads argN+OFF[+OFF]/SIZE,\n"
-		"or two of them joined by ','.  POINT:KEY?EXPR==N (or !=) counts only the hits\n"
-		"where EXPR has that value.  Names come from the kernel's BTF.  --start and\n"
+		"A POINT is FUNC (the function's entry), FUNC%return (its return),\n"
+		"SYSTEM:EVENT (a tracepoint: the kernel's, else a loaded module's), or a\n"
+		"user function BINARY:FUNC (its entry) or BINARY:FUNC%return (its return),\n"
+		"where BINARY has a '/' (./prog, /usr/bin/prog).  The KEY after the last ':'\n"
+		"is an argument by name (work) or position (arg0..arg5), retval (at a\n"
+		"return), tid or pid, a field through pointers (p->pid, rq->q->id), raw\n"
+		"reads argN+OFF[+OFF]/SIZE, or two of them joined by ','.\n"
+		"POINT:KEY?EXPR==N (or !=) counts only the hits where EXPR has that value.\n"
+		"Names come from the kernel's BTF; user points take raw keys (argN at the\n"
+		"entry, retval at the return, tid, pid; +OFF reads user memory).  --start and\n"
 		"--stop repeat: several points may start or stop one span; the same\n"
 		"POINT:KEY as start and stop times the intervals between successive hits of\n"
 		"each key.  Filters (-p, -t, --comm, -C, --cgroup) apply at the stop point,\n"
 		"--min/--max to the interval; a COMMAND only bounds the time measured.\n"
 		"Starts wait in a bounded table: a start that finds it full is counted\n"
 		"(dropped_full), one older than --age is abandoned, a stop without a start\n"
-		"is unmatched, a key that cannot be read unreadable.\n",
+		"is unmatched, a key that cannot be read unreadable.\n"
+		"\n"
+		"With events counted ('stopwatch events set'), an interval whose start and\n"
+		"stop run on one thread gets that thread's events between the two\n"
+		"(<event>_min/_avg/_max columns); one stopped on another thread counts\n"
+		"time only (other_thread); starts that got no pending entry count as\n"
+		"ev_no_slot or ev_too_deep, a lost entry as ev_lost.\n",
 	.examples =
 		"  stopwatch span --start __queue_work:work --stop process_one_work:work -d 5\n"
 		"  stopwatch span --start sched:sched_wakeup:p->pid --start sched:sched_wakeup_new:p->pid \\\n"
 		"      --start 'sched:sched_switch:prev->pid?prev->__state==0' --stop 'sched:sched_switch:next->pid?next->pid!=0' -d 5\n"
 		"  stopwatch span --start kernel_clone:tid --stop kernel_clone%return:tid --comm make -- make\n"
+		"  stopwatch events set instructions; stopwatch span --start vfs_read:tid --stop vfs_read%return:tid -d 2\n"
 		"  stopwatch span --start 'list_add:new,head' --stop 'list_add:new,head' -d 1\n"
+		"  stopwatch span --start ./prog:handle:tid --stop ./prog:handle%return:tid -d 5\n"
+		"  stopwatch span --start /usr/bin/prog:submit:tid --stop vfs_fsync%return:tid -d 5\n"
 		"  stopwatch span --keep --name wq --start __queue_work:work --stop process_one_work:work\n"
 		"  stopwatch span --remove wq\n",
 };
@@ -211,6 +225,87 @@ static void sw_span_default_name(const struct sw_span_args *a, char *buf,
 			*p = '.';
 }
 
+/* A user point: a '/' in the part before the first ':' (BINARY). */
+static bool sw_span_is_user(const char *pt)
+{
+	const char *c = strchr(pt, ':'), *sl = strchr(pt, '/');
+
+	return sl && c && sl < c;
+}
+
+/* Is every ','-joined part of [s, s + len) a raw expression? */
+static bool sw_span_raw_key(const char *s, size_t len)
+{
+	const char *e = s, *comma;
+	size_t el;
+
+	while (e < s + len) {
+		comma = memchr(e, ',', s + len - e);
+		el = comma ? (size_t)(comma - e) : (size_t)(s + len - e);
+		if (!sw_span_raw_expr(e, el))
+			return false;
+		e += el + (comma ? 1 : 0);
+	}
+	return len > 0;
+}
+
+/*
+ * A user point, BINARY:FUNC[%return]:KEY[?COND]: FUNC resolved to its
+ * file and offset (util/upoint.c) and written as the module takes it,
+ * PATH:0xOFFSET[%return]:KEY[?COND].  User functions have no BTF here:
+ * keys and conditions are raw (argN retval tid pid, +OFF reads, /SIZE).
+ */
+static int sw_span_user_resolve(const char *pt, char **out,
+				struct sw_err *err)
+{
+	const char *q = strchr(pt, '?'), *end = q ? q : pt + strlen(pt);
+	const char *kc = end, *op = NULL;
+	struct sw_upoints ups = { 0 };
+	char *fn = NULL, *ctl = NULL, *r;
+	bool isret = false;
+	int ret;
+
+	*out = NULL;
+	while (kc > pt && kc[-1] != ':')
+		kc--;
+	if (q) {
+		op = strstr(q, "==");
+		if (!op)
+			op = strstr(q, "!=");
+	}
+	if (kc - 1 <= pt || !sw_span_raw_key(kc, end - kc) ||
+	    (q && (!op || !sw_span_raw_key(q + 1, op - q - 1))))
+		return sw_err_set(err, -EINVAL,
+				  "user point '%s': expected BINARY:FUNC[%%return]:KEY[?EXPR==N] with raw keys (argN retval tid pid, +OFF reads, /SIZE): user functions have no BTF here",
+				  pt);
+	fn = strndup(pt, kc - 1 - pt);
+	if (!fn)
+		return -ENOMEM;
+	r = strstr(fn, "%return");
+	if (r && !r[7]) {
+		*r = '\0';
+		isret = true;
+	}
+	ret = sw_upoint_expand(fn, 0, NULL, &ups, err);
+	if (!ret && ups.n != 1)
+		ret = sw_err_set(err, -EINVAL,
+				 "user point '%s' names %zu functions; a span point is one",
+				 fn, ups.n);
+	if (!ret) {
+		ctl = sw_upoint_ctl(&ups.v[0]);
+		/* "uprobe=PATH:0xOFFSET": the module's PATH:0xOFFSET. */
+		if (!ctl || asprintf(out, "%s%s:%s", ctl + strlen("uprobe="),
+				     isret ? "%return" : "", kc) < 0) {
+			*out = NULL;
+			ret = -ENOMEM;
+		}
+	}
+	free(ctl);
+	free(fn);
+	sw_upoints_free(&ups);
+	return ret;
+}
+
 /* The span's line for the spans file. */
 static int sw_span_line(const struct sw_span_args *a, const char *name,
 			char **line)
@@ -232,7 +327,12 @@ static int sw_span_line(const struct sw_span_args *a, const char *name,
 	fprintf(f, "+%s", name);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < a->npt[i]; j++) {
-			ret = sw_span_point_resolve(b, a->pt[i][j], &r, &err);
+			if (sw_span_is_user(a->pt[i][j]))
+				ret = sw_span_user_resolve(a->pt[i][j], &r,
+							   &err);
+			else
+				ret = sw_span_point_resolve(b, a->pt[i][j], &r,
+							    &err);
 			if (ret) {
 				fprintf(stderr, "stopwatch span: %s\n",
 					err.msg);
@@ -317,7 +417,7 @@ static int sw_span_row(const char *text, const char *name, char ***hdr,
 		       char ***val, size_t *n)
 {
 	const char *nl = strchr(text, '\n'), *p;
-	size_t cap = 64;
+	size_t cap = 128;
 	char *h, *v = NULL, *save, *w;
 
 	*n = 0;
@@ -395,7 +495,7 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 	if (hist)
 		fprintf(out, "\n%s", hist);
 cleanup:
-	for (i = 0; hdr && i < 64; i++) {
+	for (i = 0; hdr && i < 128; i++) {
 		free(hdr[i]);
 		free(val[i]);
 	}

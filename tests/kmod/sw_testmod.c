@@ -122,6 +122,7 @@ u64 sw_test_f3(u64 c);
 u64 sw_test_f2(u64 b, u64 c);
 u64 sw_test_f1(u64 a, u64 b, u64 c);
 u64 sw_test_rec(unsigned int depth, u64 n);
+u64 sw_test_args7(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f, u64 g);
 
 noinline __noipa u64 sw_test_loop(u64 n)
 {
@@ -613,11 +614,15 @@ noinline void sw_spanwork_item(struct work_struct *w)
 static DECLARE_WORK(sw_spanwork_block, sw_spanwork_block_fn);
 static DECLARE_WORK(sw_spanwork_it, sw_spanwork_item);
 
+static void sw_spantp_fire(u64 n);
+
 static int sw_spantest_cmd(const char *cmd)
 {
 	unsigned long long n, v, i;
 
-	if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
+	if (sscanf(cmd, "spantp %llu", &n) == 1) {
+		sw_spantp_fire(n);
+	} else if (sscanf(cmd, "spanq %llu %llu %llu", &n, &v, &i) == 3) {
 		if (n > SW_SPANQ_ITEMS || v > 50000 || i > 50000)
 			return -EINVAL;
 		sw_spanq_run(n, v, i);
@@ -724,4 +729,28 @@ static int sw_argstest_cmd(const char *cmd)
 		cond_resched();
 	}
 	return 0;
+}
+
+/*
+ * ---- a tracepoint of this module (spans on module tracepoints) ---------
+ *
+ *   spantp N   fires the tracepoint sw_spantp(id, phase) twice per id, id
+ *              1..N: phase 0, then phase 1
+ *
+ * A bare tracepoint (no trace event): the spans find it among this
+ * module's tracepoints by its name, sw_spantp.
+ */
+#include <linux/tracepoint.h>
+
+DECLARE_TRACE(sw_spantp, TP_PROTO(u64 id, u64 phase), TP_ARGS(id, phase));
+DEFINE_TRACE(sw_spantp, TP_PROTO(u64 id, u64 phase), TP_ARGS(id, phase));
+
+static void sw_spantp_fire(u64 n)
+{
+	u64 i;
+
+	for (i = 1; i <= n; i++) {
+		trace_sw_spantp(i, 0);
+		trace_sw_spantp(i, 1);
+	}
 }

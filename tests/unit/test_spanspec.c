@@ -66,6 +66,48 @@ static void test_tracepoint_and_cond(void **state)
 	assert_int_equal(cmd.pt[2].role, SW_PT_STOP);
 }
 
+static void test_user_points(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("+u start=/usr/bin/my\\040prog:0x1a2B:arg0+8/4 "
+			       "stop=/usr/bin/my\\040prog:0x1a40%return:retval/4?tid!=0 "
+			       "stop=/lib/x.so:0x10%return:tid"), 0);
+	assert_int_equal(cmd.npoints, 3);
+	assert_int_equal(cmd.pt[0].kind, SW_PT_UENTRY);
+	assert_string_equal(cmd.pt[0].target, "/usr/bin/my prog");
+	assert_true(cmd.pt[0].uoffset == 0x1a2b);
+	assert_int_equal(cmd.pt[0].key.e[0].nderef, 1);
+	assert_int_equal(cmd.pt[1].kind, SW_PT_URETURN);
+	assert_true(cmd.pt[1].uoffset == 0x1a40);
+	assert_int_equal(cmd.pt[1].key.e[0].base, SW_SX_RETVAL);
+	assert_int_equal(cmd.pt[1].cond_op, SW_COND_NE);
+	assert_string_equal(cmd.pt[2].target, "/lib/x.so");
+	/* A tracepoint is never a user point: no leading '/'. */
+	assert_int_equal(parse("+t start=sched:sched_wakeup:tid stop=/a:0x1:tid"), 0);
+	assert_int_equal(cmd.pt[0].kind, SW_PT_TP);
+	assert_int_equal(cmd.pt[1].kind, SW_PT_UENTRY);
+	/* Self-paired user point. */
+	assert_int_equal(parse("+s start=/a:0x10:arg0 stop=/a:0x10:arg0"), 0);
+	assert_int_equal(cmd.npoints, 1);
+	assert_int_equal(cmd.pt[0].role, SW_PT_START | SW_PT_STOP);
+	assert_int_equal(parse("+s start=/a:0x10:arg0 stop=/a:0x20:arg0"), 0);
+	assert_int_equal(cmd.npoints, 2);
+	/* Errors. */
+	assert_int_equal(parse("+e start=/a:0x10%return:arg0 stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "argN at a user return point"));
+	assert_int_equal(parse("+e start=/a:0x10%return:tid?arg1==2 stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "argN at a user return point"));
+	assert_int_equal(parse("+e start=/a:0x10:retval stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "retval"));
+	assert_int_equal(parse("+e start=/a:10:tid stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "PATH:0xOFFSET"));
+	assert_int_equal(parse("+e start=/a:0xzz:tid stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "bad offset"));
+	assert_int_equal(parse("+e start=/a\\999:0x1:tid stop=f:tid"), -EINVAL);
+	assert_non_null(strstr(err.why, "bad escape"));
+	assert_int_equal(parse("+e start=/a:0x1%returnx:tid stop=f:tid"), -EINVAL);
+}
+
 static void test_self_paired(void **state)
 {
 	(void)state;
@@ -182,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_tracepoint_and_cond),
 		cmocka_unit_test(test_self_paired),
+		cmocka_unit_test(test_user_points),
 		cmocka_unit_test(test_expr),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_errors),

@@ -17,8 +17,22 @@
 #   limits     dropped_full, unmatched, abandoned, restarted, unreadable
 #              each provoked and counted exactly; bad input refused with
 #              the right errno, nothing changed
+#   user       user points: uwork's uw_call return -> next entry keyed by
+#              the value passed on (999 of 1000, exact), uw_sleep ->
+#              hrtimer_nanosleep%return keyed by tid (user to kernel),
+#              reads of user memory through a bad pointer (unreadable)
+#   tpmod      a span on sw_testmod's own tracepoint: exact count; the
+#              module unloaded under it (points detached, counted), loaded
+#              again (they stay detached); a module not loaded: ENOENT
 #   runqlat    run-queue latency (tracepoints) against bcc's runqlat in
 #              the same guest (x86_64; the arm64 guests have no bcc)
+#   events     CPU events per interval on one thread: sw_test_loop's entry
+#              -> return keyed by tid; under arm64 -icount (where this
+#              section runs alone) exact instruction counts: identical on
+#              every call, +4000 for 2000 more loop iterations; elsewhere
+#              cpu-clock; with the fork spans, the parent's rows carry
+#              events and the child's (stopped on another thread) count as
+#              other_thread and unmeasured
 #
 # Runs in the guest with the repository top as the working directory;
 # span.prepare builds what it needs.
@@ -30,12 +44,13 @@ SW=$SW_REPO/build/userspace/stopwatch
 [ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 T=/sys/kernel/debug/sw_testmod
 TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+U=$P/uwork
 R=${SW_RESULTS:-/tmp}/span
 mkdir -p "$R"
 
 [ -x "$SW" ] || skip_all "$SW not built (see span.prepare)"
 [ -r "$MOD" ] && [ -r "$TMOD" ] || skip_all "stopwatch.ko or sw_testmod.ko not built"
-[ -x "$P/forker" ] || skip_all "$P/forker not built (see span.prepare)"
+[ -x "$P/forker" ] && [ -x "$U" ] || skip_all "$P/forker or $U not built (see span.prepare)"
 
 # scol SPAN COLUMN: a span's value in a span_stats column.
 scol() { col "$1" "$2" "$D/span_stats"; }
@@ -78,6 +93,138 @@ refcheck() {
 	fi
 }
 
+# The event counted per interval: exact instructions under arm64 -icount,
+# else a software event every kernel has.
+if hw_pmu && grep -qw sw_icount=1 /proc/cmdline; then
+	EV=instructions
+else
+	EV=cpu-clock
+fi
+
+# evrun N: reset, four intervals of sw_test_loop(N); "calls EV_min EV_max
+# EV_unmeasured other_thread ev_lost ev_no_slot ev_too_deep" of span ev.
+evrun() {
+	ctl spans reset >/dev/null
+	for _i in 1 2 3 4; do tctl "loop $1"; done
+	cp "$D/span_stats" "$R/ev-$1.stats"
+	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread \
+		ev_lost ev_no_slot ev_too_deep; do
+		printf '%s ' "$(scol ev $_c)"
+	done
+}
+
+CPU1=/sys/devices/system/cpu/cpu1/online
+cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
+
+# uevrun LEN: reset, uwork's uw_warm() then uw_loop(LEN) 8 times under
+# span uev; "calls EV_min EV_max EV_unmeasured other_thread restarted".
+uevrun() {
+	ctl spans reset >/dev/null
+	"$U" loop 8 "$1" >/dev/null
+	cp "$D/span_stats" "$R/uev-$1.stats"
+	for _c in calls ${EV}_min ${EV}_max ${EV}_unmeasured other_thread \
+		restarted; do
+		printf '%s ' "$(scol uev $_c)"
+	done
+}
+
+span_events() {
+	# icount: one CPU online (QEMU's count is global: a second vCPU
+	# running meanwhile would show in this one's counts).
+	[ $EV = instructions ] && cpu1_set 0
+	is "events $EV" "$(ctl events $EV)" ok
+	is "add span ev (sw_test_loop entry -> return, keyed by tid, by=comm)" \
+		"$(ctl spans "+ev start=sw_test_loop:tid stop=sw_test_loop%return:tid by=comm")" ok
+	check "span_stats has ${EV}_avg" grep -qw "${EV}_avg" "$D/span_stats"
+	if [ $EV = instructions ]; then n1=1000 n2=3000; else n1=100000 n2=300000; fi
+	evrun $n1 >/dev/null	# warm-up: the probed paths translated once
+	set -- $(evrun $n1)
+	diag "loop $n1: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5 ev_lost $6 ev_no_slot $7 ev_too_deep $8"
+	is "ev: 4 intervals" "$1" 4
+	is "ev: none unmeasured" "$4" 0
+	is "ev: other_thread 0" "$5" 0
+	is "ev: ev_lost, ev_no_slot, ev_too_deep 0" "$6 $7 $8" "0 0 0"
+	a_min=$2 a_max=$3
+	set -- $(evrun $n2)
+	diag "loop $n2: calls $1 ${EV} min $2 max $3 unmeasured $4"
+	is "ev: 4 intervals again, none unmeasured" "$1 $4" "4 0"
+	if [ $EV = instructions ]; then
+		is "ev: the same instructions on every interval (loop $n1)" "$a_min" "$a_max"
+		is "ev: the same instructions on every interval (loop $n2)" "$2" "$3"
+		is "ev: loop $n2 - loop $n1 = $((2 * (n2 - n1))) instructions exactly" \
+			"$(($2 - a_min))" "$((2 * (n2 - n1)))"
+	else
+		cmp_gt "ev: cpu-clock_min > 0" "$a_min" 0
+		cmp_gt "ev: cpu-clock of loop $n2 > loop $n1's" "$2" "$a_min"
+	fi
+	# span_keys: the rows carry <event>_avg, as the keys file's do.
+	cp "$D/span_keys" "$R/ev.keys"
+	if [ $EV = instructions ]; then
+		is "ev: span_keys row (comm) with ${EV}_avg = the intervals' (span_stats ${EV}_min)" \
+			"$(col ev ${EV}_avg "$D/span_keys")" "$(scol ev ${EV}_min)"
+	else
+		cmp_gt "ev: span_keys row (comm) with ${EV}_avg > 0" \
+			"$(col ev ${EV}_avg "$D/span_keys")" 0
+	fi
+	"$SW" stat >"$TMP/evstat.out" 2>&1
+	check "stopwatch stat shows span ev with ${EV}_avg" \
+		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
+	is "remove ev" "$(ctl spans -ev)" ok
+	# stopwatch span's report shows the event columns too.
+	"$SW" span --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
+		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
+	is "stopwatch span -- COMMAND with events exits 0" "$?" 0 || cat "$TMP/evcli.err"
+	cp "$TMP/evcli.out" "$R/evcli.out"
+	is "stopwatch span: calls 1, ${EV}_unmeasured 0" \
+		"$(awk '$1 == "calls" || $1 == "'${EV}'_unmeasured" { printf "%s ", $2 }' "$TMP/evcli.out")" "1 0 "
+	check "stopwatch span: the report has ${EV}_avg" \
+		grep -q "^  ${EV}_avg " "$TMP/evcli.out"
+	# A single interval: a bound only for the exact instructions (with
+	# task-clock one such interval read 0 on x86_64 6.1).
+	[ $EV = instructions ] && cmp_gt "stopwatch span: ${EV}_avg > 0" \
+		"$(awk '$1 == "'${EV}'_avg" { print $2 }' "$TMP/evcli.out")" 0
+
+	# A user function's entry -> return, keyed by tid.  uw_warm starts
+	# too (each process calls it once before its loops): the first hit
+	# of a uprobe in a process maps the process's uprobe area, which
+	# would land in the first loop's interval otherwise; its start is
+	# replaced by the first uw_loop's (restarted).
+	"$SW" span --keep --name uev --start "$U:uw_warm:tid" \
+		--start "$U:uw_loop:tid" \
+		--stop "$U:uw_loop%return:tid" 2>"$TMP/uev.err"
+	is "span uev (uwork:uw_warm, uw_loop entry -> uw_loop return, user points)" "$?" 0 ||
+		cat "$TMP/uev.err"
+	# Exact counts under -icount: short loops; cpu-clock elsewhere: long
+	# enough to stand out of the uprobes' own time.
+	if [ $EV = instructions ]; then ul="1000 2000 4000"; else ul="100000 200000 400000"; fi
+	set -- $ul
+	ul1=$1 ul3=$3
+	uevrun $ul1 >/dev/null
+	for n in $ul; do
+		set -- $(uevrun $n)
+		diag "uw_loop($n) x 8: calls $1 ${EV} min $2 max $3 unmeasured $4 other_thread $5"
+		is "uev: uw_loop($n) x 8: 8 intervals, none unmeasured, other_thread 0, uw_warm's start restarted" \
+			"$1 $4 $5 $6" "8 0 0 1"
+		[ $EV = instructions ] &&
+			is "uev: uw_loop($n): the same instructions on every interval" "$2" "$3"
+		eval "UI$n=$2"
+	done
+	if [ $EV = instructions ]; then
+		d1=$((UI2000 - UI1000))
+		is "uev: linear: I(4000) - I(2000) == 2 x (I(2000) - I(1000))" \
+			"$((UI4000 - UI2000))" "$((2 * d1))"
+		is "uev: a whole number of instructions per iteration ($d1 per 1000)" \
+			"$((d1 % 1000))" 0
+		cmp_gt "uev: more iterations, more instructions" "$d1" 0
+	else
+		eval "a=\$UI$ul3 b=\$UI$ul1"
+		cmp_gt "uev: cpu-clock of uw_loop($ul3) > uw_loop($ul1)'s" "$a" "$b"
+	fi
+	is "remove uev" "$(ctl spans -uev)" ok
+	[ $EV = instructions ] && cpu1_set 1
+	is "no events after the events section" "$(ctl events '')" ok
+}
+
 unload
 rmmod sw_testmod 2>/dev/null
 is "module loads" "$(load)" ok || skip_all "stopwatch.ko did not load"
@@ -85,6 +232,15 @@ is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok ||
 	skip_all "sw_testmod.ko did not load"
 check "spans, span_stats, span_keys and span_hist/ exist" \
 	test -w "$D/spans" -a -r "$D/span_stats" -a -r "$D/span_keys" -a -d "$D/span_hist"
+
+if [ $EV = instructions ]; then
+	# arm64 -icount: the exact instruction counts alone (a short boot).
+	span_events
+	unload
+	rmmod sw_testmod
+	rm -rf "$TMP"
+	exit 0
+fi
 
 # --- queues: exact counts and buckets ---------------------------------------
 # q->id is the first field of struct sw_spanq: arg0+0/4 (the test module
@@ -187,16 +343,69 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	"$SW" span --keep --name fork_child --start 'wake_up_new_task:p->pid' \
 		--stop schedule_tail:tid --comm swforker 2>"$TMP/f.err"
 	is "span fork_child (p->pid through BTF)" "$?" 0 || cat "$TMP/f.err"
+	is "events $EV for the fork spans" "$(ctl events $EV)" ok
 	"$P/forker" 25 swforker >/dev/null
 	cp "$D/span_stats" "$R/fork.stats"
 	is "fork_parent: 25 rows" "$(scol fork_parent calls)" 25
 	is "fork_child: 25 rows" "$(scol fork_child calls)" 25
+	is "fork_parent: the parent's events on every row (other_thread, unmeasured, ev_lost)" \
+		"$(scol fork_parent other_thread) $(scol fork_parent ${EV}_unmeasured) $(scol fork_parent ev_lost)" "0 0 0"
+	cmp_gt "fork_parent: ${EV}_min > 0" "$(scol fork_parent ${EV}_min)" 0
+	is "fork_child: stopped on the child: 25 other_thread, 25 unmeasured" \
+		"$(scol fork_child other_thread) $(scol fork_child ${EV}_unmeasured)" "25 25"
+	is "no events again" "$(ctl events '')" ok
 	is "remove the fork spans" \
 		"$(ctl spans -fork_parent; ctl spans -fork_child)" "ok
 ok"
 else
 	skip "no /sys/kernel/btf/vmlinux: fork check by BTF names"
 fi
+
+# --- events per interval on one thread --------------------------------------
+span_events
+
+# --- user points ------------------------------------------------------------
+# Each return of uw_call to the next call, keyed by the value passed on
+# (uwork chains x = uw_call(x)): 999 intervals of 1000 calls, the first
+# entry unmatched, the last return in flight.
+"$SW" span --keep --name uchain --start "$U:uw_call%return:retval/4" \
+	--stop "$U:uw_call:arg0/4" 2>"$TMP/uc.err"
+is "span uchain (uw_call%return:retval -> uw_call:arg0)" "$?" 0 || cat "$TMP/uc.err"
+grep '^+uchain' "$D/spans" | tee "$R/uchain.line" | sed 's/^/# /'
+check "uchain: points resolved to PATH:0xOFFSET" \
+	grep -q "^+uchain start=$(readlink -f "$U"):0x[0-9a-f]*%return:retval/4 stop=$(readlink -f "$U"):0x[0-9a-f]*:arg0/4" "$R/uchain.line"
+"$U" calls 1000
+cp "$D/span_stats" "$R/uchain.stats"
+is "uchain: 999 intervals" "$(scol uchain calls)" 999
+is "uchain: 1 unmatched (the first entry), 1 in flight (the last return)" \
+	"$(scol uchain unmatched) $(scol uchain in_flight)" "1 1"
+is "uchain: 1000 started" "$(scol uchain started)" 1000
+is "remove uchain" "$(ctl spans -uchain)" ok
+
+# A user function's entry to a kernel function's return, keyed by tid.
+"$SW" span --keep --name usleep --start "$U:uw_sleep:tid" \
+	--stop hrtimer_nanosleep%return:tid 2>"$TMP/us.err"
+is "span usleep (uw_sleep -> hrtimer_nanosleep%return)" "$?" 0 || cat "$TMP/us.err"
+"$U" sleep 3 20 >/dev/null
+cp "$D/span_stats" "$R/usleep.stats"
+is "usleep: 3 intervals" "$(scol usleep calls)" 3
+cmp_ge "usleep: min_ns >= 20 ms" "$(scol usleep min_ns)" 20000000
+is "remove usleep" "$(ctl spans -usleep)" ok
+
+# A read of user memory through a bad pointer (uw_call's argument, a small
+# integer): unreadable, never a fault.
+"$SW" span --keep --name ubad --start "$U:uw_call:arg0+0" \
+	--stop "$U:uw_call%return:tid" 2>"$TMP/ub.err"
+is "span ubad (a read through uw_call's integer argument)" "$?" 0 || cat "$TMP/ub.err"
+"$U" calls 100
+is "ubad: 100 unreadable, none started" \
+	"$(scol ubad unreadable) $(scol ubad started)" "100 0"
+is "remove ubad" "$(ctl spans -ubad)" ok
+"$SW" span --start "$U:uw_call:nosuchname" --stop "$U:uw_call%return:tid" -d 1 \
+	>/dev/null 2>"$TMP/uname.err"
+rc=$?
+check "stopwatch span: a user point's key by name is refused (raw keys only)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'raw keys' '$TMP/uname.err'"
 
 # --- limits: every loss counted exactly -------------------------------------
 is "add span lim (16 slots, 4 s age)" \
@@ -241,6 +450,8 @@ badspan "bad filter" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 p
 badspan "by=retval" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 by=retval" EINVAL by=retval
 badspan "name exists" "+keep start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0" EEXIST keep
 badspan "remove unknown" "-nosuch" ENOENT nosuch
+badspan "argN at a user return point" "+x start=$(readlink -f "$U"):0x10%return:arg0 stop=sw_spanptr_stop:arg0" EINVAL "argN at a user return point"
+badspan "user point: no such file" "+x start=/no/such/file_zz:0x10:tid stop=sw_spanptr_stop:arg0" ENOENT file_zz
 badspan "second point fails" "+x start=sw_spanptr_start:arg0 stop=sw_no_such_fn_zz:arg0" ENOENT sw_no_such_fn_zz
 check "no kprobe left from the refused spans" \
 	sh -c "[ \$(grep -c sw_spanptr_start /sys/kernel/debug/kprobes/list) = 1 ]"
@@ -305,6 +516,33 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.er
 	check "stopwatch's mean within 10% of runqlat's bounds" \
 		awk -v s="$savg" -v lo="$mlo" -v hi="$mhi" 'BEGIN { exit !(s >= 0.9 * lo && s <= 1.1 * hi) }'
 fi
+
+# --- a module's tracepoint ----------------------------------------------------
+# sw_testmod's sw_spantp(id, phase): phase 0 starts, phase 1 stops.
+is "add span mtp on sw_testmod's tracepoint" \
+	"$(ctl spans "+mtp start=sw_testmod:sw_spantp:arg0?arg1==0 stop=sw_testmod:sw_spantp:arg0?arg1==1")" ok
+tctl "spantp 50"
+cp "$D/span_stats" "$R/mtp.stats"
+is "mtp: 50 intervals, none unmatched" \
+	"$(scol mtp calls) $(scol mtp unmatched)" "50 0"
+is "mtp: no point detached" "$(scol mtp detached)" 0
+# The module goes while the span is on its tracepoint: its points detach
+# (the tracepoint core would warn of probes left behind otherwise).
+is "rmmod sw_testmod under span mtp" "$(rmmod sw_testmod 2>&1 && echo ok)" ok
+is "mtp: both points detached, the span stays" \
+	"$(scol mtp detached) $(grep -c '^+mtp ' "$D/spans")" "2 1"
+is "insmod sw_testmod again" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
+tctl "spantp 5"
+is "mtp: detached points stay detached (still 50)" "$(scol mtp calls)" 50
+is "remove mtp" "$(ctl spans -mtp)" ok
+badspan() {
+	is "refused: $1" "$(ctl spans "$2")" "$3"
+	check "last_error names '$4'" grep -qF -- "$4" "$D/last_error"
+}
+badspan "a tracepoint of no loaded module" \
+	"+x start=sw_nomod:sw_no_such_tp_zz:arg0 stop=sw_spanptr_stop:arg0" ENOENT \
+	"no such tracepoint in the kernel or a loaded module"
+is "no spans left" "$(cat "$D/spans")" ""
 
 unload
 check "stopwatch unloaded" sh -c '! test -d /sys/module/stopwatch'
