@@ -234,7 +234,9 @@ if hw_pmu && grep -qw sw_icount=1 /proc/cmdline; then
 	# A leaf's counts are exact.  A caller's also hold its callees' exit
 	# bookkeeping after their counters closed (their flat statistics: the
 	# 128-bit variance takes a few more or fewer instructions with the
-	# values), so they are exact up to <= 16 instructions per callee call.
+	# values, and keeps taking more once its sums have grown), so they are
+	# exact up to <= 32 instructions per callee call (seen: 12 on 6.1, 19
+	# on 6.12).
 	near() {
 		d=$(($2 - $3))
 		[ $d -lt 0 ] && d=$((-d))
@@ -242,21 +244,21 @@ if hw_pmu && grep -qw sw_icount=1 /proc/cmdline; then
 	}
 	set -- $(batch 1000 3000 2000)
 	is "identical over runs: 4 more runs, the leaf's counts the same" "$6 $7" "$t3 $s3"
-	near "identical over runs: total(f1;f2), 8 callee calls" "$4" "$t2" 128
-	near "identical over runs: self(f1;f2)" "$5" "$s2" 128
-	near "identical over runs: self(f1), 4 callee calls" "$3" "$s1" 64
+	near "identical over runs: total(f1;f2), 8 callee calls" "$4" "$t2" 256
+	near "identical over runs: self(f1;f2)" "$5" "$s2" 256
+	near "identical over runs: self(f1), 4 callee calls" "$3" "$s1" 128
 	set -- $(batch 1000 3000 3000)
 	is "f3 loops 1000 more: self(f1;f2;f3) + 8 x 2000, exactly" "$(($7 - s3))" 16000
-	near "f3 loops 1000 more: total(f1;f2) + 4 x 2 x 2000" "$(($4 - t2))" 16000 128
-	near "f3 loops 1000 more: self(f1;f2) unchanged" "$5" "$s2" 128
-	near "f3 loops 1000 more: self(f1) unchanged" "$3" "$s1" 64
+	near "f3 loops 1000 more: total(f1;f2) + 4 x 2 x 2000" "$(($4 - t2))" 16000 256
+	near "f3 loops 1000 more: self(f1;f2) unchanged" "$5" "$s2" 256
+	near "f3 loops 1000 more: self(f1) unchanged" "$3" "$s1" 128
 	set -- $(batch 1000 5000 2000)
-	near "f2 loops 2000 more: self(f1;f2) + 4 x 4000" "$(($5 - s2))" 16000 128
+	near "f2 loops 2000 more: self(f1;f2) + 4 x 4000" "$(($5 - s2))" 16000 256
 	is "f2 loops 2000 more: self(f1;f2;f3) unchanged, exactly" "$7" "$s3"
-	near "f2 loops 2000 more: self(f1) unchanged" "$3" "$s1" 64
+	near "f2 loops 2000 more: self(f1) unchanged" "$3" "$s1" 128
 	set -- $(batch 3000 3000 2000)
-	near "f1 loops 2000 more: self(f1) + 4 x 4000" "$(($3 - s1))" 16000 64
-	near "f1 loops 2000 more: self(f1;f2) unchanged" "$5" "$s2" 128
+	near "f1 loops 2000 more: self(f1) + 4 x 4000" "$(($3 - s1))" 16000 128
+	near "f1 loops 2000 more: self(f1;f2) unchanged" "$5" "$s2" 256
 	is "f1 loops 2000 more: self(f1;f2;f3) unchanged, exactly" "$7" "$s3"
 	cpu1_set 1
 	unload
