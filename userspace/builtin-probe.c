@@ -17,11 +17,13 @@
 #include "util/pattern.h"
 #include "util/probe-ctl.h"
 #include "util/probe-spec.h"
+#include "util/span-btf.h"
 #include "util/upoint.h"
 
 struct sw_probe_args {
 	uint64_t pid, tid;
 	const char *cpus, *cgroup, *comm, *by, *module, *debugfs, *tag;
+	const char *attach;
 	uint64_t min_ns, max_ns;
 };
 
@@ -37,6 +39,7 @@ static const char sw_probe_examples[] =
 	"  stopwatch probe add 'vfs_*' --by comm -p 1234\n"
 	"  stopwatch probe add --tag slow --min 1ms tcp_sendmsg\n"
 	"  stopwatch probe add -p 1234 libc:malloc /usr/bin/app:0x1139\n"
+	"  stopwatch probe add --attach kretprobe schedule\n"
 	"  stopwatch probe list\n"
 	"  stopwatch probe remove --tag slow\n"
 	"  stopwatch probe remove 'vfs_*'\n";
@@ -83,6 +86,8 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 		SW_OPT_NAME(0, "module", &a->module, "PATH",
 			    "load stopwatch.ko from PATH if it is not loaded",
 			    "a file name"),
+		SW_OPT_NAME(0, "attach", &a->attach, "MODE",
+			    SW_ATTACH_HELP, "a mode"),
 		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
 			      "use DIR instead of " SW_DEBUGFS_DIR),
 		SW_OPT_END(),
@@ -111,6 +116,8 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 		ret = sw_cpus_check(a->cpus, &err);
 	if (!ret && a->comm)
 		ret = sw_comm_check(a->comm, &err);
+	if (!ret && a->attach)
+		ret = sw_attach_check(a->attach, &err);
 	if (!ret && a->pid && a->tid)
 		ret = sw_err_set(&err, -EINVAL,
 				 "-p (a process) and -t (a thread) exclude each other");
@@ -146,6 +153,11 @@ static int sw_probe_add(int argc, char **argv)
 	if (ret)
 		goto fail;
 	sw_pattern_skipped_print(stderr, "probe add", &e);
+	ret = sw_btf_attach_extra(&e, a.attach);
+	if (ret) {
+		sw_err_set(&err, ret, "out of memory");
+		goto fail;
+	}
 	if (!a.debugfs) {
 		ret = sw_module_ensure(a.module, e.n, &loaded, &err);
 		if (ret)

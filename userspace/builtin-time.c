@@ -105,11 +105,8 @@ static int sw_time_check(struct sw_time_args *a)
 		ret = sw_err_set(&err, -EINVAL,
 				 "invalid tag '%s': expected 1 to %d of [A-Za-z0-9_]",
 				 a->tag, SW_TAG_MAX);
-	if (!ret && a->attach && strcmp(a->attach, "kretprobe") &&
-	    strcmp(a->attach, "trampoline") && strcmp(a->attach, "auto"))
-		ret = sw_err_set(&err, -EINVAL,
-				 "--attach %s: expected kretprobe, trampoline or auto",
-				 a->attach);
+	if (!ret && a->attach)
+		ret = sw_attach_check(a->attach, &err);
 	if (!ret && a->pid && a->tid)
 		ret = sw_err_set(&err, -EINVAL,
 				 "-p (a process) and -t (a thread) exclude each other");
@@ -181,10 +178,7 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			    "load stopwatch.ko from PATH if it is not loaded",
 			    "a file name"),
 		SW_OPT_NAME(0, "attach", &a->attach, "MODE",
-			    "attach kernel functions by kretprobe, trampoline\n"
-			    "or auto (a trampoline where the function allows:\n"
-			    "its argument count, from BTF, goes with it)",
-			    "a mode"),
+			    SW_ATTACH_HELP, "a mode"),
 		SW_OPT_NAME(0, "tag", &a->tag, "TAG",
 			    "tag the probes TAG instead of t<pid>", "a tag"),
 		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
@@ -289,46 +283,6 @@ cleanup:
 	free(want);
 	free(line);
 	free(cur);
-	return ret;
-}
-
-/*
- * --attach MODE: "attach=MODE args=N" after each kernel function, N its
- * argument registers from the kernel's BTF (left out when BTF does not
- * say: the module then keeps the function on its kretprobe).  A user
- * point keeps its own tokens.
- * Return: 0 or -ENOMEM.
- */
-static int sw_time_attach_extra(struct sw_expansion *e, const char *mode)
-{
-	struct sw_span_btf *b = sw_span_btf_new("/sys/kernel/btf");
-	size_t i;
-	int ret = 0;
-
-	if (!e->extra) {
-		e->extra = calloc(e->n ? e->n : 1, sizeof(*e->extra));
-		if (!e->extra) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-	for (i = 0; i < e->n; i++) {
-		struct sw_err err = { "" };
-		int n;
-
-		if (e->extra[i] || strchr(e->name[i], ':'))
-			continue;
-		n = b ? sw_btf_arg_regs(b, e->name[i], &err) : -ENOENT;
-		if (n >= 0 ? asprintf(&e->extra[i], "attach=%s args=%d", mode,
-				      n) < 0 :
-			     asprintf(&e->extra[i], "attach=%s", mode) < 0) {
-			e->extra[i] = NULL;
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-out:
-	sw_span_btf_free(b);
 	return ret;
 }
 
@@ -615,11 +569,9 @@ int cmd_time(int argc, char **argv)
 		snprintf(tagbuf, sizeof(tagbuf), "t%d", (int)getpid());
 		a.tag = tagbuf;
 	}
-	if (a.attach) {
-		ret = sw_time_attach_extra(&e, a.attach);
-		if (ret)
-			goto cleanup;
-	}
+	ret = sw_btf_attach_extra(&e, a.attach);
+	if (ret)
+		goto cleanup;
 	ret = sw_time_add(dir, &e, a.tag, opts,
 			  a.pid || a.tid || a.comm || a.cgroup || a.cpus ||
 				  a.min_ns || a.max_ns || a.by,

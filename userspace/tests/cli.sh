@@ -66,6 +66,10 @@ fails() {
 }
 
 B=fixtures/basic
+# Kernel functions go with their argument count when the kernel has BTF
+# (vfs_read and vfs_write take 4).
+A4=
+[ -r /sys/kernel/btf/vmlinux ] && A4=" args=4"
 MISSED='stopwatch: vfs_write: 12 calls missed (maxactive 12, reentry 0)'
 
 # --- the command ---
@@ -604,7 +608,7 @@ printf 'vfs_read\n' > "$T/probes"
 export STOPWATCH_TRACING=$PWD/fixtures/pattern
 run "$SW" time --debugfs "$T" --tag tst -u us --min 1ms --max 2s -p 42 -C 0-1 --by comm,retval 'vfs_[rw]*' -d 0.05
 expect "time: filters, keys and units" 0 "vfs_read                            123        0.812        2.301       90.211"
-[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval +vfs_write@tst tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval" ] &&
+[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst$A4 tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval +vfs_write@tst$A4 tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval" ] &&
 	ok "time: one control write adds every probe with its options" ||
 	not_ok "time: one control write adds every probe with its options" "$(cat "$T/probes")"
 [ "$(sed -n 3p "$T/probes")" = "-vfs_read@tst -vfs_write@tst" ] &&
@@ -623,7 +627,7 @@ expect "time --json -- true" 0 '"probe":"vfs_read@tst","calls":123'
 grep -qF '{"key":"comm=my task,retval=-2","calls":4,"min":1' "$tmp/out" &&
 	ok "time --json: keyed rows with the real comm" ||
 	not_ok "time --json: keyed rows with the real comm"
-[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst follow=$(sed -n 2p "$T/probes" | sed 's/.*follow=\([0-9]*\).*/\1/') by=comm,retval" ] &&
+[ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst$A4 follow=$(sed -n 2p "$T/probes" | sed 's/.*follow=\([0-9]*\).*/\1/') by=comm,retval" ] &&
 	ok "time -- COMMAND follows the command (follow=PID)" ||
 	not_ok "time -- COMMAND follows the command (follow=PID)" "$(cat "$T/probes")"
 if command -v python3 > /dev/null; then
@@ -688,9 +692,17 @@ run "$SW" probe remove --debugfs "$T" 'vfs_write@*'
 	not_ok "probe remove FUNCTION@*: every tag" "$(cat "$T/probes")"
 run "$SW" probe add --debugfs "$T" --tag slow --min 1ms --by comm -p 9 vfs_write
 expect "probe add" 0
-[ "$(tail -n 1 "$T/probes")" = "+vfs_write@slow tgid=9 min_ns=1000000 by=comm" ] &&
+[ "$(tail -n 1 "$T/probes")" = "+vfs_write@slow$A4 tgid=9 min_ns=1000000 by=comm" ] &&
 	ok "probe add: the control line" ||
 	not_ok "probe add: the control line" "$(cat "$T/probes")"
+run "$SW" probe add --debugfs "$T" --tag kr --attach kretprobe vfs_write
+expect "probe add --attach" 0
+[ "$(tail -n 1 "$T/probes")" = "+vfs_write@kr attach=kretprobe$A4" ] &&
+	ok "probe add --attach: the control line" ||
+	not_ok "probe add --attach: the control line" "$(cat "$T/probes")"
+fails "probe add: bad --attach" \
+	"stopwatch probe: --attach fast: expected kretprobe, trampoline or auto" \
+	"$SW" probe add --debugfs "$T" --attach fast vfs_write
 unset STOPWATCH_TRACING
 
 # --- stat: call paths (a paths file captured from the module) ---

@@ -276,3 +276,13 @@ const char *sw_identity_tag(const char *id)
 
 	return at ? at + 1 : NULL;
 }
+
+int sw_attach_check(const char *mode, struct sw_err *err)
+{
+	if (!strcmp(mode, "kretprobe") || !strcmp(mode, "trampoline") ||
+	    !strcmp(mode, "auto"))
+		return 0;
+	return sw_err_set(err, -EINVAL,
+			  "--attach %s: expected kretprobe, trampoline or auto",
+			  mode);
+}

@@ -68,6 +68,16 @@ int sw_cpus_check(const char *cpus, struct sw_err *err);
 /* Validate a comm: 1..15 bytes, no whitespace, no '='. */
 int sw_comm_check(const char *comm, struct sw_err *err);
 
+#define SW_ATTACH_HELP                                                   \
+	"attach kernel functions by kretprobe, trampoline or\n"          \
+	"auto (a trampoline where the function allows, else a\n"         \
+	"kretprobe); default: the module's attach parameter\n"           \
+	"(auto); each function's argument count, from BTF,\n"          \
+	"goes along"
+
+/* --attach MODE: kretprobe, trampoline or auto; else -EINVAL, said. */
+int sw_attach_check(const char *mode, struct sw_err *err);
+
 /**
  * struct sw_probe_opts - the filters and keys of the probes one command adds.
  * Zero/NULL members are left out.  @pid is a thread (pid=), @tgid a

@@ -24,6 +24,7 @@
 
 #include <bpf/btf.h>
 
+#include "util/pattern.h"
 #include "util/span-btf.h"
 
 struct sw_span_btf {
@@ -585,4 +586,56 @@ int sw_span_point_resolve(struct sw_span_btf *b, const char *point,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * sw_btf_attach_extra() - the attach tokens of each kernel function of @e:
+ * "args=N", N its argument registers from the kernel's BTF, preceded by
+ * "attach=MODE" when @mode is given (else the module's attach parameter
+ * decides).  Left out when BTF does not say: the module then keeps the
+ * function on its kretprobe, said in its stats.  A user point, a module
+ * function given as MOD:FUNC and a name that already has tokens keep
+ * theirs.
+ * @e:    the expanded names; e->extra is allocated when NULL
+ * @mode: kretprobe, trampoline, auto, or NULL
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sw_btf_attach_extra(struct sw_expansion *e, const char *mode)
+{
+	struct sw_span_btf *b = sw_span_btf_new(NULL);
+	size_t i;
+	int ret = 0;
+
+	if (!e->extra) {
+		e->extra = calloc(e->n ? e->n : 1, sizeof(*e->extra));
+		if (!e->extra) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < e->n; i++) {
+		struct sw_err err = { "" };
+		int n, r;
+
+		if (e->extra[i] || strchr(e->name[i], ':'))
+			continue;
+		n = b ? sw_btf_arg_regs(b, e->name[i], &err) : -ENOENT;
+		if (n >= 0 && mode)
+			r = asprintf(&e->extra[i], "attach=%s args=%d", mode, n);
+		else if (n >= 0)
+			r = asprintf(&e->extra[i], "args=%d", n);
+		else if (mode)
+			r = asprintf(&e->extra[i], "attach=%s", mode);
+		else
+			continue;
+		if (r < 0) {
+			e->extra[i] = NULL;
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	sw_span_btf_free(b);
+	return ret;
 }

@@ -19,4 +19,7 @@ int sw_span_point_resolve(struct sw_span_btf *b, const char *point,
 int sw_span_raw_expr(const char *s, size_t len);
 int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err);
 
+struct sw_expansion;
+int sw_btf_attach_extra(struct sw_expansion *e, const char *mode);
+
 #endif /* _SW_UTIL_SPAN_BTF_H */
