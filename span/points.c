@@ -234,12 +234,40 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 NOKPROBE_SYMBOL(sw_span_hit);
 
 /* The first six argument registers of @regs (kernel's or user's). */
-static __always_inline void sw_span_args(struct pt_regs *regs, u64 *args)
+/*
+ * The arguments a point's key and condition read: only the first
+ * pt->nargs (sw_span_pt_nargs()); no expression reads the others.
+ */
+static __always_inline void sw_span_args(const struct sw_span_pt *pt,
+					 struct pt_regs *regs, u64 *args)
 {
 	int i;
 
-	for (i = 0; i < SW_SPAN_ARGS; i++)
+	for (i = 0; i < pt->nargs; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
+}
+
+static unsigned int sw_span_expr_nargs(const struct sw_span_expr *e)
+{
+	return e->base <= SW_SX_ARG5 ? e->base - SW_SX_ARG0 + 1 : 0;
+}
+
+/**
+ * sw_span_pt_nargs() - how many leading arguments @pt's expressions read.
+ * @pt: the point, its p filled in
+ *
+ * Context: process context, before the point is registered.
+ */
+void sw_span_pt_nargs(struct sw_span_pt *pt)
+{
+	unsigned int n = 0;
+	u32 i;
+
+	for (i = 0; i < pt->p.key.n && i < ARRAY_SIZE(pt->p.key.e); i++)
+		n = max(n, sw_span_expr_nargs(&pt->p.key.e[i]));
+	if (pt->p.cond_op != SW_COND_NONE)
+		n = max(n, sw_span_expr_nargs(&pt->p.cond));
+	pt->nargs = min_t(unsigned int, n, SW_SPAN_ARGS);
 }
 
 /* An entry point was hit: its arguments from @regs. Context: its handler. */
@@ -247,7 +275,7 @@ static void sw_span_hit_entry(struct sw_span_pt *pt, struct pt_regs *regs)
 {
 	u64 args[SW_SPAN_ARGS];
 
-	sw_span_args(regs, args);
+	sw_span_args(pt, regs, args);
 	sw_span_hit(pt, args, 0);
 }
 NOKPROBE_SYMBOL(sw_span_hit_entry);
@@ -271,7 +299,12 @@ NOKPROBE_SYMBOL(sw_span_kp_pre);
 static int sw_span_krp_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	sw_span_args(regs, (u64 *)ri->data);
+	struct kretprobe *krp = get_kretprobe(ri);
+
+	/* Gone: the return handler will not use the instance either. */
+	if (likely(krp))
+		sw_span_args(container_of(krp, struct sw_span_pt, krp), regs,
+			     (u64 *)ri->data);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_span_krp_entry);

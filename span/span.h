@@ -139,6 +139,7 @@ struct sw_span;
  * @modtp: the tracepoint is a module's
  * @gone:  its module went: detached
  * @reg:   registered
+ * @nargs: leading arguments its key and condition read (sw_span_pt_nargs())
  */
 struct sw_span_pt {
 	struct sw_span_point p;
@@ -154,6 +155,7 @@ struct sw_span_pt {
 	bool modtp;
 	bool gone;
 	bool reg;
+	u8 nargs;
 };
 
 /**
@@ -194,6 +196,7 @@ u32 sw_span_table_used(struct sw_span_table *t);
 
 /* points.c */
 int sw_span_pt_register(struct sw_span_pt *pt);
+void sw_span_pt_nargs(struct sw_span_pt *pt);
 void sw_span_pt_unregister(struct sw_span_pt **pts, int n);
 unsigned long sw_span_pt_missed(struct sw_span_pt *pt);
 

@@ -173,6 +173,7 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 	for (i = 0; i < sp->npt; i++) {
 		sp->pt[i].p = cmd->pt[i];
 		sp->pt[i].span = sp;
+		sw_span_pt_nargs(&sp->pt[i]);
 	}
 	for (i = 0; i < sp->npt; i++) {
 		ret = sw_span_pt_register(&sp->pt[i]);
