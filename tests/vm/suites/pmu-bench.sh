@@ -79,7 +79,7 @@ is "every hit with paths on is on the one path" \
 	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
 # The same probe on stopwatch's direct-call trampoline, time only (where
-# ftrace has direct calls: not arm64 before 6.5).
+# ftrace has direct calls: not arm64 6.1).
 tr0=
 is "stopwatch loaded again" "$(load)" ok
 r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')

@@ -4,7 +4,7 @@
 # counts against a kretprobe on the same function, retval/argN/caller keys,
 # the fallbacks (arguments on the stack: seven on x86_64, nine on arm64;
 # unknown argument count; a function a bpftrace kfunc probe holds: -EBUSY;
-# no direct calls: arm64 before 6.5) said in the
+# no direct calls: arm64 6.1) said in the
 # stats columns attach and attach_err, a forced kretprobe, 2000 threads
 # asleep in one trampolined function (no call missed), unwinding through
 # a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
@@ -42,12 +42,12 @@ is "stats format 1.3" "$(sed -n 's/^stats_format //p' "$D/version")" 1.3
 is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
 is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
 
-# Direct calls: x86_64 on every kernel of the matrix, arm64 from 6.5 on.
-case $SW_ARCH-$(uname -r) in
-arm64-[0-5].* | arm64-6.[0-4].* | arm64-6.[0-4]-*) direct=0 ;;
-x86_64-* | arm64-*) direct=1 ;;
-*) direct=0 ;;
-esac
+# Does the kernel have ftrace direct calls (x86_64 6.1 and 6.12, arm64
+# 6.12; not arm64 6.1)?  Their API is in kallsyms where it exists.
+direct=0
+awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms &&
+	direct=1
+diag "ftrace direct calls on $SW_ARCH $(uname -r): $direct"
 if [ $direct = 0 ]; then
 	# No trampoline here: auto falls back (EOPNOTSUPP, 95), forced refuses.
 	is "auto on $SW_ARCH $(uname -r)" "$(ctl probes '+sw_test_target attach=auto args=1')" ok
