@@ -2,6 +2,7 @@
 # tests/vm/suites/tramp.sh - kernel functions attached through stopwatch's
 # direct-call trampolines (attach=trampoline|auto, args=N): exact call
 # counts against a kretprobe on the same function, retval/argN/caller keys,
+# the function tracer sharing a trampolined function's ftrace site,
 # the fallbacks (arguments on the stack: seven on x86_64, nine on arm64;
 # unknown argument count; a function a bpftrace kfunc probe holds: -EBUSY;
 # no direct calls: arm64 6.1) said in the
@@ -86,6 +87,29 @@ is "by=arg0,caller: arg0=0 from sw_test_caller_a once" \
 	"$(awk '$1 == "sw_test_target" && $2 ~ /^arg0=0,caller=sw_test_caller_a\+0x/ { print $3 }' "$D/keys")" 1
 is "by=arg0,caller: 5 calls in all" "$(col sw_test_target calls)" 5
 is "remove them" "$(ctl probes '-sw_test_fail -sw_test_target')" ok
+
+# The function tracer on the same function: ftrace's own caller runs its
+# ops, then goes on to the trampoline (the direct call's shared path).
+TR=/sys/kernel/tracing
+[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
+if [ -w $TR/set_ftrace_filter ] && grep -qw function $TR/available_tracers; then
+	is "a trampoline on sw_test_target again" \
+		"$(ctl probes '+sw_test_target attach=trampoline args=1')" ok
+	echo sw_test_target >$TR/set_ftrace_filter
+	echo function >$TR/current_tracer
+	echo >$TR/trace
+	is "callers 4 5 with the function tracer on the site" "$(tctl 'callers 4 5')" ok
+	is "the function tracer saw the 9 calls" \
+		"$(grep -c 'sw_test_target <-sw_test_caller_[ab]' $TR/trace)" 9
+	echo nop >$TR/current_tracer
+	echo >$TR/set_ftrace_filter
+	tctl "callers 1 1" >/dev/null
+	is "the trampoline counted all 11, none missed" \
+		"$(mech sw_test_target) $(col sw_test_target calls) $(col sw_test_target missed)" "1 0 11 0"
+	is "remove it" "$(ctl probes '-sw_test_target')" ok
+else
+	skip "no function tracer: the shared site is not tested"
+fi
 
 # --- fallbacks ----------------------------------------------------------------
 # Arguments on the stack: the seventh on x86_64, the ninth on arm64.
@@ -196,8 +220,6 @@ wait $ts
 is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
 
 # --- many hot functions, added and removed under load --------------------------
-TR=/sys/kernel/tracing
-[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
 # Functions of at most six register arguments that return promptly.
 CAND="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
 security_file_permission rw_verify_area link_path_walk generic_permission
