@@ -3,19 +3,19 @@
  * tramp.c - attaching through a direct-call trampoline of the module's own.
  *
  * ftrace's direct-call API puts a call to one of the module's stubs
- * (tramp_x86.S, tramp_arm64.S) at the function's ftrace site.  The stub's common body
- * keeps the call's struct sw_call in its stack frame, runs the entry half
- * (sw_tramp_enter()), calls the function's body, runs the exit half
- * (sw_tramp_exit()) and returns to the caller: no kprobe, no instance
+ * (tramp_x86.S, tramp_arm64.S) at the function's ftrace site.  The stub's
+ * common body keeps the call's struct sw_call in its stack frame, runs the
+ * entry half (sw_tramp_enter()), calls the function's body, runs the exit
+ * half (sw_tramp_exit()) and returns to the caller: no kprobe, no instance
  * pool, so no call is missed for want of maxactive.
  *
  * What may use one: a function whose arguments are all in registers (six
- * at most on x86_64, eight on arm64 (tramp_arm64.S); the trampoline's
- * frame sits between the caller's stack arguments and the body).  The module cannot read BTF: the
- * stopwatch program passes the count (probe option args=N); without it
- * the module never uses a trampoline (the function might take stack
- * arguments).  A function another direct caller holds (a BPF fentry or
- * fexit program) cannot have a second one: registration says -EBUSY.
+ * at most on x86_64, eight on arm64; the trampoline's frame sits between
+ * the caller's stack arguments and the body).  The module cannot read
+ * BTF: the stopwatch program passes the count (probe option args=N);
+ * without it the module never uses a trampoline (the function might take
+ * stack arguments).  A function another direct caller holds (a BPF fentry
+ * or fexit program) cannot have a second one: registration says -EBUSY.
  *
  * Calls in flight: the body returns into module text, so a stub and its
  * probe's aggregations must outlive every call that entered it.  Each

@@ -44,7 +44,8 @@ static_assert(offsetof(struct sw_tramp_frame, regs.pc) == SW_TF_PC);
 static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
 static_assert(offsetof(struct sw_tramp_frame, t) == SW_TF_TRAMP);
 static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
-static_assert(sizeof(struct sw_tramp_frame) <= SW_TF_SIZE && !(SW_TF_SIZE % 16));
+static_assert(sizeof(struct sw_tramp_frame) <= SW_TF_SIZE);
+static_assert(!(SW_TF_SIZE % 16));
 #else
 static_assert(offsetof(struct sw_tramp_frame, regs.r9) == SW_TF_R9);
 static_assert(offsetof(struct sw_tramp_frame, regs.r8) == SW_TF_R8);
