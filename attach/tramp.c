@@ -3,19 +3,19 @@
  * tramp.c - attaching through a direct-call trampoline of the module's own.
  *
  * ftrace's direct-call API puts a call to one of the module's stubs
- * (tramp_x86.S) at the function's ftrace site.  The stub's common body
- * keeps the call's struct sw_call in its stack frame, runs the entry half
- * (sw_tramp_enter()), calls the function's body, runs the exit half
- * (sw_tramp_exit()) and returns to the caller: no kprobe, no instance
+ * (tramp_x86.S, tramp_arm64.S) at the function's ftrace site.  The stub's
+ * common body keeps the call's struct sw_call in its stack frame, runs the
+ * entry half (sw_tramp_enter()), calls the function's body, runs the exit
+ * half (sw_tramp_exit()) and returns to the caller: no kprobe, no instance
  * pool, so no call is missed for want of maxactive.
  *
  * What may use one: a function whose arguments are all in registers (six
- * at most on x86_64; the trampoline's frame sits between the caller's
- * stack arguments and the body).  The module cannot read BTF: the
- * stopwatch program passes the count (probe option args=N); without it
- * the module never uses a trampoline (the function might take stack
- * arguments).  A function another direct caller holds (a BPF fentry or
- * fexit program) cannot have a second one: registration says -EBUSY.
+ * at most on x86_64, eight on arm64; the trampoline's frame sits between
+ * the caller's stack arguments and the body).  The module cannot read
+ * BTF: the stopwatch program passes the count (probe option args=N);
+ * without it the module never uses a trampoline (the function might take
+ * stack arguments).  A function another direct caller holds (a BPF fentry
+ * or fexit program) cannot have a second one: registration says -EBUSY.
  *
  * Calls in flight: the body returns into module text, so a stub and its
  * probe's aggregations must outlive every call that entered it.  Each
@@ -51,6 +51,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/workqueue.h>
 
 #include "control/control.h"
@@ -59,7 +60,11 @@
 #include "tramp.h"
 
 /* Register arguments a trampolined function may take. */
+#ifdef CONFIG_ARM64
+#define SW_TRAMP_MAX_ARGS 8
+#else
 #define SW_TRAMP_MAX_ARGS 6
+#endif
 
 static char *attach = "kretprobe";
 module_param(attach, charp, 0444);
@@ -114,7 +119,8 @@ const char *sw_tramp_why(int err)
 	case -ENODATA:
 		return "its argument count is unknown (give args=N)";
 	case -E2BIG:
-		return "it takes arguments on the stack (more than 6)";
+		return "it takes arguments on the stack (more than "
+		       __stringify(SW_TRAMP_MAX_ARGS) ")";
 	case -ENOSPC:
 		return "every trampoline stub is in use";
 	case -EBUSY:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tramp.h - what the trampolines' registration (tramp.c) and their
- * handler halves (tramp_run.c, called from tramp_x86.S) share.
+ * handler halves (tramp_run.c, called from tramp_x86.S or tramp_arm64.S)
+ * share.
  */
 #ifndef _STOPWATCH_TRAMP_H
 #define _STOPWATCH_TRAMP_H
@@ -10,10 +11,11 @@
 #include "attach.h"
 #include "tramp_frame.h"
 
-#if defined(SW_HAVE_FTRACE_DIRECT) && defined(CONFIG_X86_64)
+#if defined(SW_HAVE_FTRACE_DIRECT) && \
+	(defined(CONFIG_X86_64) || defined(CONFIG_ARM64))
 #define SW_HAVE_TRAMP 1
 
-/* The stubs (tramp_x86.S), SW_TRAMP_STUB_SIZE bytes apart. */
+/* The stubs (tramp_x86.S, tramp_arm64.S), SW_TRAMP_STUB_SIZE bytes apart. */
 extern const u8 sw_tramp_stubs[];
 
 /*

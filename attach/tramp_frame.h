@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tramp_frame.h - the x86_64 trampoline's stack frame, shared by
- * tramp_x86.S and tramp.c (which checks every offset against the C
- * layout when compiling).
+ * tramp_x86.S and tramp_run.c (which checks every offset against the C
+ * layout when compiling); arm64's is in tramp_frame_arm64.h.
  *
  *   0    struct pt_regs (168 bytes): the argument registers at entry;
  *        ax, dx and ip (the caller's return address) at exit
@@ -19,6 +19,9 @@
 #define SW_TRAMP_SLOTS		1024
 #define SW_TRAMP_STUB_SIZE	16
 
+#ifdef CONFIG_ARM64
+#include "tramp_frame_arm64.h"
+#else
 #define SW_TF_R9	64
 #define SW_TF_R8	72
 #define SW_TF_AX	80
@@ -31,5 +34,6 @@
 #define SW_TF_TRAMP	208
 #define SW_TF_IDX	216
 #define SW_TF_SIZE	224
+#endif
 
 #endif /* _STOPWATCH_TRAMP_FRAME_H */

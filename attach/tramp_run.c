@@ -34,6 +34,19 @@ struct sw_tramp_frame {
 	unsigned long idx;
 };
 
+#ifdef CONFIG_ARM64
+static_assert(offsetof(struct sw_tramp_frame, regs.regs[0]) == SW_TF_X0);
+static_assert(offsetof(struct sw_tramp_frame, regs.regs[2]) == SW_TF_X2);
+static_assert(offsetof(struct sw_tramp_frame, regs.regs[4]) == SW_TF_X4);
+static_assert(offsetof(struct sw_tramp_frame, regs.regs[6]) == SW_TF_X6);
+static_assert(offsetof(struct sw_tramp_frame, regs.regs[8]) == SW_TF_X8);
+static_assert(offsetof(struct sw_tramp_frame, regs.pc) == SW_TF_PC);
+static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
+static_assert(offsetof(struct sw_tramp_frame, t) == SW_TF_TRAMP);
+static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
+static_assert(sizeof(struct sw_tramp_frame) <= SW_TF_SIZE);
+static_assert(!(SW_TF_SIZE % 16));
+#else
 static_assert(offsetof(struct sw_tramp_frame, regs.r9) == SW_TF_R9);
 static_assert(offsetof(struct sw_tramp_frame, regs.r8) == SW_TF_R8);
 static_assert(offsetof(struct sw_tramp_frame, regs.ax) == SW_TF_AX);
@@ -46,6 +59,7 @@ static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
 static_assert(offsetof(struct sw_tramp_frame, t) == SW_TF_TRAMP);
 static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
 static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
+#endif
 
 /*
  * sw_tramp_enter() - the entry half, called by the trampoline.

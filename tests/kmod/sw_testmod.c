@@ -49,6 +49,8 @@
  *   args7 N        sw_test_args7(i, i + 1, ..., i + 6) for i = 0..N-1: a
  *                  function with seven arguments, the seventh on the
  *                  stack on x86_64; it returns their sum
+ *   args9 N        sw_test_args9(i, i + 1, ..., i + 8) likewise: nine
+ *                  arguments, the ninth on the stack on arm64 too
  *
  * /sys/kernel/debug/sw_testmod/spanref: the test's own measure of each
  * wait above, as a log2 histogram per kind (q1, q2, hop: from the add to
@@ -123,6 +125,8 @@ u64 sw_test_f2(u64 b, u64 c);
 u64 sw_test_f1(u64 a, u64 b, u64 c);
 u64 sw_test_rec(unsigned int depth, u64 n);
 u64 sw_test_args7(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f, u64 g);
+u64 sw_test_args9(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f, u64 g,
+		  u64 h, u64 i);
 
 noinline __noipa u64 sw_test_loop(u64 n)
 {
@@ -713,17 +717,35 @@ noinline __noipa u64 sw_test_args7(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f,
 	return a + b + c + d + e + f + g;
 }
 
-/* args7 N: N calls; a wrong sum (an argument not seen) fails the command. */
+/* Nine arguments: on arm64 the ninth is passed on the stack. */
+noinline __noipa u64 sw_test_args9(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f,
+				   u64 g, u64 h, u64 i)
+{
+	return a + b + c + d + e + f + g + h + i;
+}
+
+/*
+ * args7 N, args9 N: N calls; a wrong sum (an argument not seen) fails the
+ * command.
+ */
 static int sw_argstest_cmd(const char *cmd)
 {
 	unsigned long long n, i;
+	bool nine;
 
-	if (sscanf(cmd, "args7 %llu", &n) != 1)
+	if (sscanf(cmd, "args7 %llu", &n) == 1)
+		nine = false;
+	else if (sscanf(cmd, "args9 %llu", &n) == 1)
+		nine = true;
+	else
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		if (sw_test_args7(i, i + 1, i + 2, i + 3, i + 4, i + 5,
-				  i + 6) != 7 * i + 21) {
-			pr_err("sw_testmod: sw_test_args7 returned a wrong sum\n");
+		if (nine ? sw_test_args9(i, i + 1, i + 2, i + 3, i + 4, i + 5,
+					 i + 6, i + 7, i + 8) != 9 * i + 36 :
+			   sw_test_args7(i, i + 1, i + 2, i + 3, i + 4, i + 5,
+					 i + 6) != 7 * i + 21) {
+			pr_err("sw_testmod: sw_test_args%d returned a wrong sum\n",
+			       nine ? 9 : 7);
 			return -EIO;
 		}
 		cond_resched();

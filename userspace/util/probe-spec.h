@@ -72,7 +72,7 @@ int sw_comm_check(const char *comm, struct sw_err *err);
 	"attach kernel functions by kretprobe, trampoline or\n"          \
 	"auto (a trampoline where the function allows, else a\n"         \
 	"kretprobe); default: the module's attach parameter\n"           \
-	"(auto); each function's argument count, from BTF,\n"          \
+	"(kretprobe); each function's argument count, from BTF,\n" \
 	"goes along"
 
 /* --attach MODE: kretprobe, trampoline or auto; else -EINVAL, said. */

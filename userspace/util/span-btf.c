@@ -314,8 +314,9 @@ found:
  * sw_btf_arg_regs() - how many argument registers kernel function @fn
  * takes, for the module's args= (a trampoline needs them all in
  * registers).  An integer or pointer takes one, an aggregate of 9 to 16
- * bytes two, a larger aggregate goes on the stack: counted as 7 so the
- * module never puts a trampoline on it.
+ * bytes two, a larger aggregate goes on the stack on x86_64 (arm64 passes
+ * a pointer to a copy): counted as 9, more than any architecture's
+ * argument registers, so the module never puts a trampoline on it.
  *
  * Return: the count (0 to 127), or a negative errno: -ENOENT (no BTF
  * for @fn), -EINVAL (variadic: the count depends on the call).
@@ -343,7 +344,7 @@ int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err)
 		t = sw_skip(p.btf, &id);
 		size = btf__resolve_size(p.btf, id);
 		if (t && (btf_is_struct(t) || btf_is_union(t)) && size > 16)
-			n += 7;
+			n += 9;
 		else
 			n += size > 8 ? 2 : 1;
 	}

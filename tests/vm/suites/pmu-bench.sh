@@ -4,7 +4,8 @@
 # thread retired meanwhile counted by a perf counter of its own
 # (sw_testmod's "bench"), with no probe, with a bare kretprobe (empty
 # handlers: the baseline) and with stopwatch counting 0, 1 and 2 events,
-# and with call paths on (0 and 1 event).
+# with call paths on (0 and 1 event), and attached by its direct-call
+# trampoline instead of a kretprobe (0 events).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
 # sw_bench=1 (scripts/bench-pmu.sh boots it so) and writes its table to
@@ -77,6 +78,20 @@ is "stopwatch counted every hit" "$calls" "$((6 * (K + 1)))"
 is "every hit with paths on is on the one path" \
 	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
+# The same probe on stopwatch's direct-call trampoline, time only (where
+# ftrace has direct calls: not arm64 6.1).
+tr0=
+is "stopwatch loaded again" "$(load)" ok
+r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')
+if [ "$r" = ok ]; then
+	tr0=$(bench)
+	is "the trampoline counted every hit" \
+		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2, $(NF - 1) }' "$D/stats")" \
+		"$((K + 1)) 1"
+else
+	skip "no trampoline on $(uname -r): $r"
+fi
+rmmod stopwatch
 rmmod sw_testmod
 [ -w "$CPU1" ] && echo 1 >"$CPU1"
 
@@ -99,6 +114,11 @@ row() {
 	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
 	row "stopwatch, call paths, 0 events" "$p0"
 	row "stopwatch, call paths, 1 event" "$p1"
+	if [ -n "$tr0" ]; then
+		row "stopwatch trampoline, 0 events" "$tr0"
+	else
+		printf '%-34s %12s\n' "stopwatch trampoline, 0 events" "(no direct calls)"
+	fi
 	awk -v r="$reads" -v r0="$reads0" -v k="$K" 'BEGIN {
 		printf "(reading one hardware counter through pmu->read(): %.3f instructions)\n", (r - r0) / k }'
 } >"$SW_RESULTS/bench-pmu.txt"

@@ -2,8 +2,10 @@
 # tests/vm/suites/tramp.sh - kernel functions attached through stopwatch's
 # direct-call trampolines (attach=trampoline|auto, args=N): exact call
 # counts against a kretprobe on the same function, retval/argN/caller keys,
-# the fallbacks (seven arguments, unknown argument count, a function a
-# bpftrace kfunc probe holds: -EBUSY; no direct calls: arm64) said in the
+# the function tracer sharing a trampolined function's ftrace site,
+# the fallbacks (arguments on the stack: seven on x86_64, nine on arm64;
+# unknown argument count; a function a bpftrace kfunc probe holds: -EBUSY;
+# no direct calls: arm64 6.1) said in the
 # stats columns attach and attach_err, a forced kretprobe, 2000 threads
 # asleep in one trampolined function (no call missed), unwinding through
 # a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
@@ -41,9 +43,15 @@ is "stats format 1.3" "$(sed -n 's/^stats_format //p' "$D/version")" 1.3
 is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
 is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
 
-if [ "$SW_ARCH" != x86_64 ]; then
+# Does the kernel have ftrace direct calls (x86_64 6.1 and 6.12, arm64
+# 6.12; not arm64 6.1)?  Their API is in kallsyms where it exists.
+direct=0
+awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms &&
+	direct=1
+diag "ftrace direct calls on $SW_ARCH $(uname -r): $direct"
+if [ $direct = 0 ]; then
 	# No trampoline here: auto falls back (EOPNOTSUPP, 95), forced refuses.
-	is "auto on $SW_ARCH" "$(ctl probes '+sw_test_target attach=auto args=1')" ok
+	is "auto on $SW_ARCH $(uname -r)" "$(ctl probes '+sw_test_target attach=auto args=1')" ok
 	is "auto falls back to the kretprobe: attach_err EOPNOTSUPP" \
 		"$(mech sw_test_target)" "0 95"
 	tctl "callers 3 4" >/dev/null
@@ -80,18 +88,54 @@ is "by=arg0,caller: arg0=0 from sw_test_caller_a once" \
 is "by=arg0,caller: 5 calls in all" "$(col sw_test_target calls)" 5
 is "remove them" "$(ctl probes '-sw_test_fail -sw_test_target')" ok
 
+# The function tracer on the same function: ftrace's own caller runs its
+# ops, then goes on to the trampoline (the direct call's shared path).
+TR=/sys/kernel/tracing
+[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
+if [ -w $TR/set_ftrace_filter ] && grep -qw function $TR/available_tracers; then
+	is "a trampoline on sw_test_target again" \
+		"$(ctl probes '+sw_test_target attach=trampoline args=1')" ok
+	echo sw_test_target >$TR/set_ftrace_filter
+	echo function >$TR/current_tracer
+	echo >$TR/trace
+	is "callers 4 5 with the function tracer on the site" "$(tctl 'callers 4 5')" ok
+	is "the function tracer saw the 9 calls" \
+		"$(grep -c 'sw_test_target <-sw_test_caller_[ab]' $TR/trace)" 9
+	echo nop >$TR/current_tracer
+	echo >$TR/set_ftrace_filter
+	tctl "callers 1 1" >/dev/null
+	is "the trampoline counted all 11, none missed" \
+		"$(mech sw_test_target) $(col sw_test_target calls) $(col sw_test_target missed)" "1 0 11 0"
+	is "remove it" "$(ctl probes '-sw_test_target')" ok
+else
+	skip "no function tracer: the shared site is not tested"
+fi
+
 # --- fallbacks ----------------------------------------------------------------
-is "seven arguments, auto" "$(ctl probes '+sw_test_args7 attach=auto args=7')" ok
-is "auto falls back: attach_err E2BIG" "$(mech sw_test_args7)" "0 7"
-is "seven arguments, forced trampoline: refused" \
-	"$(ctl probes '+sw_test_args7@f attach=trampoline args=7')" E2BIG
+# Arguments on the stack: the seventh on x86_64, the ninth on arm64.
+if [ "$SW_ARCH" = arm64 ]; then
+	nst=9
+	# Seven and eight arguments are all in registers there.
+	is "seven arguments on arm64: a trampoline" \
+		"$(ctl probes '+sw_test_args7 attach=trampoline args=7')" ok
+	is "args7 x 40: every sum right through the trampoline" "$(tctl 'args7 40')" ok
+	is "the trampoline counts 40 calls" \
+		"$(mech sw_test_args7) $(col sw_test_args7 calls)" "1 0 40"
+	is "remove" "$(ctl probes '-sw_test_args7')" ok
+else
+	nst=7
+fi
+is "$nst arguments, auto" "$(ctl probes "+sw_test_args$nst attach=auto args=$nst")" ok
+is "auto falls back: attach_err E2BIG" "$(mech sw_test_args$nst)" "0 7"
+is "$nst arguments, forced trampoline: refused" \
+	"$(ctl probes "+sw_test_args$nst@f attach=trampoline args=$nst")" E2BIG
 check "the refusal says why" grep -q "stack" "$D/last_error"
-is "args7 x 40 with the fallback" "$(tctl 'args7 40')" ok
-is "the fallback counts 40 calls" "$(col sw_test_args7 calls)" 40
+is "args$nst x 40 with the fallback" "$(tctl "args$nst 40")" ok
+is "the fallback counts 40 calls" "$(col sw_test_args$nst calls)" 40
 is "no args=, auto" "$(ctl probes '+sw_test_loop attach=auto')" ok
 is "argument count unknown: kretprobe, attach_err ENODATA" "$(mech sw_test_loop)" "0 61"
 is "no args=, forced: refused" "$(ctl probes '+sw_test_leaf attach=trampoline')" ENODATA
-is "remove" "$(ctl probes '-sw_test_args7 -sw_test_loop')" ok
+is "remove" "$(ctl probes "-sw_test_args$nst -sw_test_loop")" ok
 unload
 
 is "load attach=auto" "$(load attach=auto)" ok
@@ -150,13 +194,14 @@ sleep 1
 st=$(cat /proc/$sl/stack 2>/dev/null)
 diag "$(echo "$st" | tr '\n' ' ' | head -c 600)"
 # The function's body, the trampoline, the function's entry (the body's
-# address the trampoline returns through), then its callers.
+# address the trampoline returns through; on arm64 the function's frame
+# record the trampoline pushes), then its callers.
 echo "$st" >"$TMP/stack"
 is "/proc/PID/stack: the body, sw_tramp_common, the entry, down to the syscall" \
 	"$(awk '/hrtimer_nanosleep\+/ && !b { b = 1; next }
 		b == 1 && /sw_tramp_common/ { b = 2; next }
 		b == 2 && /hrtimer_nanosleep\+0x/ { b = 3; next }
-		b == 3 && /do_syscall_64/ { b = 4 } END { print b + 0 }' "$TMP/stack")" 4
+		b == 3 && /do_syscall_64|invoke_syscall/ { b = 4 } END { print b + 0 }' "$TMP/stack")" 4
 wait $sl
 
 # Removal and rmmod while 200 calls sleep in the function.
@@ -175,8 +220,6 @@ wait $ts
 is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
 
 # --- many hot functions, added and removed under load --------------------------
-TR=/sys/kernel/tracing
-[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
 # Functions of at most six register arguments that return promptly.
 CAND="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
 security_file_permission rw_verify_area link_path_walk generic_permission
@@ -243,6 +286,7 @@ rmmod sw_testmod
 
 # --- the stopwatch program passes args= from BTF --------------------------------
 SW=$SW_REPO/build/userspace/stopwatch
+[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 if [ -x "$SW" ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	"$SW" time --module "$MOD" --attach trampoline -j hrtimer_nanosleep -- "$P/sleeper" 50 6 \
 		>"$TMP/time.json" 2>"$TMP/time.err"
