@@ -47,7 +47,7 @@ struct sw_pending;
 
 /**
  * struct sw_call - what the attach mechanism keeps for one call.
- * @t0:   entry timestamp, sw_clock_ns()
+ * @t0:   entry stamp, sw_clock_stamp() (for sw_clock_since())
  * @cpu:  CPU the call entered on
  * @pend: the call's entry on its thread's pending stack, NULL when it has
  *        none (no events, or no room: counted in the pending file)
@@ -226,7 +226,7 @@ static __always_inline void sw_core_enter_time(struct sw_call *c)
 {
 	c->pend = NULL;
 	c->cpu = smp_processor_id();
-	c->t0 = sw_clock_ns();
+	c->t0 = sw_clock_stamp();
 }
 
 /*
@@ -258,7 +258,7 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	if (sw_paths_on()) {
 		sw_core_enter_path(c, a);
 		c->cpu = smp_processor_id();
-		c->t0 = sw_clock_ns();
+		c->t0 = sw_clock_stamp();
 		if (unlikely(set) && c->pend)
 			sw_pending_open(c->pend, set);
 		return true;
@@ -285,10 +285,9 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
-	u64 t1, ns;
+	u64 ns;
 
-	t1 = sw_clock_ns();
-	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	ns = sw_clock_since(c->t0);
 	/* Paths count every call the entry let in, whatever its duration. */
 	if (pd && unlikely(pd->pgen))
 		sw_paths_exit(pd, ns, measured);
