@@ -29,6 +29,7 @@
 #include "lib/evcall.h"
 #include "lib/events.h"
 #include "lib/parse.h"
+#include "wrapper/timekeeping.h"
 
 struct sw_evset;
 
@@ -177,13 +178,17 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 					     u32 entry_cpu)
 {
 	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
+	bool migrated = entry_cpu != smp_processor_id();
 
 	raw_write_seqcount_begin(&pc->seq);
 	sw_stats_add(&pc->st, ns);
 	pc->hist[sw_hist_bucket(ns)]++;
-	if (entry_cpu != smp_processor_id())
+	if (migrated)
 		pc->migrated++;
 	raw_write_seqcount_end(&pc->seq);
+	/* Its stamps came from two CPUs' clocks: are they still in step? */
+	if (unlikely(migrated))
+		sw_clock_check();
 }
 
 /*

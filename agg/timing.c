@@ -8,6 +8,15 @@
 
 #include "agg.h"
 
+#ifdef CONFIG_X86_64
+/*
+ * wrapper/timekeeping.h: the clock of the calls' stamps, chosen by
+ * sw_clock_init() (core init) and checked by sw_clock_check().
+ */
+bool sw_clock_tsc;
+u64 sw_clock_tsc_mult;
+#endif
+
 /**
  * sw_gen_alloc() - empty wall-time statistics for every CPU.
  *
@@ -66,6 +75,7 @@ void sw_gen_read(struct sw_gen *g, struct sw_pcpu *snap, struct sw_stats *st,
 {
 	int cpu, b;
 
+	sw_clock_check();
 	sw_stats_init(st);
 	memset(hist, 0, SW_HIST_BUCKETS * sizeof(*hist));
 	*migrated = 0;

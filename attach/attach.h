@@ -110,7 +110,10 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  * @arg:      for @release
  * @reentry:  calls not measured because a handler half ran on their CPU
  * @reentry_base: @reentry at the last reset
- * @inflight: calls between the entry and the exit half
+ * @inflight: calls between the entry and the exit half, per CPU: a call
+ *            counts +1 where it entered and -1 where it returned, so only
+ *            the sum over all CPUs means anything (tramp.c); NULL until
+ *            registered
  * @waited:   jiffies when the last "waiting" message was said
  * @idx:      its stub, -1 when none
  * @armed:    its handlers measure calls
@@ -126,7 +129,7 @@ struct sw_tramp {
 	void *arg;
 	atomic_long_t reentry;
 	unsigned long reentry_base;
-	atomic_t inflight;
+	long __percpu *inflight;
 	unsigned long waited;
 	int idx;
 	bool armed;

@@ -91,13 +91,13 @@ static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 NOKPROBE_SYMBOL(sw_krp_return);
 
 /*
- * sw_krp_entry_plain(), sw_krp_return_plain() - the handlers of a probe
- * with no filters or keys of its own (most of them): the core without a
- * spec, known when compiling, so the time-only path tests nothing for it.
+ * The core's full halves without a spec (events, call paths), out of
+ * line: inlined, their registers and stack would be set up in every call
+ * of the plain handlers below, time-only ones too.
  * Context: as sw_krp_entry() and sw_krp_return().
  */
-static int sw_krp_entry_plain(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+static noinline void sw_krp_enter_full(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
 {
 	struct sw_aggs *a = NULL;
 
@@ -106,6 +106,29 @@ static int sw_krp_entry_plain(struct kretprobe_instance *ri,
 		a = container_of(sw_kretprobe_of(ri), struct sw_kretprobe,
 				 krp)->aggs;
 	sw_core_enter((struct sw_call *)ri->data, a, NULL, regs);
+}
+NOKPROBE_SYMBOL(sw_krp_enter_full);
+
+static noinline void sw_krp_exit_full(struct sw_aggs *a, struct sw_call *c,
+				      struct pt_regs *regs)
+{
+	sw_core_exit(a, NULL, c, regs);
+}
+NOKPROBE_SYMBOL(sw_krp_exit_full);
+
+/*
+ * sw_krp_entry_plain(), sw_krp_return_plain() - the handlers of a probe
+ * with no filters or keys of its own (most of them): the core without a
+ * spec, known when compiling; a time-only call runs the lean halves.
+ * Context: as sw_krp_entry() and sw_krp_return().
+ */
+static int sw_krp_entry_plain(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	if (likely(sw_core_time_only(NULL)))
+		sw_core_enter_time((struct sw_call *)ri->data);
+	else
+		sw_krp_enter_full(ri, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_entry_plain);
@@ -115,8 +138,12 @@ static int sw_krp_return_plain(struct kretprobe_instance *ri,
 {
 	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
 					      struct sw_kretprobe, krp);
+	struct sw_call *c = (struct sw_call *)ri->data;
 
-	sw_core_exit(k->aggs, NULL, (struct sw_call *)ri->data, regs);
+	if (likely(!c->pend))
+		sw_core_exit_time(k->aggs, c, regs);
+	else
+		sw_krp_exit_full(k->aggs, c, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return_plain);

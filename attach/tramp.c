@@ -19,7 +19,13 @@
  *
  * Calls in flight: the body returns into module text, so a stub and its
  * probe's aggregations must outlive every call that entered it.  Each
- * stub counts its calls in flight.  Removal uninstalls the direct call
+ * probe counts its calls in flight per CPU (no shared cache line written
+ * by every call): +1 on the CPU a call enters on, -1 on the one it
+ * returns on, so a CPU's count may be negative and only the sum means
+ * anything.  Summed once no call can enter any more, it is exact: every
+ * +1 came before the sum was taken, and a -1 that lands while it is
+ * taken only makes it larger (a CPU read before that -1 still shows the
+ * call), so a zero sum means no call is in flight.  Removal uninstalls the direct call
  * first (no new entries), waits for RCU and RCU-tasks grace periods (no
  * task is still between the ftrace site and the count), then frees the
  * stub and calls the owner's release only once the count is zero and
@@ -195,8 +201,13 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 		return -E2BIG;
 	/* ftrace parses the filter in place. */
 	buf = kstrdup(t->name, GFP_KERNEL);
-	if (!buf)
+	t->inflight = alloc_percpu(long);
+	if (!buf || !t->inflight) {
+		kfree(buf);
+		free_percpu(t->inflight);
+		t->inflight = NULL;
 		return -ENOMEM;
+	}
 	mutex_lock(&sw_tramp_lock);
 	for (i = 0; i < SW_TRAMP_SLOTS && sw_tramp_slot[i]; i++)
 		;
@@ -222,7 +233,27 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 out_unlock:
 	mutex_unlock(&sw_tramp_lock);
 	kfree(buf);
+	if (ret) {
+		free_percpu(t->inflight);
+		t->inflight = NULL;
+	}
 	return ret;
+}
+
+/*
+ * Calls of @t in flight: the sum of its per-CPU counts (see the top).
+ * Context: process context, once no call can enter @t any more.
+ */
+static long sw_tramp_inflight(struct sw_tramp *t)
+{
+	long n = 0;
+	int cpu;
+
+	if (!t->inflight)
+		return 0;
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(*per_cpu_ptr(t->inflight, cpu));
+	return n;
 }
 
 /*
@@ -237,7 +268,7 @@ static int sw_tramp_drain_scan(bool say)
 
 	mutex_lock(&sw_tramp_lock);
 	list_for_each_entry_safe(t, tmp, &sw_tramp_draining, drain) {
-		int n = atomic_read(&t->inflight);
+		long n = sw_tramp_inflight(t);
 
 		if (!n) {
 			list_move(&t->drain, &done);
@@ -246,7 +277,7 @@ static int sw_tramp_drain_scan(bool say)
 		left++;
 		if (say && time_after(jiffies, t->waited + 5 * HZ)) {
 			t->waited = jiffies;
-			pr_info(SW_NAME ": waiting for %d call%s in flight in %s to return (trampoline)\n",
+			pr_info(SW_NAME ": waiting for %ld call%s in flight in %s to return (trampoline)\n",
 				n, n == 1 ? "" : "s", t->name);
 		}
 	}
@@ -258,10 +289,14 @@ static int sw_tramp_drain_scan(bool say)
 	synchronize_rcu_tasks();
 	list_for_each_entry_safe(t, tmp, &done, drain) {
 		list_del_init(&t->drain);
-		mutex_lock(&sw_tramp_lock);
-		WRITE_ONCE(sw_tramp_slot[t->idx], NULL);
-		mutex_unlock(&sw_tramp_lock);
+		if (t->idx >= 0) {
+			mutex_lock(&sw_tramp_lock);
+			WRITE_ONCE(sw_tramp_slot[t->idx], NULL);
+			mutex_unlock(&sw_tramp_lock);
+		}
 		t->idx = -1;
+		free_percpu(t->inflight);
+		t->inflight = NULL;
 		t->release(t->arg);
 	}
 	return left;

@@ -5,6 +5,7 @@
  * for the mechanism, its calls in flight and its reentry guard).
  */
 #include <linux/atomic.h>
+#include <linux/compiler.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -62,6 +63,26 @@ static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
 #endif
 
 /*
+ * The core's full halves (a probe with a spec, events or call paths), out
+ * of line: inlined, their registers and stack would be saved and set up
+ * in every call, time-only ones too.
+ * Context: as the halves below, preemption disabled, the guard held.
+ */
+static noinline bool sw_tramp_enter_full(struct sw_tramp_frame *f,
+					 struct sw_tramp *t)
+{
+	return sw_core_enter(&f->call, t->aggs, t->spec, &f->regs);
+}
+NOKPROBE_SYMBOL(sw_tramp_enter_full);
+
+static noinline void sw_tramp_exit_full(struct sw_tramp_frame *f,
+					struct sw_tramp *t)
+{
+	sw_core_exit(t->aggs, t->spec, &f->call, &f->regs);
+}
+NOKPROBE_SYMBOL(sw_tramp_exit_full);
+
+/*
  * sw_tramp_enter() - the entry half, called by the trampoline.
  * Context: the traced function's caller's: any (process, softirq, hard
  * interrupt, NMI), possibly interrupts off.  Runs its core half with
@@ -74,14 +95,18 @@ notrace void sw_tramp_enter(struct sw_tramp_frame *f)
 {
 	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
 
-	atomic_inc(&t->inflight);
+	/* One instruction on x86, safe against preemption and interrupts. */
+	this_cpu_inc(*t->inflight);
 	f->t = NULL;
 	preempt_disable_notrace();
 	if (likely(READ_ONCE(t->armed))) {
 		if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-			if (sw_core_enter(&f->call, t->aggs, t->spec,
-					  &f->regs))
+			if (likely(sw_core_time_only(t->spec))) {
+				sw_core_enter_time(&f->call);
 				f->t = t;
+			} else if (sw_tramp_enter_full(f, t)) {
+				f->t = t;
+			}
 		} else {
 			atomic_long_inc(&t->reentry);
 		}
@@ -108,13 +133,21 @@ notrace void sw_tramp_exit(struct sw_tramp_frame *f)
 
 	preempt_disable_notrace();
 	if (t) {
-		if (likely(this_cpu_inc_return(sw_tramp_busy) == 1))
-			sw_core_exit(t->aggs, t->spec, &f->call, &f->regs);
-		else
+		if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
+			if (likely(!f->call.pend && !t->spec))
+				sw_core_exit_time(t->aggs, &f->call,
+						  &f->regs);
+			else
+				sw_tramp_exit_full(f, t);
+		} else {
 			atomic_long_inc(&t->reentry);
+		}
 		this_cpu_dec(sw_tramp_busy);
+	} else {
+		t = READ_ONCE(sw_tramp_slot[f->idx]);
 	}
-	atomic_dec(&READ_ONCE(sw_tramp_slot[f->idx])->inflight);
+	/* Last: the probe may be released once the sum is zero. */
+	this_cpu_dec(*t->inflight);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(sw_tramp_exit);

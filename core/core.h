@@ -47,7 +47,7 @@ struct sw_pending;
 
 /**
  * struct sw_call - what the attach mechanism keeps for one call.
- * @t0:   entry timestamp, sw_clock_ns()
+ * @t0:   entry stamp, sw_clock_stamp() (for sw_clock_since())
  * @cpu:  CPU the call entered on
  * @pend: the call's entry on its thread's pending stack, NULL when it has
  *        none (no events, or no room: counted in the pending file)
@@ -130,6 +130,7 @@ bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns,
 			const struct sw_pending *pd);
+void sw_core_evs_unmeasured(struct sw_evgen *evs);
 
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
 bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
@@ -204,6 +205,31 @@ int sw_core_init(void);
 void sw_core_cleanup(void);
 
 /*
+ * sw_core_time_only() - whether a call of the probe with spec @s is
+ * measured for its time alone (no filters or keys of its own, no events,
+ * no call paths): then sw_core_enter_time() is its whole entry half, and
+ * a mechanism can keep the full halves out of line, so that their
+ * registers and stack are not set up in every call.
+ * Context: as sw_core_enter().
+ */
+static __always_inline bool sw_core_time_only(const struct sw_spec *s)
+{
+	return !s && !sw_paths_on() && !rcu_access_pointer(sw_evset);
+}
+
+/*
+ * sw_core_enter_time() - the entry half of a time-only call: its CPU and
+ * the clock, nothing on the pending stack.
+ * Context: as sw_core_enter().
+ */
+static __always_inline void sw_core_enter_time(struct sw_call *c)
+{
+	c->pend = NULL;
+	c->cpu = smp_processor_id();
+	c->t0 = sw_clock_stamp();
+}
+
+/*
  * sw_core_enter() - the entry half of a measured call.
  * @c:    the call's record, kept by the attach mechanism until the exit
  * @a:    the probe's aggregations (a filtered-out call is counted there;
@@ -232,13 +258,12 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	if (sw_paths_on()) {
 		sw_core_enter_path(c, a);
 		c->cpu = smp_processor_id();
-		c->t0 = sw_clock_ns();
+		c->t0 = sw_clock_stamp();
 		if (unlikely(set) && c->pend)
 			sw_pending_open(c->pend, set);
 		return true;
 	}
-	c->cpu = smp_processor_id();
-	c->t0 = sw_clock_ns();
+	sw_core_enter_time(c);
 	if (unlikely(set))
 		sw_core_enter_events(c, set);
 	return true;
@@ -260,10 +285,9 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
-	u64 t1, ns;
+	u64 ns;
 
-	t1 = sw_clock_ns();
-	ns = t1 > c->t0 ? t1 - c->t0 : 0;
+	ns = sw_clock_since(c->t0);
 	/* Paths count every call the entry let in, whatever its duration. */
 	if (pd && unlikely(pd->pgen))
 		sw_paths_exit(pd, ns, measured);
@@ -276,7 +300,9 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 		sw_core_key_record(bd, c, regs, ns, measured ? pd : NULL);
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
-	if (evs)
+	if (evs && !pd)
+		sw_core_evs_unmeasured(evs);
+	else if (evs)
 		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
 					     &pd->ev : NULL);
 }
@@ -307,6 +333,18 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 		return;
 	}
 	sw_core_fold(a, s, c, regs, NULL, false);
+}
+
+/*
+ * sw_core_exit_time() - sw_core_exit() of a call with no pending entry
+ * (@c->pend NULL) of a probe with no spec: its whole exit half.
+ * Context: as sw_core_exit().
+ */
+static __always_inline void sw_core_exit_time(struct sw_aggs *a,
+					      struct sw_call *c,
+					      struct pt_regs *regs)
+{
+	sw_core_fold(a, NULL, c, regs, NULL, false);
 }
 
 #endif /* _STOPWATCH_CORE_H */

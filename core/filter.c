@@ -233,3 +233,17 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 		  pd && pd->set_id == bd->set_id ? &pd->ev : NULL);
 }
 NOKPROBE_SYMBOL(sw_core_key_record);
+
+/**
+ * sw_core_evs_unmeasured() - count a returning call entered without events
+ * as unmeasured in the probe's event statistics: out of line, so that the
+ * exit half of time-only calls sets up no registers for it.
+ * @evs: the probe's event statistics
+ *
+ * Context: as sw_core_exit().
+ */
+void sw_core_evs_unmeasured(struct sw_evgen *evs)
+{
+	sw_evgen_record(evs, NULL);
+}
+NOKPROBE_SYMBOL(sw_core_evs_unmeasured);

@@ -15,6 +15,7 @@ int sw_core_init(void)
 {
 	int ret;
 
+	sw_clock_init();
 	ret = sw_pending_init();
 	if (ret)
 		return ret;

@@ -59,7 +59,7 @@ bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
 		sw_paths_enter(pd, a);
 	set = rcu_dereference_sched(sw_evset);
 	pd->call.cpu = smp_processor_id();
-	pd->call.t0 = sw_clock_ns();
+	pd->call.t0 = sw_clock_stamp();
 	if (set)
 		sw_pending_open(pd, set);
 	return true;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats.c - Welford running statistics, their parallel merge, and the
- * SystemTap @hist_log style histogram printer and its parser.
+ * stats.c - running statistics as exact integer sums (their merge, and
+ * the mean and variance derived from them), and the SystemTap @hist_log
+ * style histogram printer and its parser.
  *
- * The hot path (sw_stats_add(), inline in stats.h) is called from kretprobe
- * handlers: it takes no locks, allocates nothing and does one 64-bit
- * division.  Everything that
- * needs 128-bit division (merge, variance) runs only when statistics are
- * read, in process context.
+ * The hot path (sw_stats_add(), inline in stats.h) is called from the
+ * attach mechanisms' handlers: additions only, no locks, no allocation,
+ * no division.  Everything that divides (the mean, the variance) runs
+ * only when statistics are read.
  */
 #include "stats.h"
 
@@ -23,52 +23,21 @@ void sw_stats_init(struct sw_stats *s)
 	s->min = U64_MAX;
 }
 
-static sw_u128 sw_u128_mul_sat(sw_u128 a, u64 b)
-{
-	sw_u128 r;
-
-	if (check_mul_overflow(a, (sw_u128)b, &r))
-		return SW_U128_MAX;
-	return r;
-}
-
 /**
  * sw_stats_merge() - fold one set of statistics into another.
  * @into: accumulated statistics, updated
  * @from: statistics to add
  *
- * Chan et al.'s parallel formula: M2 = M2a + M2b + delta^2 * na * nb / n.
+ * Sums add: the merge is exact (saturating like sw_stats_add()).
  *
- * Context: process context (128-bit division); readers only.
+ * Context: any.
  */
 void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from)
 {
-	u64 na = into->count, nb = from->count, n;
-	s64 delta;
-	sw_u128 sq, term, m2;
-
-	if (!nb)
-		return;
-	if (!na) {
-		*into = *from;
-		return;
-	}
-	n = na + nb;
-	delta = from->mean - into->mean;
-	sq = (sw_u128)((sw_s128)delta * delta) >> SW_FRAC_SHIFT;
-	if (!check_mul_overflow(sq, (sw_u128)na, &term) &&
-	    !check_mul_overflow(term, (sw_u128)nb, &term))
-		term = sw_u128_div_u64(term, n);
-	else
-		term = sw_u128_mul_sat(sw_u128_mul_sat(sw_u128_div_u64(sq, n),
-						       na), nb);
-	m2 = sw_u128_add_sat(into->m2, from->m2);
-	into->m2 = sw_u128_add_sat(m2, term);
-
+	into->count += from->count;
 	if (check_add_overflow(into->sum, from->sum, &into->sum))
 		into->sum = U64_MAX;
-	into->count = n;
-	into->mean = sw_mean_fp(into->sum, n);
+	into->sq = sw_u128_add_sat(into->sq, from->sq);
 	if (from->min < into->min)
 		into->min = from->min;
 	if (from->max > into->max)
@@ -76,48 +45,88 @@ void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from)
 }
 
 /**
- * sw_stats_avg() - mean, rounded to the nearest integer.
+ * sw_stats_avg() - mean, rounded to the nearest integer (halves up).
  * @s: statistics
  *
  * Return: 0 when there are no values.
  */
 u64 sw_stats_avg(const struct sw_stats *s)
 {
+	u64 q, r;
+
 	if (!s->count)
 		return 0;
-	return (u64)((s->mean + SW_FRAC_ONE / 2) >> SW_FRAC_SHIFT);
+	q = s->sum / s->count;
+	r = s->sum % s->count;
+	return q + (r >= s->count - r);
+}
+
+/*
+ * The sample variance's numerator M2 = sq - sum^2 / n (the sum of squared
+ * deviations from the mean), rounded down to an integer B with
+ * floor(M2 / (n - 1)) == floor(B / (n - 1)): with sum = q n + r (r < n),
+ * M2 = (sq - q^2 n - 2 q r) - r^2 / n, and B = M2 - f with
+ * f = ceil(r^2 / n) - r^2 / n in [0, 1), which moves no quotient by n - 1
+ * across an integer.  Every term fits 128 bits: q n <= sum < 2^64,
+ * q^2 n <= q sum < 2^128, q r < sum, r^2 < n^2.  False when a sum
+ * saturated (the variance is then unknown, beyond any u64).
+ */
+static bool sw_stats_m2(const struct sw_stats *s, sw_u128 *b)
+{
+	u64 n = s->count, q, r;
+	sw_u128 sub;
+
+	if (s->sum == U64_MAX || s->sq == SW_U128_MAX)
+		return false;
+	q = s->sum / n;
+	r = s->sum % n;
+	sub = (sw_u128)(q * n) * q + 2 * (sw_u128)q * r +
+	      sw_u128_div_u64((sw_u128)r * r + n - 1, n);
+	/* sq >= sum^2 / n (Cauchy-Schwarz): never below, whatever n. */
+	*b = s->sq > sub ? s->sq - sub : 0;
+	return true;
 }
 
 /**
- * sw_stats_variance() - sample variance (n - 1 denominator), saturating.
+ * sw_stats_variance() - sample variance (n - 1 denominator), rounded
+ * down: exact, from the integer sums.
  * @s: statistics
  *
- * Context: process context.
- * Return: variance in squared units; 0 for fewer than two values.
+ * Context: any (128-bit long division: meant for readers).
+ * Return: variance in squared units; 0 for fewer than two values;
+ * U64_MAX when it does not fit or a sum saturated.
  */
 u64 sw_stats_variance(const struct sw_stats *s)
 {
-	sw_u128 v;
+	sw_u128 b, v;
 
 	if (s->count < 2)
 		return 0;
-	v = sw_u128_div_u64(s->m2, s->count - 1) >> SW_FRAC_SHIFT;
+	if (!sw_stats_m2(s, &b))
+		return U64_MAX;
+	v = sw_u128_div_u64(b, s->count - 1);
 	return v > U64_MAX ? U64_MAX : (u64)v;
 }
 
 /**
- * sw_stats_stddev() - sample standard deviation, rounded down.
+ * sw_stats_stddev() - sample standard deviation, rounded down: exact,
+ * the integer square root of the exact variance.
  * @s: statistics
  *
- * Context: process context.
- * Return: standard deviation in the values' unit; 0 for fewer than two.
+ * Context: any (meant for readers).
+ * Return: standard deviation in the values' unit; 0 for fewer than two;
+ * U64_MAX when a sum saturated.
  */
 u64 sw_stats_stddev(const struct sw_stats *s)
 {
+	sw_u128 b;
+
 	if (s->count < 2)
 		return 0;
-	return sw_u128_sqrt(sw_u128_div_u64(s->m2, s->count - 1) >>
-			    SW_FRAC_SHIFT);
+	if (!sw_stats_m2(s, &b))
+		return U64_MAX;
+	/* floor(sqrt(floor(x))) == floor(sqrt(x)) for x >= 0. */
+	return sw_u128_sqrt(sw_u128_div_u64(b, s->count - 1));
 }
 
 /**

@@ -9,39 +9,28 @@
 
 #include "sw_types.h"
 
-/*
- * Fractional bits kept for the running mean and for the sum of squared
- * deviations.  Values are clamped to SW_VALUE_MAX so that value << SHIFT
- * stays inside s64 (2^55 ns is more than a year).
- */
-#define SW_FRAC_SHIFT 8
-#define SW_VALUE_MAX ((1ULL << (63 - SW_FRAC_SHIFT)) - 1)
-
 /* Bucket 0 holds 0; bucket b >= 1 holds [2^(b-1), 2^b). */
 #define SW_HIST_BUCKETS 65
 
 /**
- * struct sw_stats - Welford running statistics of one stream of values.
+ * struct sw_stats - running statistics of one stream of values, kept as
+ * exact integer sums: the mean and the variance are derived from them
+ * when read (sw_stats_avg(), sw_stats_variance()), so no rounding ever
+ * accumulates and merging is exact.
  * @count: number of values
- * @sum:   exact sum of values (saturating); the mean is derived from it so
- *         that rounding never accumulates
+ * @sum:   sum of the values; U64_MAX once it would overflow (saturated)
  * @min:   smallest value (U64_MAX while @count is 0)
  * @max:   largest value
- * @mean:  sum / count in fixed point (SW_FRAC_SHIFT fractional bits)
- * @m2:    sum of squared deviations from the mean, fixed point
- *         (SW_FRAC_SHIFT fractional bits), 128-bit
+ * @sq:    sum of the squares of the values, 128-bit; SW_U128_MAX once it
+ *         would overflow (saturated)
  */
 struct sw_stats {
 	u64 count;
 	u64 sum;
 	u64 min;
 	u64 max;
-	s64 mean;
-	u64 pad;
-	sw_u128 m2;
+	sw_u128 sq;
 };
-
-#define SW_FRAC_ONE (1ULL << SW_FRAC_SHIFT)
 
 void sw_stats_init(struct sw_stats *s);
 void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from);
@@ -56,52 +45,23 @@ static inline sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
 	return r < a ? SW_U128_MAX : r;
 }
 
-/*
- * Mean in fixed point, derived from the exact sum: no accumulated
- * rounding.  A sum below 2^56 (any sum of nanoseconds or event counts
- * short of years) shifts without overflow: one 64-bit division.
- */
-static inline s64 sw_mean_fp(u64 sum, u64 count)
-{
-	if (likely(sum <= U64_MAX >> SW_FRAC_SHIFT))
-		return (s64)div64_u64(sum << SW_FRAC_SHIFT, count);
-	return (s64)mul_u64_u64_div_u64(sum, SW_FRAC_ONE, count);
-}
-
 /**
- * sw_stats_add() - add one value (Welford's update).
+ * sw_stats_add() - add one value.
  * @s:     statistics
- * @value: the value; clamped to SW_VALUE_MAX
+ * @value: the value
  *
- * M2 grows by (x - mean_old) * (x - mean_new).  Both means come from the
- * exact running sum, so their error is below one fixed-point unit and does
- * not accumulate across calls.  Inline: it runs in every measured call,
- * once for its time and once per event.
+ * Three additions (the count, the value, its 128-bit square) and the
+ * extremes: no division, no rounding.  Inline: it runs in every measured
+ * call, once for its time and once per event.
  *
  * Context: any, including NMI; the caller serializes writers of @s.
  */
 static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
 {
-	u64 n = s->count + 1;
-	s64 xf, d1, d2, mean;
-	sw_s128 prod;
-
-	if (unlikely(value > SW_VALUE_MAX))
-		value = SW_VALUE_MAX;
+	s->count++;
 	if (unlikely(check_add_overflow(s->sum, value, &s->sum)))
 		s->sum = U64_MAX;
-
-	xf = (s64)(value << SW_FRAC_SHIFT);
-	d1 = xf - s->mean;
-	mean = sw_mean_fp(s->sum, n);
-	d2 = xf - mean;
-	prod = (sw_s128)d1 * d2;
-	/* Rounding can make a near-zero product negative: it is zero. */
-	if (prod > 0)
-		s->m2 = sw_u128_add_sat(s->m2, (sw_u128)prod >> SW_FRAC_SHIFT);
-
-	s->mean = mean;
-	s->count = n;
+	s->sq = sw_u128_add_sat(s->sq, (sw_u128)value * value);
 	if (value < s->min)
 		s->min = value;
 	if (value > s->max)

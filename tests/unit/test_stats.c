@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_stats.c - Welford statistics, parallel merge, 128-bit helpers and the
- * @hist_log printer, built from the same lib/stats.c as the module.
+ * test_stats.c - statistics kept as exact integer sums (mean and variance
+ * derived exactly, merge exact), 128-bit helpers and the @hist_log
+ * printer, built from the same lib/stats.c as the module.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -32,6 +33,56 @@ static long double ref_stddev(const u64 *v, size_t n)
 	for (i = 0; i < n; i++)
 		m2 += (v[i] - mean) * (v[i] - mean);
 	return sqrtl(m2 / (n - 1));
+}
+
+/*
+ * Exact reference, computed another way than lib/stats.c: the variance is
+ * sum((n x_i - S)^2) / (n^2 (n - 1)), all in 128-bit integers (the host
+ * compiler divides them); floor of it, and floor of its square root.
+ */
+static sw_u128 ref_var128(const u64 *v, size_t n)
+{
+	sw_u128 s = 0, d2 = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	for (i = 0; i < n; i++) {
+		sw_s128 d = (sw_s128)n * v[i] - (sw_s128)s;
+
+		d2 += (sw_u128)(d * d);
+	}
+	return d2 / ((sw_u128)n * n * (n - 1));
+}
+
+/* What sw_stats_variance() says: saturated to U64_MAX. */
+static u64 ref_var_exact(const u64 *v, size_t n)
+{
+	sw_u128 var = ref_var128(v, n);
+
+	return var > U64_MAX ? U64_MAX : (u64)var;
+}
+
+static u64 ref_avg_exact(const u64 *v, size_t n)
+{
+	sw_u128 s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	/* Nearest, halves up. */
+	return (u64)((2 * s + n) / (2 * (sw_u128)n));
+}
+
+static u64 isqrt_ref(sw_u128 x)
+{
+	sw_u128 r = (sw_u128)sqrtl((long double)x);
+
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return (u64)r;
 }
 
 static void test_empty(void **state)
@@ -81,7 +132,10 @@ static void test_arithmetic_sequence(void **state)
 	assert_int_equal(sw_stats_avg(&s), 1000500); /* 1000499.5 rounds up */
 }
 
-/* Large offset, tiny spread: a raw sum of squares would cancel. */
+/*
+ * Large offset, tiny spread: a floating-point sum of squares would cancel;
+ * integer sums do not.
+ */
 static void test_large_offset(void **state)
 {
 	const u64 base = 1000000000000ULL; /* 1000 s in ns */
@@ -92,7 +146,8 @@ static void test_large_offset(void **state)
 	sw_stats_init(&s);
 	for (i = 0; i < 100000; i++)
 		sw_stats_add(&s, base + (i & 1 ? 10 : 0));
-	/* Half 0, half 10: sample stddev = 5 * sqrt(n / (n - 1)) = 5.00002. */
+	/* Half 0, half 10: sample variance 25 n / (n - 1) = 25.00025. */
+	assert_int_equal(sw_stats_variance(&s), 25);
 	assert_int_equal(sw_stats_stddev(&s), 5);
 	assert_int_equal(sw_stats_avg(&s), base + 5);
 }
@@ -114,6 +169,10 @@ static void test_random_vs_reference(void **state)
 	}
 	ref = ref_stddev(v, N);
 	assert_true(fabsl((long double)sw_stats_stddev(&s) - ref) <= 1.0L);
+	/* Exact: the integer reference, to the unit. */
+	assert_true(sw_stats_variance(&s) == ref_var_exact(v, N));
+	assert_true(sw_stats_stddev(&s) == isqrt_ref(ref_var128(v, N)));
+	assert_true(sw_stats_avg(&s) == ref_avg_exact(v, N));
 }
 
 static void test_merge_matches_sequential(void **state)
@@ -140,11 +199,12 @@ static void test_merge_matches_sequential(void **state)
 	assert_int_equal(merged.sum, all.sum);
 	assert_int_equal(merged.min, all.min);
 	assert_int_equal(merged.max, all.max);
+	/* The merge adds sums: exactly the sequential statistics. */
+	assert_true(merged.sq == all.sq);
 	assert_int_equal(sw_stats_avg(&merged), sw_stats_avg(&all));
-	assert_true(llabs((long long)sw_stats_stddev(&merged) -
-			  (long long)sw_stats_stddev(&all)) <= 1);
-	assert_true(fabsl((long double)sw_stats_stddev(&merged) -
-			  ref_stddev(v, N)) <= 1.0L);
+	assert_int_equal(sw_stats_variance(&merged), ref_var_exact(v, N));
+	assert_int_equal(sw_stats_stddev(&merged), isqrt_ref(ref_var128(v, N)));
+	assert_int_equal(sw_stats_avg(&merged), ref_avg_exact(v, N));
 }
 
 static void test_merge_empty_sides(void **state)
@@ -166,15 +226,66 @@ static void test_merge_empty_sides(void **state)
 	assert_int_equal(sw_stats_stddev(&a), 1); /* sqrt(2) */
 }
 
-static void test_clamp(void **state)
+/* Many small sets (every remainder of the mean's division): exact. */
+static void test_small_sets_exact(void **state)
 {
+	u64 v[64];
+	int t, i, n;
+
+	(void)state;
+	for (t = 0; t < 5000; t++) {
+		struct sw_stats s;
+
+		n = 2 + (int)(lcg() % 62);
+		sw_stats_init(&s);
+		for (i = 0; i < n; i++) {
+			v[i] = lcg() >> (lcg() % 47); /* 0 .. 2^47 */
+			sw_stats_add(&s, v[i]);
+		}
+		assert_true(sw_stats_variance(&s) == ref_var_exact(v, n));
+		assert_true(sw_stats_stddev(&s) == isqrt_ref(ref_var128(v, n)));
+		assert_true(sw_stats_avg(&s) == ref_avg_exact(v, n));
+	}
+}
+
+/* Values near 2^64: kept whole; sums saturate, said by U64_MAX. */
+static void test_extremes(void **state)
+{
+	const u64 h = 1ULL << 62;
 	struct sw_stats s;
 
 	(void)state;
 	sw_stats_init(&s);
 	sw_stats_add(&s, U64_MAX);
-	assert_true(s.max == SW_VALUE_MAX);
+	assert_true(s.max == U64_MAX && s.min == U64_MAX);
 	assert_int_equal(s.count, 1);
+	assert_true(s.sq == (sw_u128)U64_MAX * U64_MAX);
+	sw_stats_add(&s, 1);
+	assert_true(s.sum == U64_MAX);	/* saturated */
+	assert_true(sw_stats_variance(&s) == U64_MAX);
+	assert_true(sw_stats_stddev(&s) == U64_MAX);
+
+	/* 2^62 and 2^62 + 1: mean 2^62 + 1/2 rounds up; variance 1/2 -> 0. */
+	sw_stats_init(&s);
+	sw_stats_add(&s, h);
+	sw_stats_add(&s, h + 1);
+	assert_true(sw_stats_avg(&s) == h + 1);
+	assert_int_equal(sw_stats_variance(&s), 0);
+	/* 0 and 2^40: variance 2^79 does not fit u64; stddev 2^39.5. */
+	sw_stats_init(&s);
+	sw_stats_add(&s, 0);
+	sw_stats_add(&s, 1ULL << 40);
+	assert_true(sw_stats_variance(&s) == U64_MAX);
+	assert_true(sw_stats_stddev(&s) == 777472127993ULL);
+	/* Rounding of the mean: 1, 2 -> 1.5 -> 2; 1, 1, 2 -> 1.33 -> 1. */
+	sw_stats_init(&s);
+	sw_stats_add(&s, 1);
+	sw_stats_add(&s, 2);
+	assert_int_equal(sw_stats_avg(&s), 2);
+	sw_stats_add(&s, 1);
+	assert_int_equal(sw_stats_avg(&s), 1);
+	/* Variance of 1, 1, 2: (2/3) / 2 = 1/3 -> 0. */
+	assert_int_equal(sw_stats_variance(&s), 0);
 }
 
 static void test_u128_div(void **state)
@@ -456,7 +567,8 @@ int main(void)
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_merge_matches_sequential),
 		cmocka_unit_test(test_merge_empty_sides),
-		cmocka_unit_test(test_clamp),
+		cmocka_unit_test(test_small_sets_exact),
+		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_u128_div),
 		cmocka_unit_test(test_u128_sqrt),
 		cmocka_unit_test(test_hist_bucket),

@@ -23,7 +23,9 @@
 #   funclatency bcc's funclatency
 # and writes ns per call (median of RUNS runs) and the cost each adds over
 # no probe to $SW_RESULTS/bench-probes.tsv and a markdown table to
-# $SW_RESULTS/bench-probes.md.
+# $SW_RESULTS/bench-probes.md.  sw_bench_configs=a,b,... keeps only those
+# configs (none is always measured), sw_bench_paths=read|getppid only that
+# hot path: for measuring one change quickly.
 
 . "$SW_REPO/tests/vm/tap.sh"
 
@@ -38,6 +40,8 @@ N=${N:-100000}
 RUNS=$(cmdarg sw_bench_runs)
 RUNS=${RUNS:-5}
 EVENTS=${SW_BENCH_EVENTS:-cpu-clock,context-switches}
+CONFIGS=$(cmdarg sw_bench_configs)
+PATHS=$(cmdarg sw_bench_paths)
 TMP=${TMPDIR:-/tmp}/sw-bench-probes
 TSV=$SW_RESULTS/bench-probes.tsv
 mkdir -p "$TMP"
@@ -70,10 +74,17 @@ stop_tool() {
 	wait "$1" 2>/dev/null
 }
 
+# want CONFIG: whether sw_bench_configs= (if given) names it.
+want() {
+	[ -z "$CONFIGS" ] || [ "$1" = none ] ||
+		case ",$CONFIGS," in *",$1,"*) ;; *) return 1 ;; esac
+}
+
 # measure PATH FUNC CONFIG [PIDPROBE]: run the workload; every run's
 # ns/call is kept.  With PIDPROBE the workload's shell first adds the probe
 # "+PIDPROBE pid=<its pid>", then execs the workload (same pid).
 measure() {
+	want "$3" || return 0
 	if [ -n "${4:-}" ]; then
 		out=$(sh -c 'echo "+$1 pid=$$" >/sys/kernel/debug/stopwatch/probes &&
 			exec "$2" "$3" "$4" "$5"' x "$4" "$P/callrate" "$1" "$N" "$RUNS")
@@ -91,6 +102,7 @@ measure() {
 attach_measure() {
 	path=$1 fn=$2 cfg=$3 pat=$4 tmo=$5
 	shift 5
+	want "$cfg" || return 0
 	"$@" >"$TMP/$cfg.out" 2>&1 &
 	tp=$!
 	t0=$(cut -d' ' -f1 /proc/uptime)
@@ -161,13 +173,14 @@ ROUNDS=$(cmdarg sw_bench_rounds)
 ROUNDS=${ROUNDS:-3}
 FL_TIMEOUT=$(cmdarg sw_bench_bcc_timeout)
 FL_TIMEOUT=${FL_TIMEOUT:-900}
+[ -n "$PATHS" ] && [ "$PATHS" != getppid ] && GETPPID=
 for r in $(seq 1 "$ROUNDS"); do
-	one_round read ksys_read
+	[ "${PATHS:-read}" = read ] && one_round read ksys_read
 	[ -n "$GETPPID" ] && one_round getppid "$GETPPID"
 done
 # bcc compiles its program with clang when it starts: minutes under
 # emulation, so it is attached once per hot path, after the rounds.
-if [ -n "$FUNCLAT" ]; then
+if [ -n "$FUNCLAT" ] && want funclatency; then
 	# Unbuffered, or its "Tracing..." line only shows at exit.
 	export PYTHONUNBUFFERED=1
 	attach_measure read ksys_read funclatency Tracing "$FL_TIMEOUT" "$FUNCLAT" ksys_read

@@ -98,8 +98,24 @@ if [ "$(nproc)" -ge 2 ]; then
 		test "$out" = "entry_cpu=0 return_cpu=1"
 	is "migrated call measured: migrated == 1" "$(col $NANOSLEEP migrated)" 1
 	cmp_ge "migrated call's time >= 300 ms" "$(col $NANOSLEEP max_ns)" 300000000
+	# Its two stamps come from two CPUs' clocks: never garbage.
+	cmp_le "migrated call's time <= 3 s" "$(col $NANOSLEEP max_ns)" 3000000000
 	is "both sleeps counted (300 ms + the 75 ms re-pin delay)" \
 		"$(col $NANOSLEEP calls)" 2
+	if [ "$SW_ARCH" = x86_64 ]; then
+		# The same through a trampoline (x86_64: TSC stamps).
+		is "trampoline on $NANOSLEEP too" \
+			"$(ctl probes "+$NANOSLEEP@t attach=trampoline args=3")" ok
+		out=$("$P/migrate" 300)
+		check "migrate again: entered on CPU 0, returned on CPU 1 ($out)" \
+			test "$out" = "entry_cpu=0 return_cpu=1"
+		is "trampoline: migrated == 1" "$(col $NANOSLEEP@t migrated)" 1
+		cmp_ge "trampoline: migrated call's time >= 300 ms" \
+			"$(col $NANOSLEEP@t max_ns)" 300000000
+		cmp_le "trampoline: migrated call's time <= 3 s" \
+			"$(col $NANOSLEEP@t max_ns)" 3000000000
+		is "remove the trampoline" "$(ctl probes "-$NANOSLEEP@t")" ok
+	fi
 else
 	skip "migration needs 2 CPUs"
 fi
