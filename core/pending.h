@@ -115,11 +115,9 @@ static __always_inline struct sw_thread *sw_pending_current(void)
 static __always_inline void sw_pending_open(struct sw_pending *pd,
 					    const struct sw_evset *set)
 {
-	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
-
 	pd->set_id = set->id;
-	sw_pmu_read(set, s);
-	sw_evcall_init(&pd->ev, set->n, s);
+	/* Read straight into the call's segment start: nothing to copy. */
+	sw_evcall_opened(&pd->ev, sw_pmu_read(set, pd->ev.start));
 }
 
 /*
@@ -150,12 +148,13 @@ static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
 {
 	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	u32 unread;
 
 	if (!set || set->id != pd->set_id)
 		return false;
 	/* First thing after the function: close the segment. */
-	sw_pmu_read(set, s);
-	sw_evcall_end(&pd->ev, set->n, s);
+	unread = sw_pmu_read(set, s);
+	sw_evcall_end(&pd->ev, set->n, s, unread);
 	return true;
 }
 

@@ -10,6 +10,7 @@
 #ifndef _STOPWATCH_PMU_H
 #define _STOPWATCH_PMU_H
 
+#include <linux/irqflags.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -86,63 +87,87 @@ void sw_pmu_exit(void);
 struct sw_evset *sw_pmu_set_locked(void);
 
 /*
+ * sw_pmu_irq_save(), sw_pmu_irq_restore() - interrupts off around a
+ * reading, inline: the handlers mostly run with them off already (a
+ * kprobe's breakpoint, the scheduler), and then nothing is written.  Raw:
+ * no irq-flag tracing in a probe handler.
+ */
+static __always_inline unsigned long sw_pmu_irq_save(void)
+{
+	unsigned long flags = arch_local_save_flags();
+
+	if (!arch_irqs_disabled_flags(flags))
+		arch_local_irq_disable();
+	return flags;
+}
+
+static __always_inline void sw_pmu_irq_restore(unsigned long flags)
+{
+	if (!arch_irqs_disabled_flags(flags))
+		arch_local_irq_restore(flags);
+}
+
+/*
  * sw_pmu_read() - read this CPU's counters of @set.
  * @set: the event set
- * @s:   one sample per event, output
+ * @s:   one sample per event, output (set->n entries); an event the
+ *       reading has no value for leaves its sample untouched
  *
  * perf_event_read_local() is not exported and perf_event_read_value()
  * sleeps, so this reads the way the former does: with interrupts off
  * (no counter scheduling, rotation or IPI can intervene), only a counter
- * that is active on this very CPU.  A hardware counter the architecture
- * lets us read (sw_evcpu.shift) is read directly: the count pmu->read()
- * would fold, without its indirect call and without writing the event
- * (wrapper/perf_event.h, sw_pmu_direct_read(), says why that is exact and
- * safe against the overflow interrupt).  Any other counter, or one whose
- * hardware counter cannot be read directly right now, goes through
- * pmu->read(), which folds the hardware counter into perf's 64-bit count
- * (never the raw hardware width) and is safe against the PMU's own
- * overflow interrupt, NMI included.
+ * that is active on this very CPU.  Interrupts go off once for the whole
+ * set, and only if they are not off already.  A hardware counter the
+ * architecture lets us read (sw_evcpu.shift) is read directly: the count
+ * pmu->read() would fold, without its indirect call and without writing
+ * the event (wrapper/perf_event.h, sw_pmu_direct_read(), says why that
+ * is exact and safe against the overflow interrupt).  Any other counter,
+ * or one whose hardware counter cannot be read directly right now, goes
+ * through pmu->read(), which folds the hardware counter into perf's
+ * 64-bit count (never the raw hardware width) and is safe against the
+ * PMU's own overflow interrupt, NMI included.  Each event is checked
+ * active and on this CPU before it is read: perf schedules and
+ * multiplexes counters one by one.
  *
  * Inline: it runs twice in every measured call with events.
  *
  * Context: the measurement core's handlers (preemption off, any context
  * including NMI) and the sched_switch tracepoint (interrupts off).  Under
- * PREEMPT_RT the same: local_irq_save() still disables interrupts.
+ * PREEMPT_RT the same: the raw irq flags are the hardware's there too.
+ * Return: the mask of the events with no value (no counter on this CPU,
+ * not active on it): bit i for event i.
  */
-static __always_inline void sw_pmu_read(const struct sw_evset *set,
-					struct sw_ctr_sample *s)
+static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
+				       struct sw_ctr_sample *s)
 {
 	int cpu = smp_processor_id();
 	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
 	unsigned long flags;
-	u32 i, n = set->n;
+	u32 i, n = set->n, unread = 0;
 
-	if (unlikely(!c)) {
-		for (i = 0; i < n; i++)
-			s[i] = (struct sw_ctr_sample){ .ok = false };
-		return;
-	}
-	local_irq_save(flags);
+	if (unlikely(!c))
+		return SW_EVCALL_ALL_BAD;
+	flags = sw_pmu_irq_save();
 	for (i = 0; i < n; i++) {
 		struct perf_event *e = READ_ONCE(c->ev[i]);
 
 		if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
 			     READ_ONCE(e->oncpu) != cpu)) {
-			s[i] = (struct sw_ctr_sample){ .ok = false };
+			unread |= 1U << i;
 			continue;
 		}
 #ifdef SW_PMU_DIRECT
-		if (c->shift[i] < 0 ||
-		    !sw_pmu_direct_read(e, c->shift[i], &s[i].count))
+		if (unlikely(c->shift[i] < 0 ||
+			     !sw_pmu_direct_read(e, c->shift[i], &s[i].count)))
 #endif
 		{
 			e->pmu->read(e);
 			s[i].count = local64_read(&e->count);
 		}
 		s[i].gap = e->total_time_enabled - e->total_time_running;
-		s[i].ok = true;
 	}
-	local_irq_restore(flags);
+	sw_pmu_irq_restore(flags);
+	return unread;
 }
 
 #endif /* _STOPWATCH_PMU_H */
