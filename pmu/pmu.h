@@ -23,18 +23,26 @@
 #include "lib/stats.h"
 
 /**
+ * struct sw_evctr - one counter of a CPU, as the handlers read it.
+ * @e:    the perf counter; NULL when creating it failed (calls on this
+ *        CPU are then unmeasured for that event)
+ * @mask: when sw_pmu_read() reads the hardware counter directly, the mask
+ *        of its width (2^width - 1), else 0 (read through pmu->read())
+ */
+struct sw_evctr {
+	struct perf_event *e;
+	u64 mask;
+};
+
+/**
  * struct sw_evcpu - one CPU's counters of an event set.
  * @grave: entry in the list of counters to release (CPU gone offline)
- * @ev:    counter per event; NULL when creating it failed (calls on this
- *         CPU are then unmeasured for that event)
- * @shift: per event, 64 minus the width of its hardware counter when
- *         sw_pmu_read() reads that counter directly, else -1 (read
- *         through pmu->read())
+ * @ctr:   per event, its counter: pointer and mask side by side, walked
+ *         in one pass by the handlers
  */
 struct sw_evcpu {
 	struct list_head grave;
-	struct perf_event *ev[SW_MAX_EVENTS];
-	s8 shift[SW_MAX_EVENTS];
+	struct sw_evctr ctr[SW_MAX_EVENTS];
 };
 
 /**
@@ -118,7 +126,7 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
  * (no counter scheduling, rotation or IPI can intervene), only a counter
  * that is active on this very CPU.  Interrupts go off once for the whole
  * set, and only if they are not off already.  A hardware counter the
- * architecture lets us read (sw_evcpu.shift) is read directly: the count
+ * architecture lets us read (sw_evctr.mask) is read directly: the count
  * pmu->read() would fold, without its indirect call and without writing
  * the event (wrapper/perf_event.h, sw_pmu_direct_read(), says why that
  * is exact and safe against the overflow interrupt).  Any other counter,
@@ -149,7 +157,8 @@ static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 		return SW_EVCALL_ALL_BAD;
 	flags = sw_pmu_irq_save();
 	for (i = 0; i < n; i++) {
-		struct perf_event *e = READ_ONCE(c->ev[i]);
+		const struct sw_evctr *ctr = &c->ctr[i];
+		struct perf_event *e = READ_ONCE(ctr->e);
 
 		if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
 			     READ_ONCE(e->oncpu) != cpu)) {
@@ -157,8 +166,8 @@ static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 			continue;
 		}
 #ifdef SW_PMU_DIRECT
-		if (unlikely(c->shift[i] < 0 ||
-			     !sw_pmu_direct_read(e, c->shift[i], &s[i].count)))
+		if (unlikely(!ctr->mask ||
+			     !sw_pmu_direct_read(e, ctr->mask, &s[i].count)))
 #endif
 		{
 			e->pmu->read(e);
