@@ -132,6 +132,32 @@ static __always_inline void sw_evcall_begin(struct sw_evcall *c,
 }
 
 /**
+ * sw_evcall_end_ev() - sw_evcall_end()'s step for event @i, for a caller
+ * that closes the segment as it reads the counters: it clears @c->open
+ * and stores the returned mask in @c->bad itself.
+ * @c:   the call, its segment open
+ * @i:   the event
+ * @s:   this CPU's counter of event @i now
+ * @bad: the call's bad events so far
+ *
+ * Return: @bad, with event @i added when this segment does not count.
+ */
+static __always_inline u32 sw_evcall_end_ev(struct sw_evcall *c,
+					    unsigned int i,
+					    const struct sw_ctr_sample *s,
+					    u32 bad)
+{
+	const struct sw_ctr_sample *st = &c->start[i];
+
+	if (bad & (1U << i))
+		return bad;
+	if (s->gap != st->gap || s->count < st->count)
+		return bad | 1U << i;
+	c->acc[i] += s->count - st->count;
+	return bad;
+}
+
+/**
  * sw_evcall_end() - the calling thread stops running or returns: close the
  * open segment and add its counts.
  * @c:      the call
@@ -157,17 +183,8 @@ static __always_inline void sw_evcall_end(struct sw_evcall *c,
 		return;
 	}
 	c->open = 0;
-	for (i = 0; i < n; i++) {
-		u64 count = s[i].count, start = c->start[i].count;
-
-		if (bad & (1U << i))
-			continue;
-		if (s[i].gap != c->start[i].gap || count < start) {
-			bad |= 1U << i;
-			continue;
-		}
-		c->acc[i] += count - start;
-	}
+	for (i = 0; i < n; i++)
+		bad = sw_evcall_end_ev(c, i, &s[i], bad);
 	c->bad = bad;
 }
 

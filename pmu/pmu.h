@@ -116,6 +116,37 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
 }
 
 /*
+ * sw_pmu_read_ctr() - read one counter of this CPU (sw_pmu_read()'s step,
+ * for callers that fold each value as it comes).
+ * @ctr: the counter, from this CPU's struct sw_evcpu
+ * @cpu: this CPU
+ * @s:   the sample, output; untouched when there is no value
+ *
+ * Context: interrupts off (sw_pmu_irq_save()), preemption off.
+ * Return: false when the counter has no value (none on this CPU, not
+ * active on it).
+ */
+static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
+					    int cpu, struct sw_ctr_sample *s)
+{
+	struct perf_event *e = READ_ONCE(ctr->e);
+
+	if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+		     READ_ONCE(e->oncpu) != cpu))
+		return false;
+#ifdef SW_PMU_DIRECT
+	if (unlikely(!ctr->mask ||
+		     !sw_pmu_direct_read(e, ctr->mask, &s->count)))
+#endif
+	{
+		e->pmu->read(e);
+		s->count = local64_read(&e->count);
+	}
+	s->gap = e->total_time_enabled - e->total_time_running;
+	return true;
+}
+
+/*
  * sw_pmu_read() - read this CPU's counters of @set.
  * @set: the event set
  * @s:   one sample per event, output (set->n entries); an event the
@@ -156,25 +187,9 @@ static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 	if (unlikely(!c))
 		return SW_EVCALL_ALL_BAD;
 	flags = sw_pmu_irq_save();
-	for (i = 0; i < n; i++) {
-		const struct sw_evctr *ctr = &c->ctr[i];
-		struct perf_event *e = READ_ONCE(ctr->e);
-
-		if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-			     READ_ONCE(e->oncpu) != cpu)) {
+	for (i = 0; i < n; i++)
+		if (!sw_pmu_read_ctr(&c->ctr[i], cpu, &s[i]))
 			unread |= 1U << i;
-			continue;
-		}
-#ifdef SW_PMU_DIRECT
-		if (unlikely(!ctr->mask ||
-			     !sw_pmu_direct_read(e, ctr->mask, &s[i].count)))
-#endif
-		{
-			e->pmu->read(e);
-			s[i].count = local64_read(&e->count);
-		}
-		s[i].gap = e->total_time_enabled - e->total_time_running;
-	}
 	sw_pmu_irq_restore(flags);
 	return unread;
 }
