@@ -123,6 +123,8 @@ struct sw_evpcpu {
  * @n:            number of events
  * @cycles:       index of cycles, or -1
  * @instructions: index of instructions, or -1
+ * @cpi_mask:     bits of cycles and instructions when both are counted
+ *                (a call gets a CPI when neither is bad), else 0
  * @names:        the events' names, for the column headers
  * @pcpu:         per-CPU statistics
  */
@@ -131,6 +133,7 @@ struct sw_evgen {
 	u32 n;
 	int cycles;
 	int instructions;
+	u32 cpi_mask;
 	char names[SW_MAX_EVENTS][SW_EVENT_NAME_LEN];
 	struct sw_evpcpu __percpu *pcpu;
 };
@@ -220,22 +223,24 @@ static __always_inline void sw_evgen_record(struct sw_evgen *g,
 					    const struct sw_evcall *ev)
 {
 	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
-	u32 i, bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
+	u32 i, n = g->n, cpi_mask = g->cpi_mask;
+	u32 bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
+	struct sw_evstat *es = pc->ev;
 	u64 cpi;
 
 	raw_write_seqcount_begin(&pc->seq);
-	for (i = 0; i < g->n; i++) {
-		struct sw_evstat *es = &pc->ev[i];
+	for (i = 0; i < n; i++, es++) {
+		u64 v;
 
 		if (bad & (1U << i)) {
 			es->unmeasured++;
 			continue;
 		}
-		sw_stats_add(&es->st, ev->acc[i]);
-		es->hist[sw_hist_bucket(ev->acc[i])]++;
+		v = ev->acc[i];
+		sw_stats_add(&es->st, v);
+		es->hist[sw_hist_bucket(v)]++;
 	}
-	if (g->cycles >= 0 && g->instructions >= 0 &&
-	    !(bad & (1U << g->cycles | 1U << g->instructions)) &&
+	if (unlikely(cpi_mask) && !(bad & cpi_mask) &&
 	    sw_cpi_milli(ev->acc[g->cycles], ev->acc[g->instructions], &cpi))
 		sw_stats_add(&pc->cpi, cpi);
 	raw_write_seqcount_end(&pc->seq);

@@ -36,6 +36,8 @@ struct sw_evgen *sw_evgen_alloc(const struct sw_evset *set)
 	g->n = set->n;
 	g->cycles = set->cycles;
 	g->instructions = set->instructions;
+	if (set->cycles >= 0 && set->instructions >= 0)
+		g->cpi_mask = 1U << set->cycles | 1U << set->instructions;
 	for (i = 0; i < set->n; i++)
 		strscpy(g->names[i], set->spec[i].name, SW_EVENT_NAME_LEN);
 	size = struct_size((struct sw_evpcpu *)NULL, ev, set->n);

@@ -115,11 +115,9 @@ static __always_inline struct sw_thread *sw_pending_current(void)
 static __always_inline void sw_pending_open(struct sw_pending *pd,
 					    const struct sw_evset *set)
 {
-	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
-
 	pd->set_id = set->id;
-	sw_pmu_read(set, s);
-	sw_evcall_init(&pd->ev, set->n, s);
+	/* Read straight into the call's segment start: nothing to copy. */
+	sw_evcall_opened(&pd->ev, sw_pmu_read(set, pd->ev.start));
 }
 
 /*
@@ -142,20 +140,55 @@ static __always_inline void sw_core_enter_events(struct sw_call *c,
 }
 
 /*
+ * sw_pending_close() - close a returning call's last segment, reading
+ * each counter and folding it into the call at once (no array of
+ * samples in between).  A CPU without counters of @set, or a segment not
+ * open, takes the general way (sw_pmu_read(), sw_evcall_end()).
+ * Context: as sw_core_exit().
+ */
+static __always_inline void sw_pending_close(struct sw_pending *pd,
+					     const struct sw_evset *set)
+{
+	struct sw_evcall *ev = &pd->ev;
+	int cpu = smp_processor_id();
+	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
+	u32 i, n = set->n, bad = ev->bad;
+	unsigned long flags;
+
+	if (unlikely(!c || !ev->open)) {
+		struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+		u32 unread = sw_pmu_read(set, s);
+
+		sw_evcall_end(ev, n, s, unread);
+		return;
+	}
+	flags = sw_pmu_irq_save();
+	for (i = 0; i < n; i++) {
+		struct sw_ctr_sample s __sw_noinit;
+
+		if (sw_pmu_read_ctr(&c->ctr[i], cpu, &s))
+			bad = sw_evcall_end_ev(ev, i, &s, bad);
+		else
+			bad |= 1U << i;
+	}
+	sw_pmu_irq_restore(flags);
+	ev->open = 0;
+	ev->bad = bad;
+}
+
+/*
  * sw_core_exit_events() - close a returning call's last segment.
  * Context: as sw_core_exit().
  * Return: whether the call was counted with the current event set.
  */
 static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
 {
-	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
 
 	if (!set || set->id != pd->set_id)
 		return false;
 	/* First thing after the function: close the segment. */
-	sw_pmu_read(set, s);
-	sw_evcall_end(&pd->ev, set->n, s);
+	sw_pending_close(pd, set);
 	return true;
 }
 

@@ -33,7 +33,7 @@ static bool sw_tp_registered;
 static __always_inline void sw_virt_thread(struct sw_thread *th,
 					   const struct sw_evset *set,
 					   const struct sw_ctr_sample *s,
-					   bool out)
+					   u32 unread, bool out)
 {
 	u32 i, depth = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
 
@@ -43,9 +43,9 @@ static __always_inline void sw_virt_thread(struct sw_thread *th,
 		if (pd->set_id != set->id)
 			continue;
 		if (out)
-			sw_evcall_end(&pd->ev, set->n, s);
+			sw_evcall_end(&pd->ev, set->n, s, unread);
 		else
-			sw_evcall_begin(&pd->ev, set->n, s);
+			sw_evcall_begin(&pd->ev, set->n, s, unread);
 	}
 }
 
@@ -73,11 +73,12 @@ static void notrace sw_sched_switch(SW_SCHED_SWITCH_ARGS(prev, next))
 	pth = sw_pending_switch_out(prev);
 	nth = sw_pending_switch_in(next);
 	if ((pth && READ_ONCE(pth->depth)) || (nth && READ_ONCE(nth->depth))) {
-		sw_pmu_read(set, s);
+		u32 unread = sw_pmu_read(set, s);
+
 		if (pth)
-			sw_virt_thread(pth, set, s, true);
+			sw_virt_thread(pth, set, s, unread, true);
 		if (nth)
-			sw_virt_thread(nth, set, s, false);
+			sw_virt_thread(nth, set, s, unread, false);
 	}
 	if (pth)
 		sw_pending_idle(pth);

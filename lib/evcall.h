@@ -25,26 +25,26 @@
  * @count: perf's 64-bit count
  * @gap:   time enabled minus time running, ns; grows only while the
  *         counter is enabled but not counting
- * @ok:    the counter exists and was active (counting) on this CPU
+ *
+ * A reading of an event set is an array of these plus a mask of the
+ * events that could not be read (no counter, not active on this CPU):
+ * their samples hold nothing.
  */
 struct sw_ctr_sample {
 	u64 count;
 	u64 gap;
-	bool ok;
 };
 
 /**
  * struct sw_evcall - virtualized counts of one call in flight.
  * @acc:   counts of the closed segments
- * @start: counter value when the open segment began
- * @gap:   counter gap when the open segment began
+ * @start: the counters when the open segment began
  * @bad:   bit i set: event i did not count for part of the call
  * @open:  1 while a segment is open (the thread is on a CPU)
  */
 struct sw_evcall {
 	u64 acc[SW_MAX_EVENTS];
-	u64 start[SW_MAX_EVENTS];
-	u64 gap[SW_MAX_EVENTS];
+	struct sw_ctr_sample start[SW_MAX_EVENTS];
 	u32 bad;
 	u32 open;
 };
@@ -53,69 +53,117 @@ struct sw_evcall {
 
 /*
  * The segment operations, inline: they run at every measured call's entry
- * and exit and at context switches.  Context: kretprobe handlers (any
- * context, including NMI) and the sched_switch tracepoint (interrupts
- * off); the caller owns the struct sw_evcall (it is only touched by the
- * thread that made the call, or by the scheduler switching that thread).
+ * and exit and at context switches.  Each takes a reading of the counters
+ * (@n samples) and @unread, the mask of the events the reading has no
+ * value for.  Context: kretprobe handlers (any context, including NMI)
+ * and the sched_switch tracepoint (interrupts off); the caller owns the
+ * struct sw_evcall (it is only touched by the thread that made the call,
+ * or by the scheduler switching that thread).
  */
 
 /**
- * sw_evcall_init() - start a call: no counts yet, first segment open.
- * @c: the call
- * @n: number of events
- * @s: the counters at entry, @n samples
+ * sw_evcall_opened() - start a call whose entry reading is already in
+ * @c->start (read there directly: no copy): no counts yet, first segment
+ * open.
+ * @c:      the call
+ * @unread: events the entry reading has no value for
+ *
+ * Every @acc is zeroed, used or not, by one store per count: four store
+ * pairs on arm64.  A loop would become a call to memset (no inline
+ * memset where the kernel may not use vector registers).
  */
-static __always_inline void sw_evcall_init(struct sw_evcall *c,
-					   unsigned int n,
-					   const struct sw_ctr_sample *s)
+static __always_inline void sw_evcall_opened(struct sw_evcall *c, u32 unread)
 {
-	unsigned int i;
-	u32 bad = 0;
-
-	/* sw_evcall_begin() on a fresh call, in one pass. */
-	for (i = 0; i < n; i++) {
-		if (!s[i].ok)
-			bad |= 1U << i;
-		c->acc[i] = 0;
-		c->start[i] = s[i].count;
-		c->gap[i] = s[i].gap;
-	}
-	c->bad = bad;
+	_Static_assert(SW_MAX_EVENTS == 8, "one store per count below");
+	c->acc[0] = 0;
+	c->acc[1] = 0;
+	c->acc[2] = 0;
+	c->acc[3] = 0;
+	c->acc[4] = 0;
+	c->acc[5] = 0;
+	c->acc[6] = 0;
+	c->acc[7] = 0;
+	c->bad = unread;
 	c->open = 1;
 }
 
 /**
+ * sw_evcall_init() - start a call: no counts yet, first segment open.
+ * @c:      the call
+ * @n:      number of events
+ * @s:      the counters at entry, @n samples
+ * @unread: events @s has no value for
+ */
+static __always_inline void sw_evcall_init(struct sw_evcall *c,
+					   unsigned int n,
+					   const struct sw_ctr_sample *s,
+					   u32 unread)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		c->start[i] = s[i];
+	sw_evcall_opened(c, unread);
+}
+
+/**
  * sw_evcall_begin() - the calling thread starts running: open a segment.
- * @c: the call
- * @n: number of events
- * @s: this CPU's counters now, @n samples
+ * @c:      the call
+ * @n:      number of events
+ * @s:      this CPU's counters now, @n samples
+ * @unread: events @s has no value for
  *
  * A segment already open means a switch-out was missed: nothing about the
  * call can be trusted, every event is marked bad.
  */
 static __always_inline void sw_evcall_begin(struct sw_evcall *c,
 					    unsigned int n,
-					    const struct sw_ctr_sample *s)
+					    const struct sw_ctr_sample *s,
+					    u32 unread)
 {
 	unsigned int i;
 
 	if (c->open)
 		c->bad = SW_EVCALL_ALL_BAD;
-	for (i = 0; i < n; i++) {
-		if (!s[i].ok)
-			c->bad |= 1U << i;
-		c->start[i] = s[i].count;
-		c->gap[i] = s[i].gap;
-	}
+	c->bad |= unread;
+	for (i = 0; i < n; i++)
+		c->start[i] = s[i];
 	c->open = 1;
+}
+
+/**
+ * sw_evcall_end_ev() - sw_evcall_end()'s step for event @i, for a caller
+ * that closes the segment as it reads the counters: it clears @c->open
+ * and stores the returned mask in @c->bad itself.
+ * @c:   the call, its segment open
+ * @i:   the event
+ * @s:   this CPU's counter of event @i now
+ * @bad: the call's bad events so far
+ *
+ * Return: @bad, with event @i added when this segment does not count.
+ */
+static __always_inline u32 sw_evcall_end_ev(struct sw_evcall *c,
+					    unsigned int i,
+					    const struct sw_ctr_sample *s,
+					    u32 bad)
+{
+	const struct sw_ctr_sample *st = &c->start[i];
+
+	if (bad & (1U << i))
+		return bad;
+	if (s->gap != st->gap || s->count < st->count)
+		return bad | 1U << i;
+	c->acc[i] += s->count - st->count;
+	return bad;
 }
 
 /**
  * sw_evcall_end() - the calling thread stops running or returns: close the
  * open segment and add its counts.
- * @c: the call
- * @n: number of events
- * @s: this CPU's counters now (the CPU the segment ran on), @n samples
+ * @c:      the call
+ * @n:      number of events
+ * @s:      this CPU's counters now (the CPU the segment ran on), @n samples
+ * @unread: events @s has no value for
  *
  * The segment counts for event i only if the counter was active at both
  * ends and its gap did not grow in between (it never stopped counting);
@@ -124,8 +172,10 @@ static __always_inline void sw_evcall_begin(struct sw_evcall *c,
  */
 static __always_inline void sw_evcall_end(struct sw_evcall *c,
 					  unsigned int n,
-					  const struct sw_ctr_sample *s)
+					  const struct sw_ctr_sample *s,
+					  u32 unread)
 {
+	u32 bad = c->bad | unread;
 	unsigned int i;
 
 	if (!c->open) {
@@ -133,18 +183,9 @@ static __always_inline void sw_evcall_end(struct sw_evcall *c,
 		return;
 	}
 	c->open = 0;
-	for (i = 0; i < n; i++) {
-		u32 bit = 1U << i;
-
-		if (c->bad & bit)
-			continue;
-		if (!s[i].ok || s[i].gap != c->gap[i] ||
-		    s[i].count < c->start[i]) {
-			c->bad |= bit;
-			continue;
-		}
-		c->acc[i] += s[i].count - c->start[i];
-	}
+	for (i = 0; i < n; i++)
+		bad = sw_evcall_end_ev(c, i, &s[i], bad);
+	c->bad = bad;
 }
 
 /* Fixed-point scale of cycles-per-instruction values: 1000 = 1.000 CPI. */

@@ -201,8 +201,8 @@ static void sw_evcpu_free(struct sw_evcpu *c)
 	if (!c)
 		return;
 	for (i = 0; i < SW_MAX_EVENTS; i++)
-		if (c->ev[i])
-			perf_event_release_kernel(c->ev[i]);
+		if (c->ctr[i].e)
+			perf_event_release_kernel(c->ctr[i].e);
 	kfree(c);
 }
 
@@ -230,7 +230,6 @@ static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 		return NULL;
 	}
 	INIT_LIST_HEAD(&c->grave);
-	memset(c->shift, -1, sizeof(c->shift));
 	for (i = 0; i < set->n; i++) {
 		struct perf_event *e;
 
@@ -247,10 +246,10 @@ static struct sw_evcpu *sw_evcpu_make(struct sw_evset *set, int cpu,
 							*err);
 			goto out_free;
 		}
-		c->ev[i] = e;
+		c->ctr[i].e = e;
 #ifdef SW_PMU_DIRECT
 		if (sw_pmu_direct)
-			c->shift[i] = sw_pmu_direct_shift(e);
+			c->ctr[i].mask = sw_pmu_direct_mask(e);
 #endif
 		/*
 		 * Installing a CPU counter is synchronous.  A flexible one
@@ -580,7 +579,7 @@ static int sw_pmu_counters_show(struct seq_file *m)
 		if (!c)
 			continue;
 		for (i = 0; i < set->n; i++) {
-			struct perf_event *e = c->ev[i];
+			struct perf_event *e = c->ctr[i].e;
 			u64 count = 0, enabled = 0, running = 0;
 			char tc[48];
 
@@ -592,7 +591,7 @@ static int sw_pmu_counters_show(struct seq_file *m)
 			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu %s\n",
 				   cpu, set->spec[i].name, tc,
 				   sw_counter_state(e), count, enabled,
-				   running, c->shift[i] >= 0 ? "direct" : "perf");
+				   running, c->ctr[i].mask ? "direct" : "perf");
 		}
 	}
 	mutex_unlock(&sw_pmu_mutex);

@@ -10,6 +10,7 @@
 #ifndef _STOPWATCH_PMU_H
 #define _STOPWATCH_PMU_H
 
+#include <linux/irqflags.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -22,18 +23,26 @@
 #include "lib/stats.h"
 
 /**
+ * struct sw_evctr - one counter of a CPU, as the handlers read it.
+ * @e:    the perf counter; NULL when creating it failed (calls on this
+ *        CPU are then unmeasured for that event)
+ * @mask: when sw_pmu_read() reads the hardware counter directly, the mask
+ *        of its width (2^width - 1), else 0 (read through pmu->read())
+ */
+struct sw_evctr {
+	struct perf_event *e;
+	u64 mask;
+};
+
+/**
  * struct sw_evcpu - one CPU's counters of an event set.
  * @grave: entry in the list of counters to release (CPU gone offline)
- * @ev:    counter per event; NULL when creating it failed (calls on this
- *         CPU are then unmeasured for that event)
- * @shift: per event, 64 minus the width of its hardware counter when
- *         sw_pmu_read() reads that counter directly, else -1 (read
- *         through pmu->read())
+ * @ctr:   per event, its counter: pointer and mask side by side, walked
+ *         in one pass by the handlers
  */
 struct sw_evcpu {
 	struct list_head grave;
-	struct perf_event *ev[SW_MAX_EVENTS];
-	s8 shift[SW_MAX_EVENTS];
+	struct sw_evctr ctr[SW_MAX_EVENTS];
 };
 
 /**
@@ -86,63 +95,103 @@ void sw_pmu_exit(void);
 struct sw_evset *sw_pmu_set_locked(void);
 
 /*
+ * sw_pmu_irq_save(), sw_pmu_irq_restore() - interrupts off around a
+ * reading, inline: the handlers mostly run with them off already (a
+ * kprobe's breakpoint, the scheduler), and then nothing is written.  Raw:
+ * no irq-flag tracing in a probe handler.
+ */
+static __always_inline unsigned long sw_pmu_irq_save(void)
+{
+	unsigned long flags = arch_local_save_flags();
+
+	if (!arch_irqs_disabled_flags(flags))
+		arch_local_irq_disable();
+	return flags;
+}
+
+static __always_inline void sw_pmu_irq_restore(unsigned long flags)
+{
+	if (!arch_irqs_disabled_flags(flags))
+		arch_local_irq_restore(flags);
+}
+
+/*
+ * sw_pmu_read_ctr() - read one counter of this CPU (sw_pmu_read()'s step,
+ * for callers that fold each value as it comes).
+ * @ctr: the counter, from this CPU's struct sw_evcpu
+ * @cpu: this CPU
+ * @s:   the sample, output; untouched when there is no value
+ *
+ * Context: interrupts off (sw_pmu_irq_save()), preemption off.
+ * Return: false when the counter has no value (none on this CPU, not
+ * active on it).
+ */
+static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
+					    int cpu, struct sw_ctr_sample *s)
+{
+	struct perf_event *e = READ_ONCE(ctr->e);
+
+	if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+		     READ_ONCE(e->oncpu) != cpu))
+		return false;
+#ifdef SW_PMU_DIRECT
+	if (unlikely(!ctr->mask ||
+		     !sw_pmu_direct_read(e, ctr->mask, &s->count)))
+#endif
+	{
+		e->pmu->read(e);
+		s->count = local64_read(&e->count);
+	}
+	s->gap = e->total_time_enabled - e->total_time_running;
+	return true;
+}
+
+/*
  * sw_pmu_read() - read this CPU's counters of @set.
  * @set: the event set
- * @s:   one sample per event, output
+ * @s:   one sample per event, output (set->n entries); an event the
+ *       reading has no value for leaves its sample untouched
  *
  * perf_event_read_local() is not exported and perf_event_read_value()
  * sleeps, so this reads the way the former does: with interrupts off
  * (no counter scheduling, rotation or IPI can intervene), only a counter
- * that is active on this very CPU.  A hardware counter the architecture
- * lets us read (sw_evcpu.shift) is read directly: the count pmu->read()
- * would fold, without its indirect call and without writing the event
- * (wrapper/perf_event.h, sw_pmu_direct_read(), says why that is exact and
- * safe against the overflow interrupt).  Any other counter, or one whose
- * hardware counter cannot be read directly right now, goes through
- * pmu->read(), which folds the hardware counter into perf's 64-bit count
- * (never the raw hardware width) and is safe against the PMU's own
- * overflow interrupt, NMI included.
+ * that is active on this very CPU.  Interrupts go off once for the whole
+ * set, and only if they are not off already.  A hardware counter the
+ * architecture lets us read (sw_evctr.mask) is read directly: the count
+ * pmu->read() would fold, without its indirect call and without writing
+ * the event (wrapper/perf_event.h, sw_pmu_direct_read(), says why that
+ * is exact and safe against the overflow interrupt).  Any other counter,
+ * or one whose hardware counter cannot be read directly right now, goes
+ * through pmu->read(), which folds the hardware counter into perf's
+ * 64-bit count (never the raw hardware width) and is safe against the
+ * PMU's own overflow interrupt, NMI included.  Each event is checked
+ * active and on this CPU before it is read: perf schedules and
+ * multiplexes counters one by one.
  *
  * Inline: it runs twice in every measured call with events.
  *
  * Context: the measurement core's handlers (preemption off, any context
  * including NMI) and the sched_switch tracepoint (interrupts off).  Under
- * PREEMPT_RT the same: local_irq_save() still disables interrupts.
+ * PREEMPT_RT the same: the raw irq flags are the hardware's there too.
+ * Return: the mask of the events with no value (no counter on this CPU,
+ * not active on it): bit i for event i.
  */
-static __always_inline void sw_pmu_read(const struct sw_evset *set,
-					struct sw_ctr_sample *s)
+static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
+				       struct sw_ctr_sample *s)
 {
 	int cpu = smp_processor_id();
 	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
 	unsigned long flags;
-	u32 i, n = set->n;
+	u32 i, n = set->n, unread = 0;
 
-	if (unlikely(!c)) {
-		for (i = 0; i < n; i++)
-			s[i] = (struct sw_ctr_sample){ .ok = false };
-		return;
-	}
-	local_irq_save(flags);
-	for (i = 0; i < n; i++) {
-		struct perf_event *e = READ_ONCE(c->ev[i]);
-
-		if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-			     READ_ONCE(e->oncpu) != cpu)) {
-			s[i] = (struct sw_ctr_sample){ .ok = false };
-			continue;
-		}
-#ifdef SW_PMU_DIRECT
-		if (c->shift[i] < 0 ||
-		    !sw_pmu_direct_read(e, c->shift[i], &s[i].count))
-#endif
-		{
-			e->pmu->read(e);
-			s[i].count = local64_read(&e->count);
-		}
-		s[i].gap = e->total_time_enabled - e->total_time_running;
-		s[i].ok = true;
-	}
-	local_irq_restore(flags);
+	if (unlikely(!c))
+		return SW_EVCALL_ALL_BAD;
+	flags = sw_pmu_irq_save();
+	for (i = 0; i < n; i++)
+		if (!sw_pmu_read_ctr(&c->ctr[i], cpu, &s[i]))
+			unread |= 1U << i;
+	sw_pmu_irq_restore(flags);
+	return unread;
 }
 
 #endif /* _STOPWATCH_PMU_H */

@@ -68,23 +68,24 @@ static inline bool sw_pmu_overflow_is_nmi(void)
 #endif
 
 /*
- * sw_pmu_direct_shift() - whether @e's counter can be read directly, and
- * how: 64 minus the counter's width, or -1 (read it through pmu->read()).
+ * sw_pmu_direct_mask() - whether @e's counter can be read directly, and
+ * how: the mask of the counter's width (2^width - 1), or 0 (read it
+ * through pmu->read()).
  * Context: process context, the counter just made (not yet read by any
  * handler).
  */
-static inline int sw_pmu_direct_shift(struct perf_event *e)
+static inline u64 sw_pmu_direct_mask(struct perf_event *e)
 {
 	const char *name = e->pmu->name;
 
 	/* The PMUv3 driver names its PMUs armv8_<cpu> or armv9_<cpu>. */
 	if (e->pmu->task_ctx_nr != perf_hw_context || !name ||
 	    (strncmp(name, "armv8_", 6) && strncmp(name, "armv9_", 6)))
-		return -1;
+		return 0;
 	/* Set by the driver's event_init, fixed for the event's life. */
 	if (e->hw.flags & SW_ARMPMU_WIDE)
-		return -1;
-	return 32;
+		return 0;
+	return U32_MAX;
 }
 
 /* PMEVCNTR<n>_EL0 by number: the register name is part of the instruction. */
@@ -137,7 +138,7 @@ static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
 
 #define SW_PMU_DIRECT 1
 
-static inline int sw_pmu_direct_shift(struct perf_event *e)
+static inline u64 sw_pmu_direct_mask(struct perf_event *e)
 {
 	const char *name = e->pmu->name;
 	int width;
@@ -145,7 +146,7 @@ static inline int sw_pmu_direct_shift(struct perf_event *e)
 	if (e->pmu->task_ctx_nr != perf_hw_context || !name ||
 	    (strcmp(name, "cpu") && strcmp(name, "cpu_core") &&
 	     strcmp(name, "cpu_atom")))
-		return -1;
+		return 0;
 	/*
 	 * A counting event's period is x86_pmu.max_period (x86_setup_perfctr()):
 	 * 2^(w-1) - 1 with w the counter's width (cntval_bits), or 2^31 - 1
@@ -155,12 +156,12 @@ static inline int sw_pmu_direct_shift(struct perf_event *e)
 	 * the driver's advance modulo 2^cntval_bits.  Other periods: not ours.
 	 */
 	if (is_sampling_event(e))
-		return -1;
+		return 0;
 	width = fls64(e->hw.sample_period) + 1;
 	if (width < 32 || width > 64 ||
 	    e->hw.sample_period != (1ULL << (width - 1)) - 1)
-		return -1;
-	return 64 - width;
+		return 0;
+	return width == 64 ? U64_MAX : (1ULL << width) - 1;
 }
 
 /*
@@ -181,7 +182,7 @@ static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
  * sw_pmu_direct_read() - what pmu->read() would make @e's count, without
  * writing anything: count + ((raw - prev_count) mod 2^width).
  * @e:     the event, active on this CPU (its state and oncpu checked)
- * @shift: 64 - the counter's width, from sw_pmu_direct_shift()
+ * @mask:  2^width - 1 of the counter, from sw_pmu_direct_mask()
  * @val:   the count, output
  *
  * Safe against the PMU's overflow interrupt on this CPU.  As an ordinary
@@ -205,7 +206,7 @@ static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
  * Return: false when the counter must be read through pmu->read().
  */
 static __always_inline bool sw_pmu_direct_read(struct perf_event *e,
-					       unsigned int shift, u64 *val)
+					       u64 mask, u64 *val)
 {
 	u64 prev, count, raw;
 
@@ -225,7 +226,7 @@ static __always_inline bool sw_pmu_direct_read(struct perf_event *e,
 	} while (sw_pmu_overflow_is_nmi() &&
 		 unlikely(local64_read(&e->hw.prev_count) != prev ||
 			  local64_read(&e->count) != count));
-	*val = count + (((raw - prev) << shift) >> shift);
+	*val = count + ((raw - prev) & mask);
 	return true;
 }
 #endif /* SW_PMU_DIRECT */

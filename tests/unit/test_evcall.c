@@ -9,7 +9,7 @@
 
 #include "evcall.h"
 
-/* Fills @s with @n active counters: count = base + i, gap = gap. */
+/* Fills @s with @n readings: count = base + i, gap = gap. */
 static void samples(struct sw_ctr_sample *s, unsigned int n, u64 base, u64 gap)
 {
 	unsigned int i;
@@ -17,7 +17,6 @@ static void samples(struct sw_ctr_sample *s, unsigned int n, u64 base, u64 gap)
 	for (i = 0; i < n; i++) {
 		s[i].count = base + i;
 		s[i].gap = gap;
-		s[i].ok = true;
 	}
 }
 
@@ -28,9 +27,9 @@ static void test_one_segment(void **state)
 
 	(void)state;
 	samples(s, 2, 1000, 5);
-	sw_evcall_init(&c, 2, s);
+	sw_evcall_init(&c, 2, s, 0);
 	samples(s, 2, 1700, 5);
-	sw_evcall_end(&c, 2, s);
+	sw_evcall_end(&c, 2, s, 0);
 	assert_int_equal(c.bad, 0);
 	assert_int_equal(c.acc[0], 700);
 	assert_int_equal(c.acc[1], 700);
@@ -45,14 +44,14 @@ static void test_segments_skip_other_threads(void **state)
 
 	(void)state;
 	samples(s, 1, 100, 0);
-	sw_evcall_init(&c, 1, s);
+	sw_evcall_init(&c, 1, s, 0);
 	samples(s, 1, 150, 0);		/* switched out after 50 */
-	sw_evcall_end(&c, 1, s);
+	sw_evcall_end(&c, 1, s, 0);
 	/* other threads ran 1e9 events here: never seen */
 	samples(s, 1, 7000000, 42);	/* switched in on another CPU */
-	sw_evcall_begin(&c, 1, s);
+	sw_evcall_begin(&c, 1, s, 0);
 	samples(s, 1, 7000030, 42);	/* returns 30 later */
-	sw_evcall_end(&c, 1, s);
+	sw_evcall_end(&c, 1, s, 0);
 	assert_int_equal(c.bad, 0);
 	assert_int_equal(c.acc[0], 80);
 }
@@ -65,18 +64,18 @@ static void test_gap_growth_marks_bad(void **state)
 
 	(void)state;
 	samples(s, 3, 0, 10);
-	sw_evcall_init(&c, 3, s);
+	sw_evcall_init(&c, 3, s, 0);
 	samples(s, 3, 100, 10);
 	s[1].gap = 11;			/* multiplexed out for 1 ns */
-	sw_evcall_end(&c, 3, s);
+	sw_evcall_end(&c, 3, s, 0);
 	assert_int_equal(c.bad, 1U << 1);
 	assert_int_equal(c.acc[0], 100);
 	assert_int_equal(c.acc[2], 100);
 	/* Later good segments do not make it good again. */
 	samples(s, 3, 200, 11);
-	sw_evcall_begin(&c, 3, s);
+	sw_evcall_begin(&c, 3, s, 0);
 	samples(s, 3, 300, 11);
-	sw_evcall_end(&c, 3, s);
+	sw_evcall_end(&c, 3, s, 0);
 	assert_int_equal(c.bad, 1U << 1);
 	assert_int_equal(c.acc[0], 200);
 }
@@ -88,16 +87,14 @@ static void test_inactive_or_missing_counter(void **state)
 
 	(void)state;
 	samples(s, 2, 0, 0);
-	s[0].ok = false;		/* no counter at entry */
-	sw_evcall_init(&c, 2, s);
+	sw_evcall_init(&c, 2, s, 1U << 0);	/* no counter at entry */
 	samples(s, 2, 10, 0);
-	sw_evcall_end(&c, 2, s);
+	sw_evcall_end(&c, 2, s, 0);
 	assert_int_equal(c.bad, 1U << 0);
 	samples(s, 2, 20, 0);
-	sw_evcall_begin(&c, 2, s);
+	sw_evcall_begin(&c, 2, s, 0);
 	samples(s, 2, 30, 0);
-	s[1].ok = false;		/* in error at return */
-	sw_evcall_end(&c, 2, s);
+	sw_evcall_end(&c, 2, s, 1U << 1);	/* in error at return */
 	assert_int_equal(c.bad, 3);
 }
 
@@ -108,9 +105,9 @@ static void test_counter_going_backwards(void **state)
 
 	(void)state;
 	samples(s, 1, 500, 0);
-	sw_evcall_init(&c, 1, s);
+	sw_evcall_init(&c, 1, s, 0);
 	samples(s, 1, 499, 0);
-	sw_evcall_end(&c, 1, s);
+	sw_evcall_end(&c, 1, s, 0);
 	assert_int_equal(c.bad, 1);
 }
 
@@ -122,14 +119,14 @@ static void test_unbalanced(void **state)
 
 	(void)state;
 	samples(s, 2, 0, 0);
-	sw_evcall_init(&c, 2, s);
-	sw_evcall_begin(&c, 2, s);
+	sw_evcall_init(&c, 2, s, 0);
+	sw_evcall_begin(&c, 2, s, 0);
 	assert_int_equal(c.bad, SW_EVCALL_ALL_BAD);
 
-	sw_evcall_init(&c, 2, s);
+	sw_evcall_init(&c, 2, s, 0);
 	assert_int_equal(c.bad, 0);
-	sw_evcall_end(&c, 2, s);
-	sw_evcall_end(&c, 2, s);
+	sw_evcall_end(&c, 2, s, 0);
+	sw_evcall_end(&c, 2, s, 0);
 	assert_int_equal(c.bad, SW_EVCALL_ALL_BAD);
 }
 
@@ -141,14 +138,14 @@ static void test_wide_counts(void **state)
 
 	(void)state;
 	samples(s, 1, 0xfffffff0ULL, 0);
-	sw_evcall_init(&c, 1, s);
+	sw_evcall_init(&c, 1, s, 0);
 	samples(s, 1, 0x100000010ULL, 0);
-	sw_evcall_end(&c, 1, s);
+	sw_evcall_end(&c, 1, s, 0);
 	assert_int_equal(c.acc[0], 0x20);
 	samples(s, 1, (1ULL << 62), 0);
-	sw_evcall_begin(&c, 1, s);
+	sw_evcall_begin(&c, 1, s, 0);
 	samples(s, 1, (1ULL << 62) + (1ULL << 40), 0);
-	sw_evcall_end(&c, 1, s);
+	sw_evcall_end(&c, 1, s, 0);
 	assert_true(c.acc[0] == (1ULL << 40) + 0x20);
 }
 
@@ -160,10 +157,9 @@ static void test_all_events(void **state)
 
 	(void)state;
 	samples(s, SW_MAX_EVENTS, 0, 0);
-	sw_evcall_init(&c, SW_MAX_EVENTS, s);
+	sw_evcall_init(&c, SW_MAX_EVENTS, s, 0);
 	samples(s, SW_MAX_EVENTS, 10, 0);
-	s[SW_MAX_EVENTS - 1].ok = false;
-	sw_evcall_end(&c, SW_MAX_EVENTS, s);
+	sw_evcall_end(&c, SW_MAX_EVENTS, s, 1U << (SW_MAX_EVENTS - 1));
 	assert_int_equal(c.bad, 1U << (SW_MAX_EVENTS - 1));
 	for (i = 0; i < SW_MAX_EVENTS - 1; i++)
 		assert_int_equal(c.acc[i], 10);

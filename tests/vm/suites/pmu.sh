@@ -618,9 +618,11 @@ done
 # calls perf may rotate the events.  An event's count holds the reads of
 # the other events, those after it at entry and those before it at exit:
 # with 6 counting in every call, 5 reads and 2 skips, split differently
-# between entry and exit as the events rotate.  Entry and exit read alike
-# but for an instruction or two, so one event's counts differ by a few
-# instructions across calls at most; the first and the last event read
+# between entry and exit as the events rotate.  The exit closes each
+# event's segment as it reads it, so a counting event costs its close
+# (about a dozen instructions) more at exit than at entry: one event's
+# counts differ across calls by at most the 5 others' closes, well under
+# 80 instructions (24 seen on 6.1); the first and the last event read
 # always have all the others on one side: their counts are exact.
 meas=0 unm=0 badsum= inexact= spread= per=
 for e in $EV8; do
@@ -633,13 +635,13 @@ for e in $EV8; do
 	case $e in
 	r8 | r70008) [ "$lo" = "$hi" ] || inexact="$inexact $e" ;;
 	esac
-	[ $((hi - lo)) -le 10 ] && [ "$lo" -ge 200000 ] || spread="$spread $e"
+	[ $((hi - lo)) -le 80 ] && [ "$lo" -ge 200000 ] || spread="$spread $e"
 done
 diag "irq-off calls, event:measured:min+spread:$per"
 is "each event: measured + unmeasured == 12 calls" "${badsum:-none}" none
 is "6 counting at a time: 6 x 12 measured, 2 x 12 unmeasured" "$meas $unm" "72 24"
 is "first and last event read: counts exact (min == max)" "${inexact:-none}" none
-is "the others: >= the loop's 200000, within 10 instructions of their min" \
+is "the others: >= the loop's 200000, within 80 instructions of their min" \
 	"${spread:-none}" none
 # Interrupts on, 10 ms calls: perf rotates the events during the calls.
 n=5000000
