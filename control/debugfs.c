@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "wrapper/timekeeping.h"
 #include "control.h"
 
 #define SW_CTL_MAX (64 * 1024)
@@ -160,8 +161,9 @@ static const struct sw_ctl_file sw_last_error_file = {
  */
 static int sw_version_show(struct seq_file *m)
 {
-	seq_printf(m, "stopwatch %s\nstats_format %d.%d\n", SW_VERSION,
-		   SW_STATS_FORMAT_MAJOR, SW_STATS_FORMAT_MINOR);
+	seq_printf(m, "stopwatch %s\nstats_format %d.%d\ncall_clock %s\n",
+		   SW_VERSION, SW_STATS_FORMAT_MAJOR, SW_STATS_FORMAT_MINOR,
+		   sw_clock_name());
 	return 0;
 }
 

@@ -103,6 +103,12 @@ static inline void sw_clock_init(void)
 	sw_clock_tsc_mult = div_u64((u64)NSEC_PER_MSEC << 32, khz);
 	WRITE_ONCE(sw_clock_tsc, true);
 }
+
+/* What new calls are stamped with, for the version file. Context: any. */
+static inline const char *sw_clock_name(void)
+{
+	return READ_ONCE(sw_clock_tsc) ? "tsc" : "mono_fast";
+}
 #else
 static __always_inline u64 sw_clock_stamp(void)
 {
@@ -122,6 +128,11 @@ static inline void sw_clock_check(void)
 
 static inline void sw_clock_init(void)
 {
+}
+
+static inline const char *sw_clock_name(void)
+{
+	return "mono_fast";
 }
 #endif
 

@@ -49,6 +49,13 @@ done
 is "stats header names the required columns" "${missing:-none}" none
 is "no probes listed" "$(cat "$D/probes")" ""
 check "version names the stats format" grep -qx 'stats_format 1\.[0-9]*' "$D/version"
+clk=$(sed -n 's/^call_clock //p' "$D/version")
+diag "calls are timed by: $clk"
+case $SW_ARCH in
+x86_64) re='tsc|mono_fast' ;;
+*) re='mono_fast' ;;
+esac
+check "version names the calls' clock ($re)" sh -c "echo '$clk' | grep -qxE '$re'"
 
 perm_bad=
 for f in stats probes reset breakdown breakdown_stats last_error version; do
