@@ -8,15 +8,6 @@
 
 #include "agg.h"
 
-#ifdef CONFIG_X86_64
-/*
- * wrapper/timekeeping.h: the clock of the calls' stamps, chosen by
- * sw_clock_init() (core init) and checked by sw_clock_check().
- */
-bool sw_clock_tsc;
-u64 sw_clock_tsc_mult;
-#endif
-
 /**
  * sw_gen_alloc() - empty wall-time statistics for every CPU.
  *

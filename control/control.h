@@ -7,6 +7,7 @@
  *   debugfs.c  the directory, control files (write = one command, all or
  *              nothing), read-only files, version and last_error
  *   error.c    sw_error(): kernel log (rate-limited) and last_error
+ *   clock.c    the clock calls are timed by (wrapper/timekeeping.h)
  */
 #ifndef _STOPWATCH_CONTROL_H
 #define _STOPWATCH_CONTROL_H

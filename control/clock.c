@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clock.c - the clock the calls are timed by (include/wrapper/
+ * timekeeping.h): whether new calls are stamped from the TSC, and its
+ * scale.  Chosen at load by sw_clock_init() (core init), dropped by
+ * sw_clock_check() once the kernel says the TSCs are apart, read by the
+ * measurement core and shown in the version file (debugfs.c).  Here, the
+ * lowest kernel layer, so that every layer above may read it.
+ */
+#include <linux/ktime.h>
+
+#include "wrapper/timekeeping.h"
+
+#ifdef CONFIG_X86_64
+bool sw_clock_tsc;
+u64 sw_clock_tsc_mult;
+#endif
