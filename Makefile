@@ -9,6 +9,8 @@
 #   make test                 everything: dependencies, build, host and VM tests
 #   make run                  load stopwatch.ko (or boot the VM) and show stats
 #   make bench                measure against the peers; writes BENCHMARKS.md
+#   make stress               rmmod under load, trampolines on 100 hot functions,
+#                             20 cycles on every kernel with direct calls (~1 h)
 #   make install              userspace program and man pages (PREFIX, DESTDIR)
 #   make modules_install      the module (INSTALL_MOD_PATH)
 #
@@ -32,7 +34,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit layers test run bench \
+.PHONY: all module modules userspace progs check unit layers test run bench stress \
 	clean install modules_install help
 
 all: module userspace
@@ -67,6 +69,15 @@ run:
 # Cost side by side with the peers, written to BENCHMARKS.md (not a test).
 bench:
 	scripts/bench.sh
+
+# STRESS_CYCLES=N, STRESS_KERNELS="ARCH:KERNEL ..." to change them.
+STRESS_CYCLES ?= 20
+STRESS_KERNELS ?= x86_64:6.1 x86_64:6.12 x86_64:6.12-rt arm64:6.12
+stress:
+	@set -e; for ak in $(STRESS_KERNELS); do \
+		tests/vm/run.sh --arch $${ak%%:*} --kernel $${ak#*:} --suite trampstress \
+			--append sw_stress=$(STRESS_CYCLES) --timeout 3600; \
+	done
 
 install:
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace PREFIX=$(PREFIX) \

@@ -8,8 +8,10 @@
 # no direct calls: arm64 6.1) said in the
 # stats columns attach and attach_err, a forced kretprobe, 2000 threads
 # asleep in one trampolined function (no call missed), unwinding through
-# a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
-# and under load on many hot functions.
+# a trampoline (/proc/PID/stack), removal and rmmod with calls in flight,
+# schedule() itself with 2000 threads asleep in it, and 100 hot functions
+# added and removed under load (trampstress.sh: rmmod under load, 20
+# times).
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
@@ -219,45 +221,36 @@ check "module gone" sh -c "! test -d /sys/module/stopwatch"
 wait $ts
 is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
 
+# --- schedule itself: 2000 threads asleep in it -------------------------------
+# Every thread that sleeps sleeps in schedule(): a kretprobe there misses
+# calls for want of maxactive; the trampoline misses none.  Its calls in
+# flight are those of the threads that went to sleep while it was on, so
+# rmmod returns once they all have woken (see attach/tramp.c).
+is "load" "$(load)" ok
+is "schedule: trampoline and kretprobe" \
+	"$(ctl probes '+schedule attach=trampoline args=0 +schedule@k')" ok
+is "schedule: 2000 threads asleep at once" "$("$TSLEEP" 2000 1500)" "slept 2000"
+is "schedule on a trampoline" "$(mech schedule)" "1 0"
+cmp_ge "trampoline: at least the 2000 sleeps returned" "$(col schedule calls)" 2000
+is "trampoline: none missed" "$(col schedule missed)" 0
+cmp_ge "trampoline: the longest call >= 1.5 s" "$(col schedule max_ns)" 1500000000
+diag "kretprobe on schedule: $(col schedule@k calls) calls, $(col schedule@k miss_maxactive) missed for want of maxactive; trampoline: $(col schedule calls) calls"
+is "remove both" "$(ctl probes '-schedule -schedule@k')" ok
+t0=$(date +%s)
+rmmod stopwatch &
+rm=$!
+n=0
+while [ $n -lt 120 ] && loaded; do sleep 1; n=$((n + 1)); done
+diag "rmmod after the schedule trampoline: $(($(date +%s) - t0)) s"
+dmesg | grep 'in flight in schedule' | tail -n 3 | while IFS= read -r l; do diag "$l"; done
+check "rmmod returned within 120 s (every call in flight in schedule woke)" sh -c '! test -d /sys/module/stopwatch'
+loaded || wait $rm
+
 # --- many hot functions, added and removed under load --------------------------
-# Functions of at most six register arguments that return promptly.
-CAND="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
-security_file_permission rw_verify_area link_path_walk generic_permission
-inode_permission touch_atime __fsnotify_parent try_to_wake_up wake_up_process
-__wake_up handle_mm_fault __handle_mm_fault find_vma hrtimer_interrupt
-update_process_times account_process_tick irq_exit_rcu handle_irq_event
-vfs_fstat vfs_statx lookup_fast step_into d_alloc_parallel __d_lookup_rcu
-generic_file_read_iter seq_read_iter filemap_read filemap_get_pages
-copy_page_to_iter copy_page_from_iter folio_mark_accessed __folio_put
-alloc_pages_mpol __alloc_pages __alloc_pages_noprof free_unref_page
-free_unref_folios release_pages vma_alloc_folio vma_alloc_folio_noprof
-__kmalloc __kmalloc_noprof kmem_cache_alloc kmem_cache_alloc_noprof
-kmem_cache_alloc_lru_noprof kmalloc_trace __kmalloc_cache_noprof
-kvfree kfree_rcu_monitor mntput dget_parent lockref_get_not_dead
-lockref_put_return security_file_open do_dentry_open vfs_open
-complete_walk terminate_walk path_init filename_lookup user_path_at_empty
-__check_object_size check_stack_object __virt_addr_valid
-fd_install alloc_fd get_unused_fd_flags put_unused_fd close_fd
-filp_close __fput_sync task_work_add task_work_run
-anon_vma_clone anon_vma_fork unlink_anon_vmas free_pgtables
-__pte_offset_map __pte_offset_map_lock do_wp_page wp_page_copy
-page_add_file_rmap folio_add_file_rmap_ptes folio_add_lru
-lru_add_fn lru_add_drain lru_add_drain_cpu mod_objcg_state
-obj_cgroup_charge __mod_memcg_lruvec_state __mod_lruvec_page_state
-__count_memcg_events __might_fault
-percpu_counter_add_batch up_read down_read_trylock
-update_rq_clock ttwu_do_activate
-select_task_rq_fair enqueue_task_fair dequeue_task_fair
-pick_next_task_fair put_prev_task_fair check_preempt_wakeup
-update_curr update_load_avg __update_load_avg_se
-__update_load_avg_cfs_rq reweight_entity update_cfs_group"
-BL=/sys/kernel/debug/kprobes/blacklist
-HOT=$(for f in $CAND; do
-	grep -qx "$f" "$TR/available_filter_functions" &&
-		! grep -q "[[:space:]]$f\$" $BL && echo "$f"
-done | head -n 100)
+. "$SW_REPO/tests/vm/hotfuncs.sh"
+HOT=$(hot_functions 100)
 nhot=$(echo "$HOT" | wc -l)
-cmp_ge "at least 60 of the hot candidates are traceable" "$nhot" 60
+is "100 of the hot candidates are traceable" "$nhot" 100
 is "load max_probes=200" "$(load max_probes=200)" ok
 addl=$(for f in $HOT; do printf '+%s attach=trampoline args=6 ' "$f"; done)
 reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)

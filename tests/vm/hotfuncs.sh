@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/hotfuncs.sh - hot kernel functions for the trampoline suites
+# (tramp, trampstress; POSIX sh, sourced after lib.sh).
+#
+#   hot_functions N   the first N candidates this kernel can trace (in
+#                     available_filter_functions, not on the kprobes
+#                     blacklist), one a line
+#
+# Candidates: functions of at most six arguments, all in registers, that
+# return promptly (none a thread may sleep in for good: rmmod waits for
+# every call in flight through a trampoline), called by file, memory,
+# fork, exec and scheduler work.  Listed in order of preference; some are
+# inlined or renamed on one kernel or another, so there are more than 100.
+HOT_CANDIDATES="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
+security_file_permission rw_verify_area link_path_walk generic_permission
+inode_permission touch_atime __fsnotify_parent try_to_wake_up wake_up_process
+__wake_up handle_mm_fault __handle_mm_fault find_vma hrtimer_interrupt
+update_process_times account_process_tick irq_exit_rcu handle_irq_event
+vfs_fstat vfs_statx lookup_fast step_into d_alloc_parallel __d_lookup_rcu
+generic_file_read_iter seq_read_iter filemap_read filemap_get_pages
+copy_page_to_iter copy_page_from_iter folio_mark_accessed __folio_put
+alloc_pages_mpol __alloc_pages __alloc_pages_noprof free_unref_page
+free_unref_folios release_pages vma_alloc_folio vma_alloc_folio_noprof
+__kmalloc __kmalloc_noprof kmem_cache_alloc kmem_cache_alloc_noprof
+kmem_cache_alloc_lru_noprof kmalloc_trace __kmalloc_cache_noprof
+kvfree kfree_rcu_monitor mntput dget_parent lockref_get_not_dead
+lockref_put_return security_file_open do_dentry_open vfs_open
+complete_walk terminate_walk path_init filename_lookup user_path_at_empty
+__check_object_size check_stack_object __virt_addr_valid
+fd_install alloc_fd get_unused_fd_flags put_unused_fd close_fd
+filp_close __fput_sync task_work_add task_work_run
+anon_vma_clone anon_vma_fork unlink_anon_vmas free_pgtables
+__pte_offset_map __pte_offset_map_lock do_wp_page wp_page_copy
+page_add_file_rmap folio_add_file_rmap_ptes folio_add_lru
+lru_add_fn lru_add_drain lru_add_drain_cpu mod_objcg_state
+obj_cgroup_charge __mod_memcg_lruvec_state __mod_lruvec_page_state
+__count_memcg_events __might_fault
+percpu_counter_add_batch up_read down_read_trylock
+update_rq_clock ttwu_do_activate
+select_task_rq_fair enqueue_task_fair dequeue_task_fair
+pick_next_task_fair put_prev_task_fair check_preempt_wakeup
+update_curr update_load_avg __update_load_avg_se
+__update_load_avg_cfs_rq reweight_entity update_cfs_group
+generic_fillattr do_filp_open path_openat may_open getname_flags
+do_sys_openat2 build_open_flags alloc_empty_file __fput cp_new_stat
+vfs_fstatat kernel_clone copy_process wake_up_new_task sched_fork dup_mm
+exit_mmap unmap_vmas tlb_finish_mmu do_open open_last_lookups lookup_open
+d_lookup __d_lookup walk_component path_lookupat mm_release exit_files
+put_files_struct __mmput mmput dup_fd alloc_pid free_pid
+__memcg_slab_post_alloc_hook kmalloc_slab __kmem_cache_alloc_node
+__kmem_cache_free vm_mmap_pgoff ksys_mmap_pgoff mmap_region vm_area_alloc
+vm_area_free vm_area_dup __vm_munmap do_vmi_munmap get_unmapped_area
+vm_unmapped_area perf_event_mmap setup_arg_pages do_execveat_common
+bprm_execve begin_new_exec load_elf_binary"
+
+hot_functions() {
+	_tr=/sys/kernel/tracing
+	[ -r $_tr/available_filter_functions ] || _tr=/sys/kernel/debug/tracing
+	for _f in $HOT_CANDIDATES; do
+		grep -qx "$_f" "$_tr/available_filter_functions" &&
+			! grep -q "[[:space:]]$_f\$" /sys/kernel/debug/kprobes/blacklist &&
+			echo "$_f"
+	done | head -n "$1"
+}

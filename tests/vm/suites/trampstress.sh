@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/trampstress.sh - rmmod under load with trampolines on 100
+# hot kernel functions, over and over: load, attach all 100 through
+# trampolines while threads on every CPU open, read, stat, sleep, fork and
+# exec, then rmmod with the calls still coming (the module waits for the
+# calls in flight, tramp.c).  The console is scanned after the boot as for
+# every suite.
+#
+# A stress run, not part of the test matrix (one cycle takes half a minute
+# under TCG): it runs only when the guest is booted with sw_stress=N (the
+# number of cycles) on the kernel command line, e.g.
+#
+#   tests/vm/run.sh --kernel 6.12 --suite trampstress --append sw_stress=20
+#   make stress                   # 20 cycles on every kernel with trampolines
+#
+# and skips otherwise.  tests/vm/suites/tramp.sh runs one such cycle.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+. "$SW_REPO/tests/vm/hotfuncs.sh"
+
+cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
+cycles=$(cmdarg sw_stress)
+case $cycles in
+'' | *[!0-9]*) skip_all "stress run: boot with sw_stress=CYCLES (make stress)" ;;
+esac
+unload
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms ||
+	skip_all "no ftrace direct calls on $SW_ARCH $(uname -r)"
+
+HOT=$(hot_functions 100)
+nhot=$(echo "$HOT" | wc -l)
+is "100 of the hot candidates are traceable" "$nhot" 100
+addl=$(for f in $HOT; do printf '+%s attach=trampoline args=6 ' "$f"; done)
+
+# The load: hammer (getppid, read, nanosleep on every CPU), forks and
+# execs, and a walk of the file system, until the cycles are done.
+"$P/hammer" 100000 >/dev/null 2>&1 &
+hm=$!
+(while :; do "$P/forker" 50 >/dev/null; ls -R /usr/lib >/dev/null 2>&1; done) &
+fk=$!
+
+r=0 bad=0 calls=0
+while [ $r -lt "$cycles" ]; do
+	t0=$(date +%s)
+	res=$(load max_probes=200)
+	[ "$res" = ok ] || { diag "cycle $r: load: $res"; bad=$((bad + 1)); }
+	res=$(ctl probes "$addl")
+	[ "$res" = ok ] || { diag "cycle $r: adding: $res: $(cat "$D/last_error")"; bad=$((bad + 1)); }
+	n=$(awk 'NR > 1 && $(NF - 1) == 1' "$D/stats" | wc -l)
+	[ "$n" = "$nhot" ] || { diag "cycle $r: $n of $nhot on trampolines"; bad=$((bad + 1)); }
+	sleep 1
+	c=$(awk 'NR > 1 { s += $2 } END { print s + 0 }' "$D/stats")
+	[ "$c" -gt 0 ] || { diag "cycle $r: no calls counted"; bad=$((bad + 1)); }
+	calls=$((calls + c))
+	rmmod stopwatch 2>"$TMP/rmmod.err" ||
+		{ diag "cycle $r: rmmod: $(cat "$TMP/rmmod.err")"; bad=$((bad + 1)); }
+	! loaded || { diag "cycle $r: still loaded"; bad=$((bad + 1)); }
+	diag "cycle $r: $c calls in 1 s, $(($(date +%s) - t0)) s"
+	r=$((r + 1))
+done
+is "$cycles cycles of load, $nhot trampolines, rmmod under load: all clean" "$bad" 0
+cmp_gt "calls counted" "$calls" 0
+kill $fk $hm 2>/dev/null
+wait $hm 2>/dev/null
