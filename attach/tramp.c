@@ -31,16 +31,23 @@
  * stub and calls the owner's release only once the count is zero and
  * another pair of grace periods has passed (no task is still in the few
  * instructions after the count went down); until then a worker polls.
- * Module exit waits for every stub to drain, saying every few seconds
- * which function holds how many calls.
+ * While a removed probe drains, the module holds a reference on itself,
+ * so rmmod says the module is in use (and can be retried) instead of
+ * waiting; /sys/module/stopwatch/refcnt shows it.  Probes still on at
+ * rmmod are removed by module exit, which must wait for every stub to
+ * drain, saying every few seconds which function holds how many calls.
  *
  * Threads that sleep in a trampolined function for a long time (the
  * kernel's livepatch sends them fake signals; a module cannot: the
  * helpers are not exported) hold their stub until they return, and rmmod
- * waits for them.  So: use the trampoline on functions whose calls end
- * (the default attach stays kretprobe, which has no such wait), and never
- * on one that does not return (do_exit) or that threads sleep in
- * indefinitely (schedule): use attach=kretprobe there.
+ * waits for them (or, once their probes are removed, refuses until they
+ * have returned).  Only calls that entered while the direct call was on
+ * count, but one thread that went to sleep for good meanwhile holds the
+ * stub for good: with schedule() on a trampoline, an idle kworker the
+ * workqueue did not need again held it for minutes on a test boot.  So:
+ * use the trampoline on functions whose calls end (the default attach
+ * stays kretprobe, which has no such wait), and never on one that does
+ * not return (do_exit): use attach=kretprobe there.
  *
  * Reentry: the core keeps one writer per CPU's statistics.  A handler
  * half runs with preemption disabled and a per-CPU guard; a trampolined
@@ -167,6 +174,8 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 /* The slots and the draining list. */
 static DEFINE_MUTEX(sw_tramp_lock);
 static LIST_HEAD(sw_tramp_draining);
+/* Whether the module holds a reference on itself for sw_tramp_draining. */
+static bool sw_tramp_held;
 
 static void sw_tramp_drain_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(sw_tramp_drain_work, sw_tramp_drain_fn);
@@ -257,10 +266,29 @@ static long sw_tramp_inflight(struct sw_tramp *t)
 }
 
 /*
- * Releases the draining probes with no call in flight; returns how many
- * are left.  Context: process context; may sleep (grace periods).
+ * Drops the module's reference on itself once no probe drains.
+ * Context: process context, not under sw_tramp_lock.
  */
-static int sw_tramp_drain_scan(bool say)
+static void sw_tramp_unhold(void)
+{
+	bool put = false;
+
+	mutex_lock(&sw_tramp_lock);
+	if (sw_tramp_held && list_empty(&sw_tramp_draining)) {
+		sw_tramp_held = false;
+		put = true;
+	}
+	mutex_unlock(&sw_tramp_lock);
+	if (put)
+		module_put(THIS_MODULE);
+}
+
+/*
+ * Releases the draining probes with no call in flight; returns how many
+ * are left.  Says which function holds how many calls every @every
+ * jiffies (0: never).  Context: process context; may sleep (grace periods).
+ */
+static int sw_tramp_drain_scan(unsigned long every)
 {
 	struct sw_tramp *t, *tmp;
 	LIST_HEAD(done);
@@ -275,7 +303,7 @@ static int sw_tramp_drain_scan(bool say)
 			continue;
 		}
 		left++;
-		if (say && time_after(jiffies, t->waited + 5 * HZ)) {
+		if (every && time_after(jiffies, t->waited + every)) {
 			t->waited = jiffies;
 			pr_info(SW_NAME ": waiting for %ld call%s in flight in %s to return (trampoline)\n",
 				n, n == 1 ? "" : "s", t->name);
@@ -283,7 +311,7 @@ static int sw_tramp_drain_scan(bool say)
 	}
 	mutex_unlock(&sw_tramp_lock);
 	if (list_empty(&done))
-		return left;
+		goto out;
 	/* No task is left in the instructions after the count went down. */
 	synchronize_rcu();
 	synchronize_rcu_tasks();
@@ -299,12 +327,15 @@ static int sw_tramp_drain_scan(bool say)
 		t->inflight = NULL;
 		t->release(t->arg);
 	}
+out:
+	sw_tramp_unhold();
 	return left;
 }
 
+/* Context: process context (a worker). */
 static void sw_tramp_drain_fn(struct work_struct *w)
 {
-	if (sw_tramp_drain_scan(true))
+	if (sw_tramp_drain_scan(60 * HZ))
 		schedule_delayed_work(&sw_tramp_drain_work, HZ / 10);
 }
 
@@ -343,8 +374,13 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 		ts[i]->waited = jiffies;
 		list_add_tail(&ts[i]->drain, &sw_tramp_draining);
 	}
+	/* Dropped by the scan that empties the list (rmmod: in use till then). */
+	if (!sw_tramp_held) {
+		__module_get(THIS_MODULE);
+		sw_tramp_held = true;
+	}
 	mutex_unlock(&sw_tramp_lock);
-	if (sw_tramp_drain_scan(false))
+	if (sw_tramp_drain_scan(0))
 		schedule_delayed_work(&sw_tramp_drain_work, HZ / 10);
 }
 
@@ -361,7 +397,7 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 void sw_tramp_wait_all(void)
 {
 	cancel_delayed_work_sync(&sw_tramp_drain_work);
-	while (sw_tramp_drain_scan(true))
+	while (sw_tramp_drain_scan(5 * HZ))
 		msleep(100);
 }
 

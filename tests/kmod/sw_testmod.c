@@ -31,6 +31,10 @@
  *   rec D N        sw_test_rec(D, N): loop N, then recurse to depth D
  *                  (D + 1 nested calls, kept so on every architecture;
  *                  interrupts off)
+ *   wakeidle PID   wake kernel thread PID if it sleeps idle (TASK_IDLE,
+ *                  e.g. a kworker waiting for work, which goes back to
+ *                  sleep when there is none): the tramp suite wakes the
+ *                  threads a removed trampoline on schedule() still holds
  *
  * Spans (block at the end of the file):
  *   spanq N A B    N items, one after the other, each added to queue 1
@@ -71,6 +75,9 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -347,6 +354,31 @@ static int sw_bench(u64 calls, bool reads)
 	return 0;
 }
 
+/*
+ * wakeidle PID: a spurious wakeup of an idle kernel thread, which its
+ * idle loop tolerates (it rechecks for work).  Only a kernel thread, only
+ * when it sleeps in TASK_IDLE; the state may change before the wakeup, as
+ * for any spurious wakeup.  Context: process context.
+ */
+static int sw_wake_idle(unsigned long long nr)
+{
+	struct task_struct *p;
+	int ret = -ESRCH;
+
+	if (nr > INT_MAX)
+		return -EINVAL;
+	rcu_read_lock();
+	p = pid_task(find_vpid((int)nr), PIDTYPE_PID);
+	if (p) {
+		if (!(p->flags & PF_KTHREAD) || READ_ONCE(p->__state) != TASK_IDLE)
+			ret = -EPERM;
+		else
+			ret = wake_up_process(p) ? 0 : -EAGAIN;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 static int sw_spantest_cmd(const char *cmd);
 static void sw_spantest_init(struct dentry *dir);
 static void sw_spantest_exit(void);
@@ -415,6 +447,8 @@ static int sw_test_cmd(char *cmd)
 		sw_bare.entry_handler = sw_bare_entry;
 		sw_bare.handler = sw_bare_return;
 		sw_bare.maxactive = 16;
+	} else if (sscanf(cmd, "wakeidle %llu", &n) == 1) {
+		ret = sw_wake_idle(n);
 	} else if (!strncmp(cmd, "span", 4)) {
 		ret = sw_spantest_cmd(cmd);
 	} else if (!strncmp(cmd, "args", 4)) {
