@@ -31,9 +31,10 @@
  *   rec D N        sw_test_rec(D, N): loop N, then recurse to depth D
  *                  (D + 1 nested calls, kept so on every architecture;
  *                  interrupts off)
- *   wakeidle PID   wake kernel thread PID if it sleeps idle (TASK_IDLE,
- *                  e.g. a kworker waiting for work, which goes back to
- *                  sleep when there is none): the tramp suite wakes the
+ *   wakeidle PID   wake kernel thread PID if it sleeps idle or
+ *                  interruptibly (TASK_IDLE, e.g. a kworker waiting for
+ *                  work, or TASK_INTERRUPTIBLE; its loop goes back to sleep
+ *                  when there is nothing to do): the tramp suite wakes the
  *                  threads a removed trampoline on schedule() still holds
  *
  * Spans (block at the end of the file):
@@ -355,10 +356,11 @@ static int sw_bench(u64 calls, bool reads)
 }
 
 /*
- * wakeidle PID: a spurious wakeup of an idle kernel thread, which its
- * idle loop tolerates (it rechecks for work).  Only a kernel thread, only
- * when it sleeps in TASK_IDLE; the state may change before the wakeup, as
- * for any spurious wakeup.  Context: process context.
+ * wakeidle PID: a spurious wakeup of a sleeping kernel thread, which its
+ * loop tolerates (it rechecks for work), as livepatch wakes its stragglers.
+ * Only a kernel thread, only when it sleeps in TASK_IDLE or
+ * TASK_INTERRUPTIBLE; the state may change before the wakeup, as for any
+ * spurious wakeup.  Context: process context.
  */
 static int sw_wake_idle(unsigned long long nr)
 {
@@ -370,7 +372,10 @@ static int sw_wake_idle(unsigned long long nr)
 	rcu_read_lock();
 	p = pid_task(find_vpid((int)nr), PIDTYPE_PID);
 	if (p) {
-		if (!(p->flags & PF_KTHREAD) || READ_ONCE(p->__state) != TASK_IDLE)
+		unsigned int state = READ_ONCE(p->__state);
+
+		if (!(p->flags & PF_KTHREAD) ||
+		    (state != TASK_IDLE && state != TASK_INTERRUPTIBLE))
 			ret = -EPERM;
 		else
 			ret = wake_up_process(p) ? 0 : -EAGAIN;

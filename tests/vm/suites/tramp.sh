@@ -261,9 +261,9 @@ is "remove both" "$(ctl probes '-schedule -schedule@k')" ok
 # trampoline was on; rmmod is refused until they return.  Which threads
 # those are and when they wake is up to the kernel: an idle kworker the
 # workqueue does not need again can sleep for minutes (seen: over 230 s on
-# 6.12-rt).  After 3 s the suite wakes such idle kernel threads (what the
-# kernel's livepatch does to its stragglers; sw_testmod wakeidle), which
-# go back to sleep through the plain schedule().
+# 6.12-rt).  After 3 s the suite wakes such sleeping kernel threads (what
+# the kernel's livepatch does to its stragglers; sw_testmod wakeidle),
+# which go back to sleep through the plain schedule().
 t0=$(date +%s)
 n=0
 while [ $n -lt 120 ] && ! rmmod stopwatch 2>/dev/null; do
