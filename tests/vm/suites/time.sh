@@ -209,18 +209,19 @@ is "-p: exactly the target's 1500 calls, not the other process's 700" \
 	"$(jrow "$TMP/p.json" $SYS_GETPPID calls)" 1500
 
 # --- --min: exactly the slow calls -----------------------------------------------
-# 0 ms sleeps return at once (well under 20 ms even under TCG); 50 ms sleeps
-# take at least 50 ms.
-"$SW" time --json -o "$TMP/min.json" --min 20ms hrtimer_nanosleep -- \
-	sh -c "'$P/sleeper' 0 40; '$P/sleeper' 50 5" >/dev/null 2>"$TMP/min.err"
-is "--min 20ms: exits 0" "$?" 0 || cat "$TMP/min.err"
+# 0 ms sleeps return at once, 300 ms sleeps take at least 300 ms.  The
+# threshold sits far from both: under TCG a 0 ms sleep has taken 25 ms
+# (arm64 6.12, once), so 20 ms was too close.
+"$SW" time --json -o "$TMP/min.json" --min 200ms hrtimer_nanosleep -- \
+	sh -c "'$P/sleeper' 0 40; '$P/sleeper' 300 3" >/dev/null 2>"$TMP/min.err"
+is "--min 200ms: exits 0" "$?" 0 || cat "$TMP/min.err"
 cp "$TMP/min.json" "$R/"
-is "--min 20ms: exactly the 5 sleeps of 50 ms counted" \
-	"$(jrow "$TMP/min.json" hrtimer_nanosleep calls)" 5
-is "--min 20ms: the 40 sleeps of 0 ms counted apart as short" \
+is "--min 200ms: exactly the 3 sleeps of 300 ms counted" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep calls)" 3
+is "--min 200ms: the 40 sleeps of 0 ms counted apart as short" \
 	"$(jrow "$TMP/min.json" hrtimer_nanosleep filtered_short)" 40
-cmp_ge "--min 20ms: the shortest counted call took 50 ms or more" \
-	"$(jrow "$TMP/min.json" hrtimer_nanosleep min)" 50000000
+cmp_ge "--min 200ms: the shortest counted call took 300 ms or more" \
+	"$(jrow "$TMP/min.json" hrtimer_nanosleep min)" 300000000
 
 # --- --by comm: exact keyed rows --------------------------------------------------
 "$SW" time --json -o "$TMP/by.json" --by comm "$SYS_GETPPID" -- \
