@@ -7,8 +7,6 @@
  * measurement core and shown in the version file (debugfs.c).  Here, the
  * lowest kernel layer, so that every layer above may read it.
  */
-#include <linux/ktime.h>
-
 #include "wrapper/timekeeping.h"
 
 #ifdef CONFIG_X86_64

@@ -26,6 +26,7 @@
 #ifndef _SW_WRAPPER_TIMEKEEPING_H
 #define _SW_WRAPPER_TIMEKEEPING_H
 
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #ifdef CONFIG_X86_64

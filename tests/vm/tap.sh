@@ -16,6 +16,8 @@
 #                           embedded newlines give several "#" lines)
 #   tap_init                reset the counters (guest-run.sh does this once)
 #   tap_summary             write a "# ..." summary line of the counts
+#   cmdarg NAME             the value of NAME= on the guest's kernel command
+#                           line (the last one; empty if none)
 #
 # Test numbers are kept in the file $SW_TAP_STATE, so they run on
 # consecutively across suites, each of which runs in its own process.
@@ -205,5 +207,7 @@ tap_summary() {
     _tap_load
     _tap_emit "# guest totals: $_tap_n tests, pass=$_tap_pass fail=$_tap_fail skip=$_tap_skip"
 }
+
+cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 
 fi

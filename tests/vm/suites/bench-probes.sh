@@ -29,7 +29,6 @@
 
 . "$SW_REPO/tests/vm/tap.sh"
 
-cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 [ "$(cmdarg sw_bench)" = 1 ] || skip_all "benchmark, not a test: run make bench"
 
 MODDIR=$SW_REPO/build/module/$SW_ARCH

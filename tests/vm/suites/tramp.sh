@@ -19,6 +19,7 @@
 
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
+. "$SW_REPO/tests/vm/tramplib.sh"
 
 T=/sys/kernel/debug/sw_testmod
 TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
@@ -45,11 +46,8 @@ is "stats format 1.3" "$(sed -n 's/^stats_format //p' "$D/version")" 1.3
 is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
 is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
 
-# Does the kernel have ftrace direct calls (x86_64 6.1 and 6.12, arm64
-# 6.12; not arm64 6.1)?  Their API is in kallsyms where it exists.
 direct=0
-awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms &&
-	direct=1
+direct_calls && direct=1
 diag "ftrace direct calls on $SW_ARCH $(uname -r): $direct"
 if [ $direct = 0 ]; then
 	# No trampoline here: auto falls back (EOPNOTSUPP, 95), forced refuses.
@@ -92,8 +90,6 @@ is "remove them" "$(ctl probes '-sw_test_fail -sw_test_target')" ok
 
 # The function tracer on the same function: ftrace's own caller runs its
 # ops, then goes on to the trampoline (the direct call's shared path).
-TR=/sys/kernel/tracing
-[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
 if [ -w $TR/set_ftrace_filter ] && grep -qw function $TR/available_tracers; then
 	is "a trampoline on sw_test_target again" \
 		"$(ctl probes '+sw_test_target attach=trampoline args=1')" ok
@@ -264,18 +260,22 @@ is "remove both" "$(ctl probes '-schedule -schedule@k')" ok
 # 6.12-rt).  After 3 s the suite wakes such sleeping kernel threads (what
 # the kernel's livepatch does to its stragglers; sw_testmod wakeidle),
 # which go back to sleep through the plain schedule().
+# wake_holders SAY: wake the sleeping kernel threads whose stacks pass
+# through the trampoline; SAY=1 names every such thread.
+wake_holders() {
+	for s in /proc/[0-9]*/stack; do
+		grep -q sw_tramp_common "$s" 2>/dev/null || continue
+		pd=${s%/stack}
+		w=$(tctl "wakeidle ${pd#/proc/}")
+		[ "$1" = 1 ] &&
+			diag "asleep in schedule through the trampoline: $(cat "$pd/comm" 2>/dev/null) (pid ${pd#/proc/}, state $(awk '{ print $3 }' "$pd/stat" 2>/dev/null)): wakeidle $w"
+	done
+}
 t0=$(date +%s)
 n=0
 while [ $n -lt 120 ] && ! rmmod stopwatch 2>/dev/null; do
-	if [ $n -ge 6 ] && [ $((n % 4)) = 2 ]; then
-		for s in /proc/[0-9]*/stack; do
-			grep -q sw_tramp_common "$s" 2>/dev/null || continue
-			pd=${s%/stack}
-			w=$(tctl "wakeidle ${pd#/proc/}")
-			[ $n -ge 10 ] ||
-				diag "asleep in schedule through the trampoline: $(cat "$pd/comm" 2>/dev/null) (pid ${pd#/proc/}, state $(awk '{ print $3 }' "$pd/stat" 2>/dev/null)): wakeidle $w"
-		done
-	fi
+	# From 3 s on, every 2 s (the first time naming them).
+	[ $n -ge 6 ] && [ $((n % 4)) = 2 ] && wake_holders $((n < 10))
 	sleep 0.5
 	n=$((n + 1))
 done
@@ -283,12 +283,11 @@ diag "rmmod after the schedule trampoline's removal: $(($(date +%s) - t0)) s"
 check "rmmod succeeded once the calls in flight in schedule returned" sh -c '! test -d /sys/module/stopwatch'
 
 # --- many hot functions, added and removed under load --------------------------
-. "$SW_REPO/tests/vm/hotfuncs.sh"
 HOT=$(hot_functions 100)
 nhot=$(echo "$HOT" | wc -l)
 is "100 of the hot candidates are traceable" "$nhot" 100
 is "load max_probes=200" "$(load max_probes=200)" ok
-addl=$(for f in $HOT; do printf '+%s attach=trampoline args=6 ' "$f"; done)
+addl=$(tramp_adds $HOT)
 reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)
 "$P/hammer" 30 >/dev/null 2>&1 &
 hm=$!
@@ -303,9 +302,8 @@ while [ $r -lt 3 ]; do
 done
 is "$nhot trampolines added and removed 3 times under load" "$fails" 0
 is "and once more, left on" "$(ctl probes "$addl")" ok
-tramps=$(awk 'NR > 1 && $(NF - 1) == 1' "$D/stats" | wc -l)
-is "all $nhot on trampolines" "$tramps" "$nhot"
-calls=$(awk 'NR > 1 { s += $2 } END { print s + 0 }' "$D/stats")
+is "all $nhot on trampolines" "$(on_trampolines)" "$nhot"
+calls=$(calls_total)
 cmp_gt "they counted calls" "$calls" 0
 kill $hm 2>/dev/null
 wait $hm 2>/dev/null

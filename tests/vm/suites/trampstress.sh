@@ -6,8 +6,8 @@
 # calls in flight, tramp.c).  The console is scanned after the boot as for
 # every suite.
 #
-# A stress run, not part of the test matrix (one cycle takes half a minute
-# under TCG): it runs only when the guest is booted with sw_stress=N (the
+# A stress run, not part of the test matrix (one cycle takes 40 s to 2
+# minutes under TCG): it runs only when the guest is booted with sw_stress=N (the
 # number of cycles) on the kernel command line, e.g.
 #
 #   tests/vm/run.sh --kernel 6.12 --suite trampstress --append sw_stress=20
@@ -17,22 +17,21 @@
 
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
-. "$SW_REPO/tests/vm/hotfuncs.sh"
+. "$SW_REPO/tests/vm/tramplib.sh"
 
-cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 cycles=$(cmdarg sw_stress)
 case $cycles in
 '' | *[!0-9]*) skip_all "stress run: boot with sw_stress=CYCLES (make stress)" ;;
 esac
 unload
 [ -r "$MOD" ] || skip_all "module $MOD not built"
-awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms ||
+direct_calls ||
 	skip_all "no ftrace direct calls on $SW_ARCH $(uname -r)"
 
 HOT=$(hot_functions 100)
 nhot=$(echo "$HOT" | wc -l)
 is "100 of the hot candidates are traceable" "$nhot" 100
-addl=$(for f in $HOT; do printf '+%s attach=trampoline args=6 ' "$f"; done)
+addl=$(tramp_adds $HOT)
 
 # The load: hammer (getppid, read, nanosleep on every CPU), forks and
 # execs, and a walk of the file system, until the cycles are done.
@@ -48,10 +47,10 @@ while [ $r -lt "$cycles" ]; do
 	[ "$res" = ok ] || { diag "cycle $r: load: $res"; bad=$((bad + 1)); }
 	res=$(ctl probes "$addl")
 	[ "$res" = ok ] || { diag "cycle $r: adding: $res: $(cat "$D/last_error")"; bad=$((bad + 1)); }
-	n=$(awk 'NR > 1 && $(NF - 1) == 1' "$D/stats" | wc -l)
+	n=$(on_trampolines)
 	[ "$n" = "$nhot" ] || { diag "cycle $r: $n of $nhot on trampolines"; bad=$((bad + 1)); }
 	sleep 1
-	c=$(awk 'NR > 1 { s += $2 } END { print s + 0 }' "$D/stats")
+	c=$(calls_total)
 	[ "$c" -gt 0 ] || { diag "cycle $r: no calls counted"; bad=$((bad + 1)); }
 	calls=$((calls + c))
 	rmmod stopwatch 2>"$TMP/rmmod.err" ||

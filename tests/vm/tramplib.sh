@@ -1,16 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/vm/hotfuncs.sh - hot kernel functions for the trampoline suites
-# (tramp, trampstress; POSIX sh, sourced after lib.sh).
+# tests/vm/tramplib.sh - what the trampoline suites share (tramp,
+# trampstress; POSIX sh, sourced after lib.sh).
 #
+#   TR                the tracing directory (tracefs or debugfs/tracing)
+#   direct_calls      whether this kernel has ftrace direct calls (x86_64
+#                     6.1 and 6.12, arm64 6.12; not arm64 6.1): its API is
+#                     in kallsyms where it exists
 #   hot_functions N   the first N candidates this kernel can trace (in
 #                     available_filter_functions, not on the kprobes
 #                     blacklist), one a line
+#   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline
+#   on_trampolines    how many probes in stats are on a trampoline
+#   calls_total       the calls of every probe in stats, summed
 #
-# Candidates: functions of at most six arguments, all in registers, that
-# return promptly (none a thread may sleep in for good: rmmod waits for
-# every call in flight through a trampoline), called by file, memory,
+# Hot candidates: functions of at most six arguments, all in registers,
+# that return promptly (none a thread may sleep in for good: rmmod waits
+# for every call in flight through a trampoline), called by file, memory,
 # fork, exec and scheduler work.  Listed in order of preference; some are
 # inlined or renamed on one kernel or another, so there are more than 100.
+
+TR=/sys/kernel/tracing
+[ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
+
+direct_calls() {
+	awk '$3 == "register_ftrace_direct" { f = 1 } END { exit !f }' /proc/kallsyms
+}
+
 HOT_CANDIDATES="fput dput kfree kmem_cache_free getname putname path_put vfs_getattr
 security_file_permission rw_verify_area link_path_walk generic_permission
 inode_permission touch_atime __fsnotify_parent try_to_wake_up wake_up_process
@@ -54,11 +69,23 @@ vm_unmapped_area perf_event_mmap setup_arg_pages do_execveat_common
 bprm_execve begin_new_exec load_elf_binary"
 
 hot_functions() {
-	_tr=/sys/kernel/tracing
-	[ -r $_tr/available_filter_functions ] || _tr=/sys/kernel/debug/tracing
 	for _f in $HOT_CANDIDATES; do
-		grep -qx "$_f" "$_tr/available_filter_functions" &&
+		grep -qx "$_f" "$TR/available_filter_functions" &&
 			! grep -q "[[:space:]]$_f\$" /sys/kernel/debug/kprobes/blacklist &&
 			echo "$_f"
 	done | head -n "$1"
+}
+
+tramp_adds() {
+	for _f in "$@"; do printf '+%s attach=trampoline args=6 ' "$_f"; done
+}
+
+on_trampolines() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "attach") k = i; next }
+		k && $k == 1 { n++ } END { print n + 0 }' "$D/stats"
+}
+
+calls_total() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "calls") k = i; next }
+		k { s += $k } END { print s + 0 }' "$D/stats"
 }
