@@ -61,6 +61,20 @@ cread() {
 }
 
 evlist() { tr '\n' ' ' <"$D/events" | sed 's/ $//'; }
+
+# cc_bounds NAME CC_MIN CC_MAX MIN_NS MAX_NS: the CPU time of sleeping
+# calls against their wall time.  Virtualized, a sleeping call's own CPU
+# time is a sliver of it; a CPU-wide count would be the whole sleep, so
+# the smallest is asked to be under a third of the shortest call.  One
+# call's may be more: under single-threaded TCG a vCPU can wait 100 ms
+# and more while the other runs, and its current thread's CPU time grows
+# meanwhile (one call was seen at 286 ms).  What always holds: a thread's
+# CPU time during a call is at most the call's wall time.
+cc_bounds() {
+	cmp_le "$1: per call far below wall time (min x 3 <= min_ns)" \
+		"$(($2 * 3))" "$4"
+	cmp_le "$1: per call at most its wall time (max <= max_ns)" "$3" "$5"
+}
 hdr() { head -n 1 "$D/stats"; }
 hashdr() { case " $(echo $(hdr)) " in *" $1 "*) echo yes ;; *) echo no ;; esac; }
 
@@ -115,20 +129,18 @@ check "events and counters files are root-only" \
 "$P/sleeper" 20 5 >/dev/null
 is "nanosleep(20 ms) x 5: calls == 5" "$(col $NANOSLEEP calls)" 5
 min_ns=$(col $NANOSLEEP min_ns)
+max_ns=$(col $NANOSLEEP max_ns)
+cc_min=$(col $NANOSLEEP cpu-clock_min)
 cc_max=$(col $NANOSLEEP cpu-clock_max)
 cmp_ge "wall time min_ns >= 20 ms" "$min_ns" 20000000
-cmp_gt "cpu-clock per call measured (> 0)" "$(col $NANOSLEEP cpu-clock_min)" 0
-# The bound is "not the sleep": an unvirtualized count would be >= min_ns.
-# Under TCG with a second guest on the other host core, one call's own
-# CPU time has been seen at 2.3 ms (11% of 20 ms), so ask for under a third.
-cmp_le "cpu-clock per call far below wall time (max x 3 <= min_ns)" \
-	"$((cc_max * 3))" "$min_ns"
+cmp_gt "cpu-clock per call measured (> 0)" "$cc_min" 0
+cc_bounds "cpu-clock" "$cc_min" "$cc_max" "$min_ns" "$max_ns"
 cmp_ge "context-switches >= 1 per sleeping call" \
 	"$(col $NANOSLEEP context-switches_min)" 1
 is "no call unmeasured" \
 	"$(col $NANOSLEEP cpu-clock_unmeasured) $(col $NANOSLEEP context-switches_unmeasured)" \
 	"0 0"
-diag "nanosleep 20 ms: wall min_ns=$min_ns, cpu-clock min/avg/max=$(col $NANOSLEEP cpu-clock_min)/$(col $NANOSLEEP cpu-clock_avg)/$cc_max ns, context-switches max=$(col $NANOSLEEP context-switches_max)"
+diag "nanosleep 20 ms: wall min/max_ns=$min_ns/$max_ns, cpu-clock min/avg/max=$cc_min/$(col $NANOSLEEP cpu-clock_avg)/$cc_max ns, context-switches max=$(col $NANOSLEEP context-switches_max)"
 is "hist: cpu-clock section, 5 calls" "$(hcalls $NANOSLEEP cpu-clock)" 5
 is "hist: cpu-clock rows add up to 5" "$(hsum $NANOSLEEP cpu-clock)" 5
 is "hist: context-switches section, 5 calls" \
@@ -264,8 +276,8 @@ if [ -w "$CPU1" ]; then
 		is "that call measured, not lost (and the shell's sleep 0.5)" \
 			"$(hcalls $NANOSLEEP cpu-clock) $(col $NANOSLEEP cpu-clock_unmeasured)" \
 			"2 0"
-		cmp_le "its cpu-clock stays far below its 1.5 s" \
-			"$(col $NANOSLEEP cpu-clock_max)" 150000000
+		cmp_le "its cpu-clock stays far below its 1.5 s (x3 <= the wall time)" \
+			"$(($(col $NANOSLEEP cpu-clock_max) * 3))" "$(col $NANOSLEEP max_ns)"
 	fi
 	is "cpu1 online" "$(cpu1_set 1 && cat $CPU1)" 1
 	for i in 1 2 3; do
@@ -355,8 +367,10 @@ else
 	"$P/sleeper" 20 5 >/dev/null
 	is "5 sleeps of 20 ms measured by software-config-0" \
 		"$(col $NANOSLEEP calls) $(col $NANOSLEEP software-config-0_unmeasured)" "5 0"
-	cmp_lt "software-config-0 (cpu-clock) per call far below the 20 ms slept" \
-		"$(col $NANOSLEEP software-config-0_max)" 20000000
+	cc_bounds "software-config-0 (cpu-clock)" \
+		"$(col $NANOSLEEP software-config-0_min)" \
+		"$(col $NANOSLEEP software-config-0_max)" \
+		"$(col $NANOSLEEP min_ns)" "$(col $NANOSLEEP max_ns)"
 
 	# Errors: named and listed by the program; nothing changes.
 	"$SWB" events set software/nosuch/ 2>"$TMP/ev.err"

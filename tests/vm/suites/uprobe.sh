@@ -56,9 +56,17 @@ else
 	# meanwhile would show in this one's counts.
 	CPU1=/sys/devices/system/cpu/cpu1/online
 	[ -w "$CPU1" ] && echo 0 >"$CPU1"
+	# uwrun LEN: reset, uw_loop(LEN) 8 times; "calls min max unmeasured".
+	uwrun() {
+		ctl reset 1 >/dev/null
+		"$U" loop 8 "$1" >/dev/null
+		for _c in calls instructions_min instructions_max \
+			instructions_unmeasured; do
+			printf '%s ' "$(col uwork:uw_loop $_c)"
+		done
+	}
 	for n in 1000 2000 4000; do
-		set -- $(ctl reset 1 >/dev/null; "$U" loop 8 $n >/dev/null;
-			echo "$(col uwork:uw_loop calls) $(col uwork:uw_loop instructions_min) $(col uwork:uw_loop instructions_max) $(col uwork:uw_loop instructions_unmeasured)")
+		set -- $(exact_run uwrun $n)
 		is "uw_loop($n) x 8: 8 calls, none unmeasured" "$1 $4" "8 0"
 		is "uw_loop($n): instructions identical on every call" "$2" "$3"
 		eval "I$n=$2"
