@@ -15,8 +15,9 @@
 #              the rest)
 #   --serial   one boot at a time (default with 2+ CPUs: two streams of
 #              boots run side by side, one TCG vCPU thread each: the non-RT
-#              x86_64 kernels in one, arm64 and the RT kernel in the other;
-#              their logs are printed when both are done)
+#              x86_64 kernels and arm64 6.1's -icount boot in one, the RT
+#              kernel and the other arm64 boots in the other; their logs
+#              are printed when both are done)
 #   --kernels  guest kernel series (default 6.1,6.12,6.12-rt; 6.12-rt is
 #              x86_64 only), or exact releases: see tests/vm/run.sh --kernel
 # Each kernel's module is built once, warning-free, into
@@ -198,60 +199,71 @@ if [ $vm -eq 1 ]; then
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
 	fi
-	# lane ARCH KERNEL: which of the two side-by-side streams boots it.
-	# The x86_64 boots take about 13 minutes each, arm64's four boots 17
-	# together: the non-RT x86_64 kernels go in lane 1, arm64 and the RT
-	# kernel in lane 2 (about 26 and 30 minutes).
+	# lane ARCH KERNEL EXTRA: which of the two side-by-side streams runs
+	# the boot.  Boot times on the CI machine (s, November 2026): x86_64
+	# 6.1 1078, 6.12 1057, 6.12-rt 1227; arm64 6.1 424 (-icount 163),
+	# 6.12 623 (-icount 146).  Lane 1: the non-RT x86_64 kernels and arm64
+	# 6.1's -icount boot (about 38 minutes); lane 2: the RT kernel and the
+	# other arm64 boots (about 40).
 	lane() {
-		case $1:$2 in
-		x86_64:*-rt|x86_64:*-rt-*) echo 2 ;;
+		case $1:$2:$3 in
+		x86_64:*-rt:*|x86_64:*-rt-*:*) echo 2 ;;
 		x86_64:*) echo 1 ;;
+		arm64:6.1:--icount|arm64:6.1.*:--icount) echo 1 ;;
 		*) echo 2 ;;
 		esac
 	}
-	# boots LANE: every boot of one lane (all when empty), one after the
-	# other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".
-	boots() {
+	# runs: every boot, "ARCH SPEC KVER EXTRA LIST" (EXTRA, LIST: - for none).
+	runs() {
 		while read -r karch k kver; do
-			[ -z "$1" ] || [ "$(lane "$karch" "$k")" = "$1" ] || continue
 			vm_runs | while read -r arch extra list; do
-				[ "$arch" = "$karch" ] || continue
-				[ "$extra" = - ] && extra=
-				[ "$list" = all ] && list=
-				name=$arch-$k${extra:+-icount}
-				head="VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
-				t0=$(date +%s)
-				if [ -z "$1" ]; then
-					stage "$head"
-					tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
-						--timeout 1500 ${list:+--suite "$list"} </dev/null 2>&1 |
-						tee "$log/vm-$name.log"
-				else
-					printf '\n=== %s ===\n' "$head" >"$log/vm-$name.log"
-					tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
-						--timeout 1500 ${list:+--suite "$list"} </dev/null \
-						>>"$log/vm-$name.log" 2>&1
-				fi
-				echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
-					tee -a "$log/timings-$arch"
+				[ "$arch" = "$karch" ] && echo "$karch $k $kver $extra $list"
 			done
 		done <"$log/kernels"
 	}
-	lanes=$(while read -r karch k kver; do lane "$karch" "$k"; done <"$log/kernels" | sort -u)
+	# boots LANE: every boot of one lane (all when empty), one after the
+	# other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".  Each
+	# boot's log name is added to $log/lane-LANE.
+	boots() {
+		runs | while read -r arch k kver extra list; do
+			[ -z "$1" ] || [ "$(lane "$arch" "$k" "$extra")" = "$1" ] || continue
+			[ "$extra" = - ] && extra=
+			[ "$list" = all ] && list=
+			name=$arch-$k${extra:+-icount}
+			echo "vm-$name.log" >>"$log/lane-${1:-all}"
+			head="VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
+			t0=$(date +%s)
+			if [ -z "$1" ]; then
+				stage "$head"
+				tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
+					--timeout 1500 ${list:+--suite "$list"} </dev/null 2>&1 |
+					tee "$log/vm-$name.log"
+			else
+				printf '\n=== %s ===\n' "$head" >"$log/vm-$name.log"
+				tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
+					--timeout 1500 ${list:+--suite "$list"} </dev/null \
+					>>"$log/vm-$name.log" 2>&1
+			fi
+			echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
+				tee -a "$log/timings-$arch"
+		done
+	}
+	lanes=$(runs | while read -r arch k kver extra list; do lane "$arch" "$k" "$extra"; done | sort -u)
 	if [ "$serial" = 1 ] || [ "$(echo "$lanes" | wc -l)" -lt 2 ]; then
+		: >"$log/lane-all"
 		boots ""
 	else
 		stage "VM suites: two streams side by side"
 		for l in $lanes; do
+			: >"$log/lane-$l"
 			boots "$l" >"$log/stream-$l.log" 2>&1 &
 		done
 		wait
 		for l in $lanes; do
 			cat "$log/stream-$l.log"
-			while read -r karch k kver; do
-				[ "$(lane "$karch" "$k")" = "$l" ] || continue
-				cat "$log/vm-$karch-$k.log" "$log/vm-$karch-$k-icount.log" 2>/dev/null
-			done <"$log/kernels"
+			while read -r f; do
+				cat "$log/$f" 2>/dev/null
+			done <"$log/lane-$l"
 		done
 	fi
 	cat "$log"/timings-* >"$log/timings" 2>/dev/null
