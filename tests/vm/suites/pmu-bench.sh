@@ -3,7 +3,9 @@
 # sw_test_leaf() called K times with interrupts off, the instructions this
 # thread retired meanwhile counted by a perf counter of its own
 # (sw_testmod's "bench"), with no probe, with a bare kretprobe (empty
-# handlers: the baseline) and with stopwatch counting 0, 1 and 2 events,
+# handlers: the baseline) and with stopwatch counting 0, 1, 2 and 3 events
+# (the second event either cycles, which adds cycles per instruction, or
+# a second instructions counter: the cost of one more event alone),
 # with call paths on (0 and 1 event), and attached by its direct-call
 # trampoline instead of a kretprobe (0 events).
 #
@@ -67,6 +69,12 @@ is "events instructions" "$(ctl events instructions)" ok
 e1=$(bench)
 is "events instructions,cycles" "$(ctl events instructions,cycles)" ok
 e2=$(bench)
+# The cost of one more event alone: instructions twice (r08 is PMUv3's
+# INST_RETIRED), so no cycles-per-instruction is derived; and three.
+is "events instructions,r08" "$(ctl events instructions,r08)" ok
+d2=$(bench)
+is "events instructions,r08,r11" "$(ctl events instructions,r08,r11)" ok
+d3=$(bench)
 is "events cpu-clock" "$(ctl events cpu-clock)" ok
 s1=$(bench)
 is "no events, call paths on" "$(ctl events '') $(ctl paths on)" "ok ok"
@@ -74,7 +82,7 @@ p0=$(bench)
 is "events instructions, call paths on" "$(ctl events instructions)" ok
 p1=$(bench)
 calls=$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2 }' "$D/stats")
-is "stopwatch counted every hit" "$calls" "$((6 * (K + 1)))"
+is "stopwatch counted every hit" "$calls" "$((8 * (K + 1)))"
 is "every hit with paths on is on the one path" \
 	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
@@ -111,6 +119,8 @@ row() {
 	row "stopwatch, 0 events" "$e0"
 	row "stopwatch, 1 event (instructions)" "$e1"
 	row "stopwatch, 2 events (+cycles)" "$e2"
+	row "stopwatch, 2 events (+r08, no cpi)" "$d2"
+	row "stopwatch, 3 events (+r08,r11)" "$d3"
 	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
 	row "stopwatch, call paths, 0 events" "$p0"
 	row "stopwatch, call paths, 1 event" "$p1"

@@ -303,6 +303,13 @@ done
 is "$nhot trampolines added and removed 3 times under load" "$fails" 0
 is "and once more, left on" "$(ctl probes "$addl")" ok
 is "all $nhot on trampolines" "$(on_trampolines)" "$nhot"
+# How ftrace reaches them: a site with our ops alone calls its trampoline
+# directly ("direct-->"); one shared with other ops goes through ftrace's
+# own caller first.
+if [ -r "$TR/enabled_functions" ]; then
+	h1=$(echo "$HOT" | head -n 1)
+	diag "enabled_functions: $(grep -c 'direct-->' "$TR/enabled_functions") direct calls of $(grep -c '^[^[:space:]]' "$TR/enabled_functions") sites; $h1: $(grep -A 2 "^$h1 " "$TR/enabled_functions" | tr '\n\t' '  ' | head -c 300)"
+fi
 calls=$(calls_total)
 cmp_gt "they counted calls" "$calls" 0
 kill $hm 2>/dev/null
