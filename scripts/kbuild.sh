@@ -13,7 +13,9 @@
 #   --arch   target architecture (default: this machine's)
 #   --src    another module's directory (with its own Kbuild), relative to
 #            the top, e.g. tests/kmod or bench/kmod: built the same way into
-#            build/kmod/<arch>-<release>/ and build/kmod/<arch>/
+#            build/kmod/<arch>-<release>/ (what the guests load: several
+#            kernels' boots run side by side) and build/kmod/<arch>/ (the
+#            last one built)
 #   --kdir   kernel build tree (default for x86_64: the running kernel's
 #            if installed, else the one of Debian's default kernel
 #            (linux-headers-amd64), else the newest non-rt
@@ -81,9 +83,18 @@ if [ -n "$modsrc" ]; then
 	for f in "$top/$modsrc"/Kbuild "$top/$modsrc"/*.c "$top/$modsrc"/*.h; do
 		[ -e "$f" ] && cp -p -u "$f" "$src/"
 	done
-	rm -f "$out"/*.ko
+	# Only this source's modules (obj-m of its Kbuild) are replaced: the
+	# kernel's folder holds the other sources' too (tests/kmod and
+	# bench/kmod share it), and a failed build must leave none stale.
+	kos=$(sed -n 's/^obj-m *[:+]\{0,1\}= *//p' "$top/$modsrc/Kbuild" | tr ' ' '\n' |
+		sed -n 's/\.o$/.ko/p')
+	[ -n "$kos" ] || { echo "kbuild.sh: $modsrc/Kbuild names no obj-m module" >&2; exit 2; }
+	for ko in $kos; do
+		rm -f "$out/$ko"
+	done
 	make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
-	for ko in "$src"/*.ko; do
+	for ko in $kos; do
+		ko=$src/$ko
 		cp "$ko" "$out/"
 		cp "$ko" "$top/build/kmod/$arch/"
 		echo "kbuild.sh: $out/$(basename "$ko")"

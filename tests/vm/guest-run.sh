@@ -36,6 +36,16 @@ if [ -z "${SW_MODULE:-}" ] && [ -f "$SW_REPO/build/module/$SW_ARCH-$SW_KVER/stop
     export SW_MODULE
 fi
 
+# The test and benchmark modules (sw_testmod.ko, sw_bare.ko) built for this
+# very kernel: build/kmod/<arch>-<release>/.  build/kmod/<arch>/ holds the
+# last ones built, for whichever kernel: boots of other kernels running side
+# by side rebuild it.
+if [ -z "${SW_KMODDIR:-}" ]; then
+    SW_KMODDIR=$SW_REPO/build/kmod/$SW_ARCH-$SW_KVER
+    [ -d "$SW_KMODDIR" ] || SW_KMODDIR=$SW_REPO/build/kmod/$SW_ARCH
+    export SW_KMODDIR
+fi
+
 say() {
     echo "sw-guest: $*"
 }

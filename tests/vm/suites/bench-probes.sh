@@ -31,8 +31,8 @@
 
 [ "$(cmdarg sw_bench)" = 1 ] || skip_all "benchmark, not a test: run make bench"
 
-MODDIR=$SW_REPO/build/module/$SW_ARCH
-KMODDIR=$SW_REPO/build/kmod/$SW_ARCH
+MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
+KMODDIR=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}
 P=$SW_REPO/build/progs/$SW_ARCH
 N=$(cmdarg sw_bench_calls)
 N=${N:-100000}
@@ -123,34 +123,39 @@ one_round() {
 		measure "$path" "$fn" bare
 		rmmod sw_bare
 	fi
-	if insmod "$MODDIR/stopwatch.ko" "probes=$fn"; then
+	if insmod "$MOD" "probes=$fn"; then
 		measure "$path" "$fn" stopwatch
 		rmmod stopwatch
 	fi
-	if insmod "$MODDIR/stopwatch.ko"; then
+	if insmod "$MOD"; then
 		# Register arguments: ksys_read 3, a syscall wrapper 1 (regs).
 		nargs=3
 		[ "$fn" = "$GETPPID" ] && nargs=1
 		if echo "+$fn attach=trampoline args=$nargs" \
 			>/sys/kernel/debug/stopwatch/probes 2>/dev/null; then
+			# What the cost depends on: the calls' clock, and
+			# whether the site calls the trampoline directly.
+			ef=/sys/kernel/tracing/enabled_functions
+			[ -r $ef ] || ef=/sys/kernel/debug/tracing/enabled_functions
+			diag "stopwatch-tramp on $fn: $(grep '^call_clock ' /sys/kernel/debug/stopwatch/version); $(grep -A 2 "^$fn " $ef 2>/dev/null | tr '\n\t' '  ' | head -c 300)"
 			measure "$path" "$fn" stopwatch-tramp
 		else
 			diag "stopwatch-tramp: no trampoline for $fn: $(cat /sys/kernel/debug/stopwatch/last_error 2>/dev/null)"
 		fi
 		rmmod stopwatch
 	fi
-	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" paths=1; then
+	if insmod "$MOD" "probes=$fn" paths=1; then
 		measure "$path" "$fn" stopwatch-paths
 		rmmod stopwatch
 	fi
-	if insmod "$MODDIR/stopwatch.ko"; then
+	if insmod "$MOD"; then
 		echo "+$fn pid=1" >/sys/kernel/debug/stopwatch/probes &&
 			measure "$path" "$fn" stopwatch-pid-out
 		echo "-$fn" >/sys/kernel/debug/stopwatch/probes
 		measure "$path" "$fn" stopwatch-pid-in "$fn"
 		rmmod stopwatch
 	fi
-	if insmod "$MODDIR/stopwatch.ko" "probes=$fn" "events=$EVENTS" 2>"$TMP/ev.err"; then
+	if insmod "$MOD" "probes=$fn" "events=$EVENTS" 2>"$TMP/ev.err"; then
 		measure "$path" "$fn" "stopwatch+2"
 		rmmod stopwatch
 	else
@@ -166,7 +171,7 @@ one_round() {
 	measure "$path" "$fn" none
 }
 
-[ -r "$MODDIR/stopwatch.ko" ] && [ -r "$KMODDIR/sw_bare.ko" ] ||
+[ -r "$MOD" ] && [ -r "$KMODDIR/sw_bare.ko" ] ||
 	skip_all "stopwatch.ko or sw_bare.ko not built (bench-probes.prepare)"
 ROUNDS=$(cmdarg sw_bench_rounds)
 ROUNDS=${ROUNDS:-3}

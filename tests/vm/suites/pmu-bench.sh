@@ -18,7 +18,7 @@
 D=/sys/kernel/debug/stopwatch
 T=/sys/kernel/debug/sw_testmod
 MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
-TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 P=$SW_REPO/build/progs/$SW_ARCH
 CPU1=/sys/devices/system/cpu/cpu1/online
 K=1000

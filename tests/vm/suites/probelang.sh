@@ -13,7 +13,7 @@
 . "$SW_REPO/tests/vm/lib.sh"
 
 T=/sys/kernel/debug/sw_testmod
-TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 
 # kcol PROBE KEY COLUMN: a row of the keys file, like col for stats.
 kcol() {

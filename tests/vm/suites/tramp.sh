@@ -22,7 +22,7 @@
 . "$SW_REPO/tests/vm/tramplib.sh"
 
 T=/sys/kernel/debug/sw_testmod
-TMOD=$SW_REPO/build/kmod/$SW_ARCH/sw_testmod.ko
+TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 TSLEEP=$P/tsleep
 
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
