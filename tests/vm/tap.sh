@@ -27,6 +27,8 @@
 # Every TAP line goes to stdout and, when SW_TAP_FILE is set, is appended
 # to that file too (the TAP stream the host collects).
 # Descriptions are prefixed with "$SW_SUITE: " when SW_SUITE is set.
+# A test reached 8 s or more after the one before it is preceded by
+# "# slow: N s since the previous test" (where a suite's time goes).
 
 if [ -z "${_SW_TAP_LOADED:-}" ]; then
 _SW_TAP_LOADED=1
@@ -34,15 +36,25 @@ _SW_TAP_LOADED=1
 : "${SW_TAP_STATE:=${TMPDIR:-/tmp}/sw-tap-state.$$}"
 
 _tap_load() {
-    _tap_n=0 _tap_pass=0 _tap_fail=0 _tap_skip=0
+    _tap_n=0 _tap_pass=0 _tap_fail=0 _tap_skip=0 _tap_t=
     if [ -r "$SW_TAP_STATE" ]; then
-        read -r _tap_n _tap_pass _tap_fail _tap_skip < "$SW_TAP_STATE" || :
+        read -r _tap_n _tap_pass _tap_fail _tap_skip _tap_t < "$SW_TAP_STATE" || :
     fi
 }
 
+# Seconds since boot, whole (no process started).
+_tap_now() {
+    _tap_up=0
+    if [ -r /proc/uptime ]; then
+        read -r _tap_up _tap_idle < /proc/uptime || :
+    fi
+    _tap_up=${_tap_up%%.*}
+}
+
 _tap_save() {
-    printf '%s %s %s %s\n' "$_tap_n" "$_tap_pass" "$_tap_fail" "$_tap_skip" \
-        > "$SW_TAP_STATE"
+    _tap_now
+    printf '%s %s %s %s %s\n' "$_tap_n" "$_tap_pass" "$_tap_fail" "$_tap_skip" \
+        "$_tap_up" > "$SW_TAP_STATE"
 }
 
 _tap_emit() {
@@ -78,6 +90,9 @@ _tap_result() {
         _tap_line="ok $_tap_n - $_tap_d # SKIP $_tap_r" ;;
     esac
     _tap_save
+    if [ -n "${_tap_t:-}" ] && [ $((_tap_up - _tap_t)) -ge 8 ]; then
+        _tap_emit "# slow: $((_tap_up - _tap_t)) s since the previous test"
+    fi
     _tap_emit "$_tap_line"
 }
 
