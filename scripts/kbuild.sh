@@ -47,6 +47,11 @@ arm64|aarch64) arch=arm64 karch=arm64 cross=aarch64-linux-gnu- ;;
 *) echo "kbuild.sh: unsupported architecture '$arch' (x86_64 or arm64)" >&2; exit 2 ;;
 esac
 [ "$(uname -m)" = aarch64 ] && [ "$arch" = arm64 ] && cross=
+# Every core, unless a parent make hands out its own jobs.
+case ${MAKEFLAGS:-} in
+*j*) jobs= ;;
+*) jobs=-j$(nproc) ;;
+esac
 
 if [ -z "$kdir" ]; then
 	if [ "$arch" = x86_64 ]; then
@@ -92,7 +97,7 @@ if [ -n "$modsrc" ]; then
 	for ko in $kos; do
 		rm -f "$out/$ko"
 	done
-	make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
+	make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 	for ko in $kos; do
 		ko=$src/$ko
 		cp "$ko" "$out/"
@@ -130,7 +135,7 @@ cp -p -u "$top/Kbuild" "$src/"
 
 # A failed build leaves no module behind, not an older one.
 rm -f "$out/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
-make -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
+make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
 cp "$src/stopwatch.ko" "$out/stopwatch.ko"
 cp "$src/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
 echo "kbuild.sh: $out/stopwatch.ko"

@@ -52,7 +52,8 @@ log=$top/build/test-logs
 rm -rf "$log"
 mkdir -p "$log"
 
-stage() { printf '\n=== %s ===\n' "$*"; }
+t_start=$(date +%s)
+stage() { printf '\n=== %s (at %ss) ===\n' "$*" "$(($(date +%s) - t_start))"; }
 broken() { fail=$((fail + 1)); stage_fail="$stage_fail $1"; echo "test.sh: $1 FAILED"; }
 
 stage "dependencies"

@@ -68,12 +68,16 @@ vm_area_free vm_area_dup __vm_munmap do_vmi_munmap get_unmapped_area
 vm_unmapped_area perf_event_mmap setup_arg_pages do_execveat_common
 bprm_execve begin_new_exec load_elf_binary"
 
+# One pass over each list (a grep per candidate took 45 s under TCG).
 hot_functions() {
-	for _f in $HOT_CANDIDATES; do
-		grep -qx "$_f" "$TR/available_filter_functions" &&
-			! grep -q "[[:space:]]$_f\$" /sys/kernel/debug/kprobes/blacklist &&
-			echo "$_f"
-	done | head -n "$1"
+	echo "$HOT_CANDIDATES" | tr ' ' '\n' | grep . |
+		awk -v n="$1" -v bl=/sys/kernel/debug/kprobes/blacklist \
+			-v av="$TR/available_filter_functions" '
+		BEGIN {
+			while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }
+			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
+		}
+		$0 in ok && !($0 in deny) && got < n { print; got++ }'
 }
 
 tramp_adds() {

@@ -302,14 +302,16 @@ reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)
 hm=$!
 r=0
 fails=0
-while [ $r -lt 3 ]; do
+# Two rounds (each about 40 s under TCG; trampstress does twenty), then
+# a third add that stays on through unload.
+while [ $r -lt 2 ]; do
 	[ "$(ctl probes "$addl")" = ok ] || fails=$((fails + 1))
 	"$TSLEEP" 20 50 >/dev/null
 	ls -R /sys/kernel/debug/stopwatch >/dev/null
 	[ "$(ctl probes "$reml")" = ok ] || fails=$((fails + 1))
 	r=$((r + 1))
 done
-is "$nhot trampolines added and removed 3 times under load" "$fails" 0
+is "$nhot trampolines added and removed twice under load" "$fails" 0
 is "and once more, left on" "$(ctl probes "$addl")" ok
 is "all $nhot on trampolines" "$(on_trampolines)" "$nhot"
 # How ftrace reaches them: a site with our ops alone calls its trampoline
