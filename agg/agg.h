@@ -226,7 +226,6 @@ static __always_inline void sw_evgen_record(struct sw_evgen *g,
 	u32 i, n = g->n, cpi_mask = g->cpi_mask;
 	u32 bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
 	struct sw_evstat *es = pc->ev;
-	u64 cpi;
 
 	raw_write_seqcount_begin(&pc->seq);
 	for (i = 0; i < n; i++, es++) {
@@ -240,9 +239,14 @@ static __always_inline void sw_evgen_record(struct sw_evgen *g,
 		sw_stats_add(&es->st, v);
 		es->hist[sw_hist_bucket(v)]++;
 	}
-	if (unlikely(cpi_mask) && !(bad & cpi_mask) &&
-	    sw_cpi_milli(ev->acc[g->cycles], ev->acc[g->instructions], &cpi))
-		sw_stats_add(&pc->cpi, cpi);
+	if (unlikely(cpi_mask) && !(bad & cpi_mask)) {
+		/* Returned, not through a pointer: no stack canary here. */
+		u64 cpi = sw_cpi_milli(ev->acc[g->cycles],
+				       ev->acc[g->instructions]);
+
+		if (cpi != SW_CPI_NONE)
+			sw_stats_add(&pc->cpi, cpi);
+	}
 	raw_write_seqcount_end(&pc->seq);
 }
 

@@ -154,6 +154,25 @@ void sw_pending_unmatched(void)
 }
 NOKPROBE_SYMBOL(sw_pending_unmatched);
 
+/**
+ * sw_pending_close_slow() - sw_pending_close()'s general way: a CPU
+ * without counters of @set, or a segment not open.  Out of line: its
+ * array of samples would otherwise give every exit half with events a
+ * bigger frame and a stack canary.
+ * @pd:  the returning call's entry
+ * @set: the event set it was entered with
+ *
+ * Context: the core's exit half (preemption disabled, possibly NMI).
+ */
+void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set)
+{
+	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+	u32 unread = sw_pmu_read(set, s);
+
+	sw_evcall_end(&pd->ev, set->n, s, unread);
+}
+NOKPROBE_SYMBOL(sw_pending_close_slow);
+
 /* A call found its thread's stack full. Context: the core's entry half. */
 void sw_pending_too_deep(void)
 {

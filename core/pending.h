@@ -40,6 +40,7 @@ void sw_pending_idle(struct sw_thread *th);
 void sw_pending_forget_cpu(void);
 struct sw_thread *sw_pending_find_current(void);
 void sw_pending_unmatched(void);
+void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set);
 
 /*
  * sw_pending_push() - reserve the next entry of the current thread's
@@ -143,7 +144,7 @@ static __always_inline void sw_core_enter_events(struct sw_call *c,
  * sw_pending_close() - close a returning call's last segment, reading
  * each counter and folding it into the call at once (no array of
  * samples in between).  A CPU without counters of @set, or a segment not
- * open, takes the general way (sw_pmu_read(), sw_evcall_end()).
+ * open, takes the general way, out of line (sw_pending_close_slow()).
  * Context: as sw_core_exit().
  */
 static __always_inline void sw_pending_close(struct sw_pending *pd,
@@ -156,10 +157,7 @@ static __always_inline void sw_pending_close(struct sw_pending *pd,
 	unsigned long flags;
 
 	if (unlikely(!c || !ev->open)) {
-		struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
-		u32 unread = sw_pmu_read(set, s);
-
-		sw_evcall_end(ev, n, s, unread);
+		sw_pending_close_slow(pd, set);
 		return;
 	}
 	flags = sw_pmu_irq_save();

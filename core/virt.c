@@ -50,6 +50,26 @@ static __always_inline void sw_virt_thread(struct sw_thread *th,
 }
 
 /*
+ * Reads the counters once and closes @pth's segments and opens @nth's.
+ * Out of line: its array of samples would otherwise give the hook a stack
+ * canary in every context switch, calls in flight or not.
+ * Context: sched_switch tracepoint, interrupts off.
+ */
+static noinline void sw_virt_switch(const struct sw_evset *set,
+				    struct sw_thread *pth,
+				    struct sw_thread *nth)
+{
+	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
+	u32 unread = sw_pmu_read(set, s);
+
+	if (pth)
+		sw_virt_thread(pth, set, s, unread, true);
+	if (nth)
+		sw_virt_thread(nth, set, s, unread, false);
+}
+NOKPROBE_SYMBOL(sw_virt_switch);
+
+/*
  * sw_sched_switch() - sched_switch tracepoint probe.
  * Context: __schedule() with the runqueue locked and interrupts off; prev
  * is current.  No locks, no allocation.  Under PREEMPT_RT the same: the
@@ -58,7 +78,6 @@ static __always_inline void sw_virt_thread(struct sw_thread *th,
  */
 static void notrace sw_sched_switch(SW_SCHED_SWITCH_ARGS(prev, next))
 {
-	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
 	struct sw_thread *pth, *nth;
 
@@ -72,14 +91,8 @@ static void notrace sw_sched_switch(SW_SCHED_SWITCH_ARGS(prev, next))
 	}
 	pth = sw_pending_switch_out(prev);
 	nth = sw_pending_switch_in(next);
-	if ((pth && READ_ONCE(pth->depth)) || (nth && READ_ONCE(nth->depth))) {
-		u32 unread = sw_pmu_read(set, s);
-
-		if (pth)
-			sw_virt_thread(pth, set, s, unread, true);
-		if (nth)
-			sw_virt_thread(nth, set, s, unread, false);
-	}
+	if ((pth && READ_ONCE(pth->depth)) || (nth && READ_ONCE(nth->depth)))
+		sw_virt_switch(set, pth, nth);
 	if (pth)
 		sw_pending_idle(pth);
 }

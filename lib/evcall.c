@@ -9,15 +9,14 @@
  * sw_cpi_milli() - cycles per instruction of one call, fixed point.
  * @cycles:       cycles of the call
  * @instructions: instructions of the call
- * @cpi:          CPI x SW_CPI_SCALE, rounded down; output
  *
- * Return: false (and no @cpi) when the call retired no instruction.
+ * Return: CPI x SW_CPI_SCALE, rounded down; SW_CPI_NONE when the call
+ * retired no instruction.
  */
-bool sw_cpi_milli(u64 cycles, u64 instructions, u64 *cpi)
+u64 sw_cpi_milli(u64 cycles, u64 instructions)
 {
 	if (!instructions)
-		return false;
-	*cpi = mul_u64_u64_div_u64(cycles, SW_CPI_SCALE, instructions);
-	return true;
+		return SW_CPI_NONE;
+	return mul_u64_u64_div_u64(cycles, SW_CPI_SCALE, instructions);
 }
 NOKPROBE_SYMBOL(sw_cpi_milli);

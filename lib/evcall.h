@@ -191,6 +191,9 @@ static __always_inline void sw_evcall_end(struct sw_evcall *c,
 /* Fixed-point scale of cycles-per-instruction values: 1000 = 1.000 CPI. */
 #define SW_CPI_SCALE 1000
 
-bool sw_cpi_milli(u64 cycles, u64 instructions, u64 *cpi);
+/* sw_cpi_milli()'s answer for a call that retired no instruction. */
+#define SW_CPI_NONE (~0ULL)
+
+u64 sw_cpi_milli(u64 cycles, u64 instructions);
 
 #endif /* _STOPWATCH_EVCALL_H */

@@ -167,20 +167,15 @@ static void test_all_events(void **state)
 
 static void test_cpi(void **state)
 {
-	u64 cpi = 77;
-
 	(void)state;
-	assert_false(sw_cpi_milli(100, 0, &cpi));
-	assert_int_equal(cpi, 77);
-	assert_true(sw_cpi_milli(100, 100, &cpi));
-	assert_int_equal(cpi, 1000);
-	assert_true(sw_cpi_milli(1, 3, &cpi));
-	assert_int_equal(cpi, 333);
-	assert_true(sw_cpi_milli(25, 10, &cpi));
-	assert_int_equal(cpi, 2500);
+	assert_true(sw_cpi_milli(100, 0) == SW_CPI_NONE);
+	assert_true(sw_cpi_milli(0, 0) == SW_CPI_NONE);
+	assert_int_equal(sw_cpi_milli(0, 5), 0);
+	assert_int_equal(sw_cpi_milli(100, 100), 1000);
+	assert_int_equal(sw_cpi_milli(1, 3), 333);
+	assert_int_equal(sw_cpi_milli(25, 10), 2500);
 	/* Large counts: no overflow in cycles * 1000. */
-	assert_true(sw_cpi_milli(1ULL << 62, 1ULL << 61, &cpi));
-	assert_int_equal(cpi, 2000);
+	assert_int_equal(sw_cpi_milli(1ULL << 62, 1ULL << 61), 2000);
 }
 
 int main(void)
