@@ -47,11 +47,15 @@ arm64|aarch64) arch=arm64 karch=arm64 cross=aarch64-linux-gnu- ;;
 *) echo "kbuild.sh: unsupported architecture '$arch' (x86_64 or arm64)" >&2; exit 2 ;;
 esac
 [ "$(uname -m)" = aarch64 ] && [ "$arch" = arm64 ] && cross=
-# Every core, unless a parent make hands out its own jobs.
-case ${MAKEFLAGS:-} in
-*j*) jobs= ;;
-*) jobs=-j$(nproc) ;;
-esac
+# Every core, unless a parent make hands out its own jobs (its flags, not
+# the variables after '--', which may hold any letter: KDIR=/home/jo/...).
+jobs=-j$(nproc)
+for _w in ${MAKEFLAGS:-}; do
+	case $_w in
+	--) break ;;
+	-j* | --jobserver*) jobs= ;;
+	esac
+done
 
 if [ -z "$kdir" ]; then
 	if [ "$arch" = x86_64 ]; then
