@@ -19,6 +19,26 @@
 #include "core/core.h"
 #include "attach.h"
 
+/*
+ * sw_krp_of() - the stopwatch kretprobe of a pending instance, or NULL.
+ * Where kretprobes keep their own instance list (arm64, CONFIG_KRETPROBE_
+ * ON_RETHOOK off), unregistration clears the instance's kretprobe while
+ * its handlers may still run on another CPU: kprobes checks it before
+ * calling a handler, and this read, later, can find NULL.  The kretprobe
+ * itself stays valid until the handler ends (unregistration waits for
+ * RCU), so only the NULL needs handling: the call is left unmeasured, as
+ * any call in flight while its probe goes (core/pending.c counts its
+ * pending entry, if any, as orphaned or abandoned).
+ * Context: the kretprobe's handlers.
+ */
+static __always_inline struct sw_kretprobe *
+sw_krp_of(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = sw_kretprobe_of(ri);
+
+	return likely(rp) ? container_of(rp, struct sw_kretprobe, krp) : NULL;
+}
+
 static unsigned int maxactive;
 module_param(maxactive, uint, 0444);
 MODULE_PARM_DESC(maxactive,
@@ -66,11 +86,10 @@ int sw_maxactive(void)
  */
 static int sw_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
-					      struct sw_kretprobe, krp);
+	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	return !sw_core_enter((struct sw_call *)ri->data, k->aggs, k->spec,
-			      regs);
+	return !k || !sw_core_enter((struct sw_call *)ri->data, k->aggs,
+				    k->spec, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry);
 
@@ -82,10 +101,11 @@ NOKPROBE_SYMBOL(sw_krp_entry);
  */
 static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
-					      struct sw_kretprobe, krp);
+	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	sw_core_exit(k->aggs, k->spec, (struct sw_call *)ri->data, regs);
+	if (likely(k))
+		sw_core_exit(k->aggs, k->spec, (struct sw_call *)ri->data,
+			     regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return);
@@ -96,16 +116,21 @@ NOKPROBE_SYMBOL(sw_krp_return);
  * of the plain handlers below, time-only ones too.
  * Context: as sw_krp_entry() and sw_krp_return().
  */
-static noinline void sw_krp_enter_full(struct kretprobe_instance *ri,
-				       struct pt_regs *regs)
+static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
+				      struct pt_regs *regs)
 {
 	struct sw_aggs *a = NULL;
 
 	/* The probe's aggregations name its call paths. */
-	if (sw_paths_on())
-		a = container_of(sw_kretprobe_of(ri), struct sw_kretprobe,
-				 krp)->aggs;
+	if (sw_paths_on()) {
+		struct sw_kretprobe *k = sw_krp_of(ri);
+
+		if (unlikely(!k))
+			return 1;
+		a = k->aggs;
+	}
 	sw_core_enter((struct sw_call *)ri->data, a, NULL, regs);
+	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_enter_full);
 
@@ -125,21 +150,22 @@ NOKPROBE_SYMBOL(sw_krp_exit_full);
 static int sw_krp_entry_plain(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	if (likely(sw_core_time_only(NULL)))
+	if (likely(sw_core_time_only(NULL))) {
 		sw_core_enter_time((struct sw_call *)ri->data);
-	else
-		sw_krp_enter_full(ri, regs);
-	return 0;
+		return 0;
+	}
+	return sw_krp_enter_full(ri, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry_plain);
 
 static int sw_krp_return_plain(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
-					      struct sw_kretprobe, krp);
+	struct sw_kretprobe *k = sw_krp_of(ri);
 	struct sw_call *c = (struct sw_call *)ri->data;
 
+	if (unlikely(!k))
+		return 0;
 	if (likely(!c->pend))
 		sw_core_exit_time(k->aggs, c, regs);
 	else
@@ -157,20 +183,19 @@ NOKPROBE_SYMBOL(sw_krp_return_plain);
 static int sw_krp_entry_stacked(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
-					      struct sw_kretprobe, krp);
+	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	return !sw_core_enter_stacked(k, k->aggs, k->spec, regs);
+	return !k || !sw_core_enter_stacked(k, k->aggs, k->spec, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry_stacked);
 
 static int sw_krp_return_stacked(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = container_of(sw_kretprobe_of(ri),
-					      struct sw_kretprobe, krp);
+	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	sw_core_exit_stacked(k, k->aggs, k->spec, regs);
+	if (likely(k))
+		sw_core_exit_stacked(k, k->aggs, k->spec, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return_stacked);
