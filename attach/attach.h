@@ -101,27 +101,22 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  * struct sw_tramp - a kernel function timed through a direct-call
  * trampoline (tramp.c).
  * @ops:      the ftrace_ops whose filter names the function
- * @drain:    entry on the list of removed probes with calls in flight
  * @aggs:     where its calls are folded
  * @spec:     its filters and keys, NULL when it has none
  * @name:     the function
- * @release:  called with @arg once no call is in flight any more after
- *            sw_tramp_unregister() (the owner frees @aggs there)
+ * @release:  called with @arg by sw_tramp_unregister() once no half can
+ *            use the probe any more (the owner frees @aggs there)
  * @arg:      for @release
  * @reentry:  calls not measured because a handler half ran on their CPU
  * @reentry_base: @reentry at the last reset
- * @inflight: calls between the entry and the exit half, per CPU: a call
- *            counts +1 where it entered and -1 where it returned, so only
- *            the sum over all CPUs means anything (tramp.c); NULL until
- *            registered
- * @waited:   jiffies when the last "waiting" message was said
+ * @seq:      its number, never 0 and never reused while the module is
+ *            loaded: a call in flight knows its probe by it
  * @idx:      its stub, -1 when none
  * @armed:    its handlers measure calls
  * @registered: the direct call is installed
  */
 struct sw_tramp {
 	struct ftrace_ops ops;
-	struct list_head drain;
 	struct sw_aggs *aggs;
 	const struct sw_spec *spec;
 	const char *name;
@@ -129,8 +124,7 @@ struct sw_tramp {
 	void *arg;
 	atomic_long_t reentry;
 	unsigned long reentry_base;
-	long __percpu *inflight;
-	unsigned long waited;
+	u32 seq;
 	int idx;
 	bool armed;
 	bool registered;
@@ -145,7 +139,7 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 int sw_tramp_register(struct sw_tramp *t, int nargs);
 void sw_tramp_enable(struct sw_tramp *t);
 void sw_tramp_unregister(struct sw_tramp **ts, int n);
-void sw_tramp_wait_all(void);
+void sw_tramp_exit_module(void);
 unsigned long sw_tramp_missed(struct sw_tramp *t);
 void sw_tramp_reset_missed(struct sw_tramp *t);
 

@@ -2,12 +2,14 @@
 /*
  * tramp.c - attaching through a direct-call trampoline of the module's own.
  *
- * ftrace's direct-call API puts a call to one of the module's stubs
- * (tramp_x86.S, tramp_arm64.S) at the function's ftrace site.  The stub's
- * common body keeps the call's struct sw_call in its stack frame, runs the
- * entry half (sw_tramp_enter()), calls the function's body, runs the exit
- * half (sw_tramp_exit()) and returns to the caller: no kprobe, no instance
- * pool, so no call is missed for want of maxactive.
+ * ftrace's direct-call API puts a call to one of the stubs at the
+ * function's ftrace site.  The stubs are the companion module's,
+ * stopwatch_tramp.ko (tramp/): their common body keeps the call's struct
+ * sw_call in its stack frame, runs the entry half (sw_tramp_enter(),
+ * tramp_run.c, through the ops this file attaches), calls the function's
+ * body, runs the exit half (sw_tramp_exit()) and returns to the caller:
+ * no kprobe, no instance pool, so no call is missed for want of
+ * maxactive.
  *
  * What may use one: a function whose arguments are all in registers (six
  * at most on x86_64, eight on arm64; the trampoline's frame sits between
@@ -17,37 +19,25 @@
  * stack arguments).  A function another direct caller holds (a BPF fentry
  * or fexit program) cannot have a second one: registration says -EBUSY.
  *
- * Calls in flight: the body returns into module text, so a stub and its
- * probe's aggregations must outlive every call that entered it.  Each
- * probe counts its calls in flight per CPU (no shared cache line written
- * by every call): +1 on the CPU a call enters on, -1 on the one it
- * returns on, so a CPU's count may be negative and only the sum means
- * anything.  Summed once no call can enter any more, it is exact: every
- * +1 came before the sum was taken, and a -1 that lands while it is
- * taken only makes it larger (a CPU read before that -1 still shows the
- * call), so a zero sum means no call is in flight.  Removal uninstalls the direct call
- * first (no new entries), waits for RCU and RCU-tasks grace periods (no
- * task is still between the ftrace site and the count), then frees the
- * stub and calls the owner's release only once the count is zero and
- * another pair of grace periods has passed (no task is still in the few
- * instructions after the count went down); until then a worker polls.
- * While a removed probe drains, the module holds a reference on itself,
- * so rmmod says the module is in use (and can be retried) instead of
- * waiting; /sys/module/stopwatch/refcnt shows it.  Probes still on at
- * rmmod are removed by module exit, which must wait for every stub to
- * drain, saying every few seconds which function holds how many calls.
- *
- * Threads that sleep in a trampolined function for a long time (the
- * kernel's livepatch sends them fake signals; a module cannot: the
- * helpers are not exported) hold their stub until they return, and rmmod
- * waits for them (or, once their probes are removed, refuses until they
- * have returned).  Only calls that entered while the direct call was on
- * count, but one thread that went to sleep for good meanwhile holds the
- * stub for good: with schedule() on a trampoline, an idle kworker the
- * workqueue did not need again held it for minutes on a test boot.  So:
- * use the trampoline on functions whose calls end (the default attach
- * stays kretprobe, which has no such wait), and never on one that does
- * not return (do_exit): use attach=kretprobe there.
+ * Calls in flight: the body returns into the trampoline, and a thread may
+ * sleep in a trampolined function for a long time, or for good (schedule()
+ * of an idle kworker).  That is why the trampolines' text is another
+ * module's, one that is never unloaded (tramp/abi.h): this module and its
+ * probes can go at any time.  Each probe has a number (seq) that the
+ * entry half leaves in the call's frame; the exit half folds the call
+ * only if the stub still holds the probe of that number, and the
+ * companion calls it only if the frame's generation is that of the ops
+ * now attached.  So a call that returns after its probe was removed, or
+ * after this module was unloaded (and maybe loaded again), goes straight
+ * back to its caller; a call that was in flight with events counted left
+ * its entry on the pending stack, counted there as orphaned or abandoned.
+ * Removal uninstalls the direct calls, waits for an RCU-tasks grace
+ * period (no task is still between an ftrace site and its stub, so a stub
+ * taken again serves only its new function), empties the stubs, waits for
+ * an RCU grace period (no half still uses the probe: the companion runs
+ * them with preemption disabled) and calls the owner's release.  The
+ * companion is found at the first trampoline (symbol_get(), loaded with
+ * request_module() if need be) and let go at module exit.
  *
  * Reentry: the core keeps one writer per CPU's statistics.  A handler
  * half runs with preemption disabled and a per-CPU guard; a trampolined
@@ -55,8 +45,7 @@
  * passes straight through its function unmeasured, counted in the
  * probe's miss_reentry.
  */
-#include <linux/delay.h>
-#include <linux/jiffies.h>
+#include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -65,7 +54,6 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
-#include <linux/workqueue.h>
 
 #include "control/control.h"
 #include "wrapper/ftrace.h"
@@ -136,6 +124,10 @@ const char *sw_tramp_why(int err)
 		       __stringify(SW_TRAMP_MAX_ARGS) ")";
 	case -ENOSPC:
 		return "every trampoline stub is in use";
+	case -ENOPKG:
+		return "stopwatch_tramp.ko, which holds the trampolines, is not loaded (modprobe stopwatch_tramp, or insmod it from the build directory)";
+	case -EPROTO:
+		return "the stopwatch_tramp.ko loaded is of another stopwatch version (reboot to load a matching pair)";
 	case -EBUSY:
 		return "another direct caller (e.g. a BPF fentry/fexit program) holds it";
 	case -EINVAL:
@@ -160,7 +152,6 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   void (*release)(void *arg), void *arg)
 {
 	memset(t, 0, sizeof(*t));
-	INIT_LIST_HEAD(&t->drain);
 	t->aggs = aggs;
 	t->spec = spec;
 	t->name = symbol;
@@ -171,18 +162,63 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 
 #ifdef SW_HAVE_TRAMP
 
-/* The slots and the draining list. */
+/* The slots, the companion's ops and the probes' numbers. */
 static DEFINE_MUTEX(sw_tramp_lock);
-static LIST_HEAD(sw_tramp_draining);
-/* Whether the module holds a reference on itself for sw_tramp_draining. */
-static bool sw_tramp_held;
+static u32 sw_tramp_seq;
 
-static void sw_tramp_drain_fn(struct work_struct *w);
-static DECLARE_DELAYED_WORK(sw_tramp_drain_work, sw_tramp_drain_fn);
+/*
+ * The companion's exports, from symbol_get() (a reference on it, which it
+ * never gives up anyway); NULL while not attached.
+ */
+static int (*sw_tramp_attach_fn)(struct sw_tramp_ops *ops);
+static void (*sw_tramp_detach_fn)(struct sw_tramp_ops *ops);
+
+static struct sw_tramp_ops sw_tramp_ops = {
+	.abi = SW_TRAMP_ABI,
+	.enter = sw_tramp_enter,
+	.exit = sw_tramp_exit,
+};
+
+/*
+ * Finds the companion and attaches our halves to its trampolines, once.
+ * Context: process context, under sw_tramp_lock (request_module() sleeps).
+ * Return: 0, -ENOPKG (not loaded and cannot be), -EPROTO (of another
+ * version) or -EBUSY.
+ */
+static int sw_tramp_companion(void)
+{
+	int (*attach_fn)(struct sw_tramp_ops *ops);
+	void (*detach_fn)(struct sw_tramp_ops *ops);
+	int ret;
+
+	if (sw_tramp_attach_fn)
+		return 0;
+	attach_fn = symbol_get(sw_tramp_attach);
+	if (!attach_fn) {
+		request_module("stopwatch_tramp");
+		attach_fn = symbol_get(sw_tramp_attach);
+	}
+	if (!attach_fn)
+		return -ENOPKG;
+	detach_fn = symbol_get(sw_tramp_detach);
+	if (!detach_fn) {
+		symbol_put(sw_tramp_attach);
+		return -ENOPKG;
+	}
+	ret = attach_fn(&sw_tramp_ops);
+	if (ret) {
+		symbol_put(sw_tramp_detach);
+		symbol_put(sw_tramp_attach);
+		return ret;
+	}
+	sw_tramp_attach_fn = attach_fn;
+	sw_tramp_detach_fn = detach_fn;
+	return 0;
+}
 
 static unsigned long sw_tramp_addr(int idx)
 {
-	return (unsigned long)sw_tramp_stubs + idx * SW_TRAMP_STUB_SIZE;
+	return sw_tramp_ops.stubs + idx * SW_TRAMP_STUB_SIZE;
 }
 
 /**
@@ -195,9 +231,10 @@ static unsigned long sw_tramp_addr(int idx)
  *
  * Context: process context.
  * Return: 0, -ENODATA (argument count unknown), -E2BIG (stack
- * arguments), -ENOSPC (no free stub), -EBUSY (another direct caller),
- * -EINVAL (ftrace cannot trace the function), -ENOMEM, or another errno
- * of ftrace.
+ * arguments), -ENOPKG or -EPROTO (no companion module of our version),
+ * -ENOSPC (no free stub), -EBUSY (another direct caller), -EINVAL
+ * (ftrace cannot trace the function), -ENOMEM, or another errno of
+ * ftrace.
  */
 int sw_tramp_register(struct sw_tramp *t, int nargs)
 {
@@ -210,14 +247,12 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 		return -E2BIG;
 	/* ftrace parses the filter in place. */
 	buf = kstrdup(t->name, GFP_KERNEL);
-	t->inflight = alloc_percpu(long);
-	if (!buf || !t->inflight) {
-		kfree(buf);
-		free_percpu(t->inflight);
-		t->inflight = NULL;
+	if (!buf)
 		return -ENOMEM;
-	}
 	mutex_lock(&sw_tramp_lock);
+	ret = sw_tramp_companion();
+	if (ret)
+		goto out_unlock;
 	for (i = 0; i < SW_TRAMP_SLOTS && sw_tramp_slot[i]; i++)
 		;
 	ret = -ENOSPC;
@@ -228,8 +263,12 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 		ftrace_free_filter(&t->ops);
 		goto out_unlock;
 	}
+	if (!++sw_tramp_seq)
+		++sw_tramp_seq;
+	t->seq = sw_tramp_seq;
 	t->idx = i;
-	WRITE_ONCE(sw_tramp_slot[i], t);
+	/* The halves read the probe's number through the slot. */
+	smp_store_release(&sw_tramp_slot[i], t);
 	ret = sw_ftrace_direct_register(&t->ops, sw_tramp_addr(i));
 	if (ret) {
 		/* No call ever reached the stub. */
@@ -242,107 +281,13 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 out_unlock:
 	mutex_unlock(&sw_tramp_lock);
 	kfree(buf);
-	if (ret) {
-		free_percpu(t->inflight);
-		t->inflight = NULL;
-	}
 	return ret;
 }
 
-/*
- * Calls of @t in flight: the sum of its per-CPU counts (see the top).
- * Context: process context, once no call can enter @t any more.
- */
-static long sw_tramp_inflight(struct sw_tramp *t)
-{
-	long n = 0;
-	int cpu;
-
-	if (!t->inflight)
-		return 0;
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(*per_cpu_ptr(t->inflight, cpu));
-	return n;
-}
-
-/*
- * Drops the module's reference on itself once no probe drains.
- * Context: process context, not under sw_tramp_lock.
- */
-static void sw_tramp_unhold(void)
-{
-	bool put = false;
-
-	mutex_lock(&sw_tramp_lock);
-	if (sw_tramp_held && list_empty(&sw_tramp_draining)) {
-		sw_tramp_held = false;
-		put = true;
-	}
-	mutex_unlock(&sw_tramp_lock);
-	if (put)
-		module_put(THIS_MODULE);
-}
-
-/*
- * Releases the draining probes with no call in flight; returns how many
- * are left.  Says which function holds how many calls every @every
- * jiffies (0: never).  Context: process context; may sleep (grace periods).
- */
-static int sw_tramp_drain_scan(unsigned long every)
-{
-	struct sw_tramp *t, *tmp;
-	LIST_HEAD(done);
-	int left = 0;
-
-	mutex_lock(&sw_tramp_lock);
-	list_for_each_entry_safe(t, tmp, &sw_tramp_draining, drain) {
-		long n = sw_tramp_inflight(t);
-
-		if (!n) {
-			list_move(&t->drain, &done);
-			continue;
-		}
-		left++;
-		if (every && time_after(jiffies, t->waited + every)) {
-			t->waited = jiffies;
-			pr_info(SW_NAME ": waiting for %ld call%s in flight in %s to return (trampoline)\n",
-				n, n == 1 ? "" : "s", t->name);
-		}
-	}
-	mutex_unlock(&sw_tramp_lock);
-	if (list_empty(&done))
-		goto out;
-	/* No task is left in the instructions after the count went down. */
-	synchronize_rcu();
-	synchronize_rcu_tasks();
-	list_for_each_entry_safe(t, tmp, &done, drain) {
-		list_del_init(&t->drain);
-		if (t->idx >= 0) {
-			mutex_lock(&sw_tramp_lock);
-			WRITE_ONCE(sw_tramp_slot[t->idx], NULL);
-			mutex_unlock(&sw_tramp_lock);
-		}
-		t->idx = -1;
-		free_percpu(t->inflight);
-		t->inflight = NULL;
-		t->release(t->arg);
-	}
-out:
-	sw_tramp_unhold();
-	return left;
-}
-
-/* Context: process context (a worker). */
-static void sw_tramp_drain_fn(struct work_struct *w)
-{
-	if (sw_tramp_drain_scan(60 * HZ))
-		schedule_delayed_work(&sw_tramp_drain_work, HZ / 10);
-}
-
 /**
- * sw_tramp_unregister() - uninstall direct calls in one batch; each
- * probe's release runs once its calls in flight have returned (at once
- * when none is, else from a worker).
+ * sw_tramp_unregister() - uninstall direct calls in one batch and release
+ * the probes: calls still in flight in them return to their callers
+ * unmeasured (see the top).
  * @ts: the probes (registered or not: an unregistered one is released)
  * @n:  how many
  *
@@ -350,6 +295,7 @@ static void sw_tramp_drain_fn(struct work_struct *w)
  */
 void sw_tramp_unregister(struct sw_tramp **ts, int n)
 {
+	bool stubs = false;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -365,40 +311,42 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 					t->name, ret);
 			t->registered = false;
 		}
+		stubs |= t->idx >= 0;
 	}
-	/* No task is between an ftrace site and a stub's count any more. */
-	synchronize_rcu();
-	synchronize_rcu_tasks();
-	mutex_lock(&sw_tramp_lock);
-	for (i = 0; i < n; i++) {
-		ts[i]->waited = jiffies;
-		list_add_tail(&ts[i]->drain, &sw_tramp_draining);
+	if (stubs) {
+		/* No task is between an ftrace site and its stub any more. */
+		synchronize_rcu_tasks();
+		mutex_lock(&sw_tramp_lock);
+		for (i = 0; i < n; i++) {
+			if (ts[i]->idx >= 0)
+				WRITE_ONCE(sw_tramp_slot[ts[i]->idx], NULL);
+			ts[i]->idx = -1;
+		}
+		mutex_unlock(&sw_tramp_lock);
+		/* No half uses them any more (the companion's RCU-sched). */
+		synchronize_rcu();
 	}
-	/* Dropped by the scan that empties the list (rmmod: in use till then). */
-	if (!sw_tramp_held) {
-		__module_get(THIS_MODULE);
-		sw_tramp_held = true;
-	}
-	mutex_unlock(&sw_tramp_lock);
-	if (sw_tramp_drain_scan(0))
-		schedule_delayed_work(&sw_tramp_drain_work, HZ / 10);
+	for (i = 0; i < n; i++)
+		ts[i]->release(ts[i]->arg);
 }
 
 /**
- * sw_tramp_wait_all() - wait until every removed probe is released.
- *
- * Says every 5 s which function holds how many calls.  Calls that never
- * return (a thread asleep in the function for good) make this wait for
- * good: see the comment at the top.
+ * sw_tramp_exit_module() - let the companion go: no half of ours runs
+ * from now on, and calls still in flight in its trampolines return to
+ * their callers untouched.
  *
  * Context: process context (module exit), after every probe is
  * unregistered.
  */
-void sw_tramp_wait_all(void)
+void sw_tramp_exit_module(void)
 {
-	cancel_delayed_work_sync(&sw_tramp_drain_work);
-	while (sw_tramp_drain_scan(5 * HZ))
-		msleep(100);
+	if (!sw_tramp_attach_fn)
+		return;
+	sw_tramp_detach_fn(&sw_tramp_ops);
+	symbol_put(sw_tramp_detach);
+	symbol_put(sw_tramp_attach);
+	sw_tramp_attach_fn = NULL;
+	sw_tramp_detach_fn = NULL;
 }
 
 /**
@@ -427,7 +375,7 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 		ts[i]->release(ts[i]->arg);
 }
 
-void sw_tramp_wait_all(void)
+void sw_tramp_exit_module(void)
 {
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tramp_run.c - the handler halves of the direct-call trampolines, called
- * from tramp_x86.S's common body with the trampoline's frame (see tramp.c
- * for the mechanism, its calls in flight and its reentry guard).
+ * by the companion module's common body (tramp/stubs.c, through the ops
+ * tramp.c attached) with the trampoline's frame (see tramp.c for the
+ * mechanism, its calls in flight and its reentry guard).
  */
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -22,16 +23,19 @@ struct sw_tramp *sw_tramp_slot[SW_TRAMP_SLOTS];
 static DEFINE_PER_CPU(int, sw_tramp_busy);
 
 /**
- * struct sw_tramp_frame - the trampoline's stack frame (tramp_frame.h).
+ * struct sw_tramp_frame - the trampoline's stack frame (tramp/abi.h).
  * @regs: argument registers at entry; ax, dx, ip at exit
  * @call: the call's record
- * @t:    the probe when the entry half measured the call, else NULL
+ * @seq:  the probe's number (struct sw_tramp.seq) when the entry half
+ *        measured the call, else 0
+ * @gen:  the companion's generation of our ops (the companion's)
  * @idx:  the stub's index
  */
 struct sw_tramp_frame {
 	struct pt_regs regs;
 	struct sw_call call;
-	struct sw_tramp *t;
+	u32 seq;
+	u32 gen;
 	unsigned long idx;
 };
 
@@ -43,7 +47,8 @@ static_assert(offsetof(struct sw_tramp_frame, regs.regs[6]) == SW_TF_X6);
 static_assert(offsetof(struct sw_tramp_frame, regs.regs[8]) == SW_TF_X8);
 static_assert(offsetof(struct sw_tramp_frame, regs.pc) == SW_TF_PC);
 static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
-static_assert(offsetof(struct sw_tramp_frame, t) == SW_TF_TRAMP);
+static_assert(offsetof(struct sw_tramp_frame, seq) == SW_TF_SEQ);
+static_assert(offsetof(struct sw_tramp_frame, gen) == SW_TF_GEN);
 static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
 static_assert(sizeof(struct sw_tramp_frame) <= SW_TF_SIZE);
 static_assert(!(SW_TF_SIZE % 16));
@@ -57,7 +62,8 @@ static_assert(offsetof(struct sw_tramp_frame, regs.si) == SW_TF_SI);
 static_assert(offsetof(struct sw_tramp_frame, regs.di) == SW_TF_DI);
 static_assert(offsetof(struct sw_tramp_frame, regs.ip) == SW_TF_IP);
 static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
-static_assert(offsetof(struct sw_tramp_frame, t) == SW_TF_TRAMP);
+static_assert(offsetof(struct sw_tramp_frame, seq) == SW_TF_SEQ);
+static_assert(offsetof(struct sw_tramp_frame, gen) == SW_TF_GEN);
 static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
 static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
 #endif
@@ -82,43 +88,50 @@ static noinline void sw_tramp_exit_full(struct sw_tramp_frame *f,
 }
 NOKPROBE_SYMBOL(sw_tramp_exit_full);
 
-/*
- * sw_tramp_enter() - the entry half, called by the trampoline.
+/**
+ * sw_tramp_enter() - the entry half, called by the companion's trampoline.
+ * @frame: the trampoline's struct sw_tramp_frame
+ *
+ * A stub whose probe is gone (a task was between the ftrace site and the
+ * stub while the probe was removed) leaves its call unmeasured.
+ *
  * Context: the traced function's caller's: any (process, softirq, hard
- * interrupt, NMI), possibly interrupts off.  Runs its core half with
- * preemption disabled; no locks, no allocation.
+ * interrupt, NMI), possibly interrupts off; preemption disabled by the
+ * companion (an RCU-sched read-side section its detach waits for).  No
+ * locks, no allocation.
  */
-void sw_tramp_enter(struct sw_tramp_frame *f);
-void sw_tramp_exit(struct sw_tramp_frame *f);
-
-notrace void sw_tramp_enter(struct sw_tramp_frame *f)
+notrace void sw_tramp_enter(void *frame)
 {
+	struct sw_tramp_frame *f = frame;
 	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
 
-	/* One instruction on x86, safe against preemption and interrupts. */
-	this_cpu_inc(*t->inflight);
-	f->t = NULL;
-	preempt_disable_notrace();
-	if (likely(READ_ONCE(t->armed))) {
-		if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-			if (likely(sw_core_time_only(t->spec))) {
-				sw_core_enter_time(&f->call);
-				f->t = t;
-			} else if (sw_tramp_enter_full(f, t)) {
-				f->t = t;
-			}
-		} else {
-			atomic_long_inc(&t->reentry);
+	if (unlikely(!t) || unlikely(!READ_ONCE(t->armed)))
+		return;
+	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
+		if (likely(sw_core_time_only(t->spec))) {
+			sw_core_enter_time(&f->call);
+			f->seq = t->seq;
+		} else if (sw_tramp_enter_full(f, t)) {
+			f->seq = t->seq;
 		}
-		this_cpu_dec(sw_tramp_busy);
+	} else {
+		atomic_long_inc(&t->reentry);
 	}
-	preempt_enable_notrace();
+	this_cpu_dec(sw_tramp_busy);
 }
 NOKPROBE_SYMBOL(sw_tramp_enter);
 
-/*
- * sw_tramp_exit() - the exit half, called by the trampoline after the
- * function's body returned.
+/**
+ * sw_tramp_exit() - the exit half, called by the companion's trampoline
+ * after the function's body returned, for a call this module's entry
+ * half measured (@frame's seq not 0, its generation ours).
+ * @frame: the trampoline's struct sw_tramp_frame
+ *
+ * A call whose probe was removed while it was in flight finds the stub
+ * empty or another probe's (another seq) and is not folded anywhere: its
+ * probe's statistics are gone with it (an entry it left on the pending
+ * stack is counted as orphaned or abandoned there).
+ *
  * Context: as sw_tramp_enter(), on the calling thread (possibly another
  * CPU).  A call measured at entry cannot find the guard taken here: a
  * half that holds it runs with preemption disabled, so only an interrupt
@@ -127,28 +140,22 @@ NOKPROBE_SYMBOL(sw_tramp_enter);
  * counted in miss_reentry, its pending entry (if any) recovered by the
  * pending stack as orphaned.
  */
-notrace void sw_tramp_exit(struct sw_tramp_frame *f)
+notrace void sw_tramp_exit(void *frame)
 {
-	struct sw_tramp *t = f->t;
+	struct sw_tramp_frame *f = frame;
+	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
 
-	preempt_disable_notrace();
-	if (t) {
-		if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-			if (likely(!f->call.pend && !t->spec))
-				sw_core_exit_time(t->aggs, &f->call,
-						  &f->regs);
-			else
-				sw_tramp_exit_full(f, t);
-		} else {
-			atomic_long_inc(&t->reentry);
-		}
-		this_cpu_dec(sw_tramp_busy);
+	if (unlikely(!t) || unlikely(t->seq != f->seq))
+		return;
+	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
+		if (likely(!f->call.pend && !t->spec))
+			sw_core_exit_time(t->aggs, &f->call, &f->regs);
+		else
+			sw_tramp_exit_full(f, t);
 	} else {
-		t = READ_ONCE(sw_tramp_slot[f->idx]);
+		atomic_long_inc(&t->reentry);
 	}
-	/* Last: the probe may be released once the sum is zero. */
-	this_cpu_dec(*t->inflight);
-	preempt_enable_notrace();
+	this_cpu_dec(sw_tramp_busy);
 }
 NOKPROBE_SYMBOL(sw_tramp_exit);
 

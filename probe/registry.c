@@ -460,8 +460,8 @@ static void sw_probes_remove_all(void)
 	while (n--)
 		sw_probe_put(del[n]);
 	kvfree(del);
-	/* Trampoline probes still holding calls in flight (rmmod waits). */
-	sw_tramp_wait_all();
+	/* The trampolines' companion module: no half of ours runs any more. */
+	sw_tramp_exit_module();
 }
 
 /**

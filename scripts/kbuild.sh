@@ -6,7 +6,9 @@
 # build/kbuild/<arch>-<release>/ and built there, so objects of different
 # architectures and kernels never mix; the module lands in
 # build/module/<arch>-<release>/stopwatch.ko and is copied to
-# build/module/<arch>/stopwatch.ko (the last one built).  <release> is the
+# build/module/<arch>/stopwatch.ko (the last one built); likewise the
+# trampolines' companion, stopwatch_tramp.ko, where the kernel has ftrace
+# direct calls.  <release> is the
 # kernel release of --kdir (UTS_RELEASE, what uname -r reports there).
 #
 # usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR] [-- make args]
@@ -137,9 +139,18 @@ cp -p -u "$top/Kbuild" "$src/"
 	\( -name '*.c' -o -name '*.h' -o -name '*.S' \) 2>/dev/null) |
 	while read -r f; do [ -e "$top/$f" ] || rm -f "$src/$f"; done
 
-# A failed build leaves no module behind, not an older one.
-rm -f "$out/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
+# A failed build leaves no module behind, not an older one.  The
+# trampolines' companion (stopwatch_tramp.ko, Kbuild) is built where the
+# kernel has ftrace direct calls and lands beside stopwatch.ko.
+for ko in stopwatch.ko stopwatch_tramp.ko; do
+	rm -f "$out/$ko" "$top/build/module/$arch/$ko" "$src/$ko"
+done
 make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
+if [ -f "$src/stopwatch_tramp.ko" ]; then
+	cp "$src/stopwatch_tramp.ko" "$out/stopwatch_tramp.ko"
+	cp "$src/stopwatch_tramp.ko" "$top/build/module/$arch/stopwatch_tramp.ko"
+	echo "kbuild.sh: $out/stopwatch_tramp.ko"
+fi
 cp "$src/stopwatch.ko" "$out/stopwatch.ko"
 cp "$src/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
 echo "kbuild.sh: $out/stopwatch.ko"

@@ -187,6 +187,15 @@ dkms_check() {
 		else
 			dnok "dkms installed stopwatch.ko for $kver (found '${ko:-nothing}')"
 		fi
+		# The trampolines' companion, where the kernel has direct calls.
+		if grep -qs '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' /lib/modules/"$kver"/build/.config; then
+			ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch_tramp.ko* 2>/dev/null | head -n 1)
+			if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
+				dok "dkms installed $ko for $kver"
+			else
+				dnok "dkms installed stopwatch_tramp.ko for $kver (found '${ko:-nothing}')"
+			fi
+		fi
 	done <"$log/kernels"
 	[ $n -gt 0 ] || echo "# dkms: no x86_64 kernel in the matrix: only the dkms add checked"
 	echo "$dp passed, $df failed, 0 skipped"

@@ -36,6 +36,16 @@ if [ -z "${SW_MODULE:-}" ] && [ -f "$SW_REPO/build/module/$SW_ARCH-$SW_KVER/stop
     export SW_MODULE
 fi
 
+# The trampolines' companion, stopwatch_tramp.ko (tramp/abi.h): built
+# beside the module where the kernel has ftrace direct calls, and never
+# unloaded, so loaded once per boot, before any suite (stopwatch.ko's
+# request_module() would look for it in /lib/modules only).
+SW_TRAMP_KO=$(dirname "${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}")/stopwatch_tramp.ko
+if [ -f "$SW_TRAMP_KO" ] && [ ! -d /sys/module/stopwatch_tramp ]; then
+    insmod "$SW_TRAMP_KO" 2>/tmp/sw-tramp.err ||
+        echo "sw-guest: insmod $SW_TRAMP_KO failed: $(cat /tmp/sw-tramp.err)"
+fi
+
 # The test and benchmark modules (sw_testmod.ko, sw_bare.ko) built for this
 # very kernel: build/kmod/<arch>-<release>/.  build/kmod/<arch>/ holds the
 # last ones built, for whichever kernel: boots of other kernels running side

@@ -14,8 +14,8 @@
 #   calls_total       the calls of every probe in stats, summed
 #
 # Hot candidates: functions of at most six arguments, all in registers,
-# that return promptly (none a thread may sleep in for good: rmmod waits
-# for every call in flight through a trampoline), called by file, memory,
+# that return promptly (so that the calls counted in a second are many),
+# called by file, memory,
 # fork, exec and scheduler work.  Listed in order of preference; some are
 # inlined or renamed on one kernel or another, so there are more than 100.
 

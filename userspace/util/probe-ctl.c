@@ -47,6 +47,30 @@ static int sw_insmod(const char *path, const char *params)
 	return ret == -EEXIST ? 0 : ret;
 }
 
+/*
+ * The trampolines' companion (stopwatch_tramp.ko, never unloaded: the
+ * trampolines' text outlives stopwatch.ko) beside a stopwatch.ko about to
+ * be loaded from a file, loaded first where there is one and it is not
+ * loaded yet.  stopwatch.ko finds it by itself only where modprobe does
+ * (an installed module); without it, probes fall back to kretprobes and
+ * say so in stats.
+ */
+static void sw_insmod_companion(const char *path)
+{
+	char dir[PATH_MAX], ko[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/');
+
+	if (!access("/sys/module/stopwatch_tramp", F_OK))
+		return;
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(ko, sizeof(ko), "%s/stopwatch_tramp.ko", dir);
+	if (!access(ko, R_OK))
+		sw_insmod(ko, "");
+}
+
 static int sw_modprobe(const char *params)
 {
 	char arg[64];
@@ -111,6 +135,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 	if (max_probes > 64)
 		snprintf(params, sizeof(params), "max_probes=%u", max_probes);
 	if (path) {
+		sw_insmod_companion(path);
 		ret = sw_insmod(path, params);
 		if (ret)
 			return sw_err_set(err, ret, "cannot load %s: %s", path,
@@ -135,6 +160,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 				 "%s/build/module/%s/stopwatch.ko", repo, arch);
 		if (access(cand, R_OK))
 			continue;
+		sw_insmod_companion(cand);
 		r = sw_insmod(cand, params);
 		if (!r) {
 			*loaded = true;

@@ -33,4 +33,13 @@ else
 	skip "not loaded"
 fi
 check "modprobe finds it (dkms ran depmod)" modprobe stopwatch
+# The trampolines' companion: installed beside it (this boot loaded the
+# build directory's at start, and it is never unloaded).
+if grep -qs '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "/boot/config-$SW_KVER"; then
+	is "modprobe finds stopwatch_tramp in DKMS's directory" \
+		"$(modinfo -n stopwatch_tramp 2>/dev/null | sed 's|.*/updates/dkms/|updates/dkms/|; s|\.ko.*|.ko|')" \
+		updates/dkms/stopwatch_tramp.ko
+else
+	skip "no ftrace direct calls in $SW_KVER: no stopwatch_tramp"
+fi
 unload

@@ -8,7 +8,8 @@
 # no direct calls: arm64 6.1) said in the
 # stats columns attach and attach_err, a forced kretprobe, 2000 threads
 # asleep in one trampolined function (no call missed), unwinding through
-# a trampoline (/proc/PID/stack), removal and rmmod with calls in flight,
+# a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
+# (the stubs are the never-unloaded companion's: neither waits for them),
 # schedule() itself with 2000 threads asleep in it, and 100 hot functions
 # added and removed under load (trampstress.sh: rmmod under load, 20
 # times).
@@ -202,56 +203,70 @@ is "/proc/PID/stack: the body, sw_tramp_common, the entry, down to the syscall" 
 		b == 3 && /do_syscall_64|invoke_syscall/ { b = 4 } END { print b + 0 }' "$TMP/stack")" 4
 wait $sl
 
-# rmmod with the probes on while 200 calls sleep in the function: module
-# exit removes them and waits for the calls.
-# The calls sleep until SIGUSR1 ends them, 3 s after rmmod began.
+# rmmod with the probes on while 200 calls sleep in the function: the
+# trampolines are the companion's (stopwatch_tramp.ko, never unloaded), so
+# rmmod does not wait for them; the calls return later through the
+# companion, untouched.  They sleep until SIGUSR1 ends them.
+check "the trampolines' companion is loaded" test -d /sys/module/stopwatch_tramp
 "$TSLEEP" 200 600000 >"$TMP/ts.out" &
 ts=$!
 sleep 2
-rmmod stopwatch &
-rm_pid=$!
-sleep 3
-check "rmmod with the probes on waits for the calls in flight" kill -0 $rm_pid
-kill -USR1 $ts
-wait $rm_pid
-is "then rmmod returns, successfully" "$?" 0
-dmesg | grep 'calls\? in flight' | tail -n 2 | while IFS= read -r l; do diag "$l"; done
+t0=$(date +%s)
+rmmod stopwatch 2>"$TMP/rmmod.err"
+is "rmmod with the probes on and 200 calls asleep in one: succeeds" "$?" 0
+diag "rmmod took $(($(date +%s) - t0)) s; $(cat "$TMP/rmmod.err")"
 check "module gone" sh -c "! test -d /sys/module/stopwatch"
+check "the sleepers are still asleep in it" kill -0 $ts
+# Loaded again, with a trampoline on the same function (the same stub):
+# the old calls return under another generation of the companion's ops
+# and are counted nowhere; new calls are.
+is "load again" "$(load)" ok
+is "a trampoline on hrtimer_nanosleep again" \
+	"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=3')" ok
+kill -USR1 $ts
 wait $ts
-is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
+is "the sleepers all woke, through a stub of the unloaded module's" "$(cat "$TMP/ts.out")" "slept 200"
+is "their calls, entered under the previous load, are not counted" "$(col hrtimer_nanosleep calls)" 0
+is "new calls are" "$("$P/sleeper" 10 3 >/dev/null; col hrtimer_nanosleep calls)" 3
 
-# Removal while 200 calls sleep: at once; rmmod is refused (in use, the
-# module's reference on itself) until the calls have returned.  They sleep
-# until SIGUSR1 wakes them (a timer would have to outlast however long a
-# loaded TCG guest takes over the removal).
-is "load" "$(load)" ok
-is "a trampoline on hrtimer_nanosleep" "$(ctl probes '+hrtimer_nanosleep attach=trampoline args=3')" ok
+# Removal while 200 calls sleep: at once; the stub is taken by the next
+# probe, which does not count the old calls when they return; rmmod is
+# at once too.  They sleep until SIGUSR1 wakes them.
 "$TSLEEP" 200 600000 >"$TMP/ts.out" &
 ts=$!
 sleep 2
 t0=$(date +%s)
 is "remove the probe while 200 calls sleep" "$(ctl probes '-hrtimer_nanosleep')" ok
-cmp_le "removal does not wait for them" "$(($(date +%s) - t0))" 2
-cmp_ge "the module holds a reference on itself" "$(cat /sys/module/stopwatch/refcnt)" 1
-t0=$(date +%s)
-rmmod stopwatch 2>"$TMP/rmmod.err"
-is "rmmod refused at once while they sleep" "$? $(($(date +%s) - t0 < 2))" "1 1"
-diag "rmmod: $(cat "$TMP/rmmod.err")"
-# kmod's rmmod reads refcnt first ("in use"); others get EWOULDBLOCK.
-check "rmmod says in use" grep -Eqi "in use|temporarily unavailable|would block" "$TMP/rmmod.err"
+cmp_le "removal does not wait for them" "$(($(date +%s) - t0))" 3
+is "the module holds no reference on itself" "$(cat /sys/module/stopwatch/refcnt)" 0
+is "a trampoline on hrtimer_nanosleep, the stub taken again" \
+	"$(ctl probes '+hrtimer_nanosleep@2 attach=trampoline args=3')" ok
 check "the sleepers were still asleep" kill -0 $ts
 kill -USR1 $ts
 wait $ts
 is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
-n=0
-while [ $n -lt 20 ] && ! rmmod stopwatch 2>/dev/null; do sleep 0.5; n=$((n + 1)); done
-check "then rmmod succeeds" sh -c "! test -d /sys/module/stopwatch"
+is "the new probe did not count the removed one's calls" "$(col hrtimer_nanosleep@2 calls)" 0
+is "but counts its own" "$("$P/sleeper" 10 2 >/dev/null; col hrtimer_nanosleep@2 calls)" 2
+"$TSLEEP" 50 600000 >"$TMP/ts.out" &
+ts=$!
+sleep 2
+t0=$(date +%s)
+rmmod stopwatch 2>"$TMP/rmmod.err"
+is "rmmod while 50 calls sleep in a trampoline: succeeds" "$?" 0
+cmp_le "at once" "$(($(date +%s) - t0))" 5
+kill -USR1 $ts
+wait $ts
+is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 50"
+rmmod stopwatch_tramp 2>"$TMP/rmmod.err"
+is "the companion refuses rmmod (never unloaded)" "$? $(test -d /sys/module/stopwatch_tramp && echo loaded)" "1 loaded"
+diag "rmmod stopwatch_tramp: $(cat "$TMP/rmmod.err")"
 
 # --- schedule itself: 2000 threads asleep in it -------------------------------
 # Every thread that sleeps sleeps in schedule(): a kretprobe there misses
-# calls for want of maxactive; the trampoline misses none.  Its calls in
-# flight are those of the threads that went to sleep while it was on:
-# rmmod succeeds once they all have woken (see attach/tramp.c).
+# calls for want of maxactive; the trampoline misses none.  Threads that
+# went to sleep while it was on (an idle kworker may sleep for minutes)
+# stay in its stub after the probe and the module are gone; they return
+# through the companion whenever they wake.
 is "load" "$(load)" ok
 is "schedule: trampoline and kretprobe" \
 	"$(ctl probes '+schedule attach=trampoline args=0 +schedule@k')" ok
@@ -261,35 +276,28 @@ cmp_ge "trampoline: at least the 2000 sleeps returned" "$(col schedule calls)" 2
 is "trampoline: none missed" "$(col schedule missed)" 0
 cmp_ge "trampoline: the longest call >= 1.5 s" "$(col schedule max_ns)" 1500000000
 diag "kretprobe on schedule: $(col schedule@k calls) calls, $(col schedule@k miss_maxactive) missed for want of maxactive; trampoline: $(col schedule calls) calls"
-is "remove both" "$(ctl probes '-schedule -schedule@k')" ok
-# The calls in flight now are of threads that went to sleep while the
-# trampoline was on; rmmod is refused until they return.  Which threads
-# those are and when they wake is up to the kernel: an idle kworker the
-# workqueue does not need again can sleep for minutes (seen: over 230 s on
-# 6.12-rt).  After 3 s the suite wakes such sleeping kernel threads (what
-# the kernel's livepatch does to its stragglers; sw_testmod wakeidle),
-# which go back to sleep through the plain schedule().
-# wake_holders SAY: wake the sleeping kernel threads whose stacks pass
-# through the trampoline; SAY=1 names every such thread.
-wake_holders() {
-	for s in /proc/[0-9]*/stack; do
-		grep -q sw_tramp_common "$s" 2>/dev/null || continue
-		pd=${s%/stack}
-		w=$(tctl "wakeidle ${pd#/proc/}")
-		[ "$1" = 1 ] &&
-			diag "asleep in schedule through the trampoline: $(cat "$pd/comm" 2>/dev/null) (pid ${pd#/proc/}, state $(awk '{ print $3 }' "$pd/stat" 2>/dev/null)): wakeidle $w"
-	done
-}
+held=$(grep -l sw_tramp_common /proc/[0-9]*/stack 2>/dev/null | wc -l)
+diag "threads asleep in schedule through the trampoline: $held"
+cmp_gt "some threads are asleep in schedule through the trampoline" "$held" 0
 t0=$(date +%s)
-n=0
-while [ $n -lt 120 ] && ! rmmod stopwatch 2>/dev/null; do
-	# From 3 s on, every 2 s (the first time naming them).
-	[ $n -ge 6 ] && [ $((n % 4)) = 2 ] && wake_holders $((n < 10))
-	sleep 0.5
-	n=$((n + 1))
+rmmod stopwatch 2>"$TMP/rmmod.err"
+is "rmmod with schedule on a trampoline: succeeds" "$?" 0
+diag "rmmod took $(($(date +%s) - t0)) s; $(cat "$TMP/rmmod.err")"
+check "module gone" sh -c '! test -d /sys/module/stopwatch'
+# The threads asleep through the stub wake whenever the kernel wakes them;
+# kernel threads the workqueue does not need may sleep for minutes: wake
+# them (what the kernel's livepatch does to its stragglers; sw_testmod
+# wakeidle): each returns through the companion, then sleeps again in the
+# plain schedule().
+for st in /proc/[0-9]*/stack; do
+	grep -q sw_tramp_common "$st" 2>/dev/null || continue
+	pd=${st%/stack}
+	tctl "wakeidle ${pd#/proc/}" >/dev/null
 done
-diag "rmmod after the schedule trampoline's removal: $(($(date +%s) - t0)) s"
-check "rmmod succeeded once the calls in flight in schedule returned" sh -c '! test -d /sys/module/stopwatch'
+sleep 2
+diag "threads still asleep through the stub 2 s later: $(grep -l sw_tramp_common /proc/[0-9]*/stack 2>/dev/null | wc -l)"
+is "load again at once" "$(load)" ok
+unload
 
 # --- many hot functions, added and removed under load --------------------------
 HOT=$(hot_functions 100)

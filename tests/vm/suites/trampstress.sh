@@ -2,8 +2,8 @@
 # tests/vm/suites/trampstress.sh - rmmod under load with trampolines on 100
 # hot kernel functions, over and over: load, attach all 100 through
 # trampolines while threads on every CPU open, read, stat, sleep, fork and
-# exec, then rmmod with the calls still coming (the module waits for the
-# calls in flight, tramp.c).  The console is scanned after the boot as for
+# exec, then rmmod with the calls still coming (calls in flight return
+# through the companion's stubs, stopwatch_tramp.ko, untouched: tramp.c).  The console is scanned after the boot as for
 # every suite.
 #
 # A stress run, not part of the test matrix (one cycle takes 40 s to 2

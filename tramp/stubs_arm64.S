@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tramp_arm64.S - the direct-call trampolines of arm64 (attach/tramp.c).
+ * stubs_arm64.S - the direct-call trampolines of arm64, in
+ * stopwatch_tramp.ko (abi.h says why there; attach/tramp.c installs them).
  *
  * A module cannot allocate executable memory, so the trampolines are a
- * fixed pool in the module's text: SW_TRAMP_SLOTS stubs of 16 bytes, one
+ * fixed pool in the companion module's text: SW_TRAMP_SLOTS stubs of 16 bytes, one
  * per probe, each putting its index in x10 and branching to the one
  * common body.  A function's ftrace call site is "mov x9, x30; bl ..."
  * and reaches a stub either by that BL (the stub within its range) or
@@ -20,7 +21,7 @@
  * the function and the function this code (the caller's fp and return
  * address, then the body's address), so unwinding by frame records goes
  * from the body through the trampoline and the function to the caller.
- * Below them it builds a struct sw_tramp_frame (tramp_frame_arm64.h):
+ * Below them it builds the frame of abi.h:
  * a pt_regs with x0-x8, the call's struct sw_call.  It runs the entry
  * half, calls the body with x0-x8 as they came, runs the exit half with
  * x0/x1 (the return value) and the caller's return address in the frame,
@@ -36,7 +37,7 @@
  */
 #include <linux/linkage.h>
 
-#include "tramp_frame.h"
+#include "abi.h"
 
 	.text
 
@@ -58,7 +59,7 @@ SYM_CODE_START_LOCAL(sw_tramp_common)
 	str	x8, [sp, #SW_TF_X8]
 	str	x10, [sp, #SW_TF_IDX]
 	mov	x0, sp
-	bl	sw_tramp_enter
+	bl	swt_enter
 	ldp	x0, x1, [sp, #SW_TF_X0]
 	ldp	x2, x3, [sp, #SW_TF_X2]
 	ldp	x4, x5, [sp, #SW_TF_X4]
@@ -73,7 +74,7 @@ SYM_CODE_START_LOCAL(sw_tramp_common)
 	ldr	x10, [x29, #24]
 	str	x10, [sp, #SW_TF_PC]
 	mov	x0, sp
-	bl	sw_tramp_exit
+	bl	swt_exit
 	ldp	x0, x1, [sp, #SW_TF_X0]
 	/* Drop the frame and the function's record; back to the caller. */
 	add	sp, sp, #(SW_TF_SIZE + 16)

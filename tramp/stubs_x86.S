@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tramp_x86.S - the direct-call trampolines of x86_64 (attach/tramp.c).
+ * stubs_x86.S - the direct-call trampolines of x86_64, in
+ * stopwatch_tramp.ko (abi.h says why there; attach/tramp.c installs them).
  *
  * A module cannot allocate executable memory, so the trampolines are a
- * fixed pool in the module's text: SW_TRAMP_SLOTS stubs of 16 bytes, one
+ * fixed pool in the companion module's text: SW_TRAMP_SLOTS stubs of 16 bytes, one
  * per probe, each loading its index into %r11 (free at a function's
  * first instruction: neither an argument nor callee-saved) and jumping to
  * the one common body.  ftrace calls a stub from the function's fentry
@@ -12,8 +13,9 @@
  *   [rsp]     the function's body (the instruction after the fentry call)
  *   [rsp + 8] the caller's return address
  *
- * The body builds a frame (struct sw_tramp_frame: a pt_regs with the
- * argument registers, the call's struct sw_call), runs the entry half,
+ * The body builds a frame (abi.h: a pt_regs with the
+ * argument registers, the call's struct sw_call), runs the entry
+ * (swt_enter(), stubs.c: stopwatch.ko's entry half if it is loaded),
  * calls the function's body with the argument registers and %rax (the
  * vector count of a varargs call) as they came, runs the exit half with
  * the return value in the frame, and returns to the caller with %rax and
@@ -31,7 +33,7 @@
 #include <asm/unwind_hints.h>
 #include <asm/ibt.h>
 
-#include "tramp_frame.h"
+#include "abi.h"
 
 	.text
 
@@ -67,7 +69,7 @@ SYM_CODE_START_LOCAL(sw_tramp_common)
 	movq	%rax, SW_TF_AX(%rsp)
 	movq	%r11, SW_TF_IDX(%rsp)
 	movq	%rsp, %rdi
-	call	sw_tramp_enter
+	call	swt_enter
 	movq	SW_TF_DI(%rsp), %rdi
 	movq	SW_TF_SI(%rsp), %rsi
 	movq	SW_TF_DX(%rsp), %rdx
@@ -82,7 +84,7 @@ SYM_CODE_START_LOCAL(sw_tramp_common)
 	movq	16(%rbp), %r11
 	movq	%r11, SW_TF_IP(%rsp)
 	movq	%rsp, %rdi
-	call	sw_tramp_exit
+	call	swt_exit
 	movq	SW_TF_AX(%rsp), %rax
 	movq	SW_TF_DX(%rsp), %rdx
 	leave
