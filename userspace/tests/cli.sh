@@ -700,6 +700,22 @@ expect "probe add --attach" 0
 [ "$(tail -n 1 "$T/probes")" = "+vfs_write@kr attach=kretprobe$A4" ] &&
 	ok "probe add --attach: the control line" ||
 	not_ok "probe add --attach: the control line" "$(cat "$T/probes")"
+# A function returning an aggregate of more than 16 bytes takes one more
+# register, where the result goes: ZSTD_adjustCParams_internal takes a
+# 28-byte struct by value (counted 9: on the stack), four scalars, and
+# returns a 28-byte struct: 14.
+if [ -n "$A4" ] && grep -qa 'ZSTD_adjustCParams_internal' /sys/kernel/btf/vmlinux; then
+	mkdir -p "$T/sret"
+	echo ZSTD_adjustCParams_internal >"$T/sret/available_filter_functions"
+	STOPWATCH_TRACING=$T/sret run "$SW" probe add --debugfs "$T" --tag sret ZSTD_adjustCParams_internal
+	expect "probe add: a function returning a large aggregate" 0
+	[ "$(tail -n 1 "$T/probes")" = "+ZSTD_adjustCParams_internal@sret args=14" ] &&
+		ok "probe add: its result's register counted in args=" ||
+		not_ok "probe add: its result's register counted in args=" "$(tail -n 1 "$T/probes")"
+else
+	skipped "probe add: a function returning a large aggregate" "no ZSTD_adjustCParams_internal in this kernel's BTF"
+	skipped "probe add: its result's register counted in args=" "no such function here"
+fi
 fails "probe add: bad --attach" \
 	"stopwatch probe: --attach fast: expected kretprobe, trampoline or auto" \
 	"$SW" probe add --debugfs "$T" --attach fast vfs_write

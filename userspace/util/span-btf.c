@@ -316,7 +316,11 @@ found:
  * registers).  An integer or pointer takes one, an aggregate of 9 to 16
  * bytes two, a larger aggregate goes on the stack on x86_64 (arm64 passes
  * a pointer to a copy): counted as 9, more than any architecture's
- * argument registers, so the module never puts a trampoline on it.
+ * argument registers, so the module never puts a trampoline on it.  A
+ * function returning an aggregate of more than 16 bytes takes where to
+ * put it as a hidden first argument on x86_64 (%rdi: one more register);
+ * arm64 passes it in x8, which the trampoline keeps too, so it is
+ * counted there as well (at worst a trampoline fewer).
  *
  * Return: the count (0 to 127), or a negative errno: -ENOENT (no BTF
  * for @fn), -EINVAL (variadic: the count depends on the call).
@@ -347,6 +351,15 @@ int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err)
 			n += 9;
 		else
 			n += size > 8 ? 2 : 1;
+	}
+	if (p.fp->type) {
+		const struct btf_type *t;
+		__u32 id = p.fp->type;
+
+		t = sw_skip(p.btf, &id);
+		if (t && (btf_is_struct(t) || btf_is_union(t)) &&
+		    btf__resolve_size(p.btf, id) > 16)
+			n++;
 	}
 	ret = n > 127 ? 127 : n;
 out:
