@@ -122,6 +122,9 @@ dkms-add:
 
 dkms-install: dkms-add
 	@test -d /lib/modules/$(DKMS_KERNEL)/build || { echo "make: no headers for $(DKMS_KERNEL) (/lib/modules/$(DKMS_KERNEL)/build); install linux-headers-$(DKMS_KERNEL) or pass DKMS_KERNEL=" >&2; exit 1; }
+	@# dkms builds a version only once per kernel: undo an earlier build
+	@# of this version (a reinstall after the sources changed) first.
+	-@$(DKMS) unbuild -m stopwatch -v $(DKMS_VERSION) -k $(DKMS_KERNEL) >/dev/null 2>&1
 	$(DKMS) build --force -m stopwatch -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
 	$(DKMS) install --force -m stopwatch -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
 

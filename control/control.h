@@ -16,7 +16,7 @@
 #include <linux/seq_file.h>
 
 #define SW_NAME "stopwatch"
-#define SW_VERSION "0.2"
+#define SW_VERSION "0.3"
 #define SW_ERRMSG_LEN 256
 #define SW_STATS_FORMAT_MAJOR 1
 /*
