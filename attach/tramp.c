@@ -39,6 +39,10 @@
  * companion is found at the first trampoline (symbol_get(), loaded with
  * request_module() if need be) and let go at module exit.
  *
+ * The default (the attach parameter) is auto: a trampoline for every
+ * function given its argument count (the stopwatch program gives it from
+ * BTF) that can have one, the kretprobe otherwise, said in stats.
+ *
  * Reentry: the core keeps one writer per CPU's statistics.  A handler
  * half runs with preemption disabled and a per-CPU guard; a trampolined
  * call from an interrupt or NMI that arrives while a half runs on its CPU
@@ -67,12 +71,12 @@
 #define SW_TRAMP_MAX_ARGS 6
 #endif
 
-static char *attach = "kretprobe";
+static char *attach = "auto";
 module_param(attach, charp, 0444);
 MODULE_PARM_DESC(attach,
-		 "How kernel functions are attached unless a probe's attach= says: kretprobe (default), auto (a trampoline where the function allows, else kretprobe, said in stats) or trampoline (a trampoline or an error)");
+		 "How kernel functions are attached unless a probe's attach= says: auto (default: a trampoline where the function allows, else kretprobe, said in stats), kretprobe, or trampoline (a trampoline or an error)");
 
-static int sw_attach_mode = SW_ATTACH_KRETPROBE;
+static int sw_attach_mode = SW_ATTACH_AUTO;
 
 /**
  * sw_attach_param() - the attach= parameter (SW_ATTACH_*).
@@ -92,10 +96,10 @@ int sw_attach_param(void)
  */
 int sw_tramp_check_params(void)
 {
-	if (!attach || !strcmp(attach, "kretprobe"))
-		sw_attach_mode = SW_ATTACH_KRETPROBE;
-	else if (!strcmp(attach, "auto"))
+	if (!attach || !strcmp(attach, "auto"))
 		sw_attach_mode = SW_ATTACH_AUTO;
+	else if (!strcmp(attach, "kretprobe"))
+		sw_attach_mode = SW_ATTACH_KRETPROBE;
 	else if (!strcmp(attach, "trampoline"))
 		sw_attach_mode = SW_ATTACH_TRAMPOLINE;
 	else {

@@ -150,7 +150,9 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
  * own) with the usual messages.  A trampoline then replaces it when the
  * probe's attach= (or else the module's) asks for one: attach=trampoline
  * makes a refusal an error, attach=auto a fallback to the kretprobe, kept
- * and said (kernel log, stats column attach_err).
+ * and said in the stats column attach_err, and in the kernel log when the
+ * probe's own attach= asked (under the module's default, auto, every
+ * probe written without args= would say it).
  */
 static int sw_attach_kernel(struct sw_probe *p)
 {
@@ -176,8 +178,9 @@ static int sw_attach_kernel(struct sw_probe *p)
 		return ret;
 	}
 	p->attach_err = -ret;
-	pr_info(SW_NAME ": probe '%s': kretprobe instead of a trampoline: %s (%d)\n",
-		p->name, sw_tramp_why(ret), ret);
+	if (p->attach)
+		pr_info(SW_NAME ": probe '%s': kretprobe instead of a trampoline: %s (%d)\n",
+			p->name, sw_tramp_why(ret), ret);
 	return 0;
 }
 

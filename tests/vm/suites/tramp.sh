@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/vm/suites/tramp.sh - kernel functions attached through stopwatch's
-# direct-call trampolines (attach=trampoline|auto, args=N): exact call
+# direct-call trampolines (attach=trampoline|auto, args=N; auto is the
+# default, a probe without args= stays a kretprobe under it): exact call
 # counts against a kretprobe on the same function, retval/argN/caller keys,
 # the function tracer sharing a trampolined function's ftrace site,
 # the fallbacks (arguments on the stack: seven on x86_64, nine on arm64;
@@ -42,7 +43,8 @@ rmmod sw_testmod 2>/dev/null
 [ -r "$TMOD" ] || skip_all "test module $TMOD not built (tramp.prepare)"
 [ -x "$TSLEEP" ] || skip_all "$TSLEEP not built (make progs)"
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
-is "load (default attach=kretprobe)" "$(load)" ok
+is "load (default attach=auto)" "$(load)" ok
+is "the attach parameter says auto" "$(cat /sys/module/stopwatch/parameters/attach)" auto
 is "stats format 1.3" "$(sed -n 's/^stats_format //p' "$D/version")" 1.3
 is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
 is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
@@ -67,7 +69,10 @@ fi
 # --- counts, keys -----------------------------------------------------------
 is "kretprobe and trampoline on sw_test_target" \
 	"$(ctl probes '+sw_test_target@k +sw_test_target@t attach=trampoline args=1')" ok
-is "@k is a kretprobe, @t a trampoline" "$(mech sw_test_target@k) $(mech sw_test_target@t)" "0 0 1 0"
+# @k has no args=: under the default (auto) it stays a kretprobe, saying
+# ENODATA (61).
+is "@k is a kretprobe (no args=: ENODATA), @t a trampoline" "$(mech sw_test_target@k) $(mech sw_test_target@t)" "0 61 1 0"
+check "the default's fallback is not logged" sh -c "! dmesg | grep -q \"probe 'sw_test_target@k': kretprobe instead\""
 tctl "callers 7 11" >/dev/null
 is "18 calls through the trampoline" "$(col sw_test_target@t calls)" 18
 is "18 calls through the kretprobe" "$(col sw_test_target@k calls)" 18
@@ -76,6 +81,13 @@ cmp_gt "trampoline times are non-zero" "$(col sw_test_target@t min_ns)" 0
 is "a second trampoline on the function: EBUSY" \
 	"$(ctl probes '+sw_test_target@t2 attach=trampoline args=1')" EBUSY
 is "remove both" "$(ctl probes '-sw_test_target@k -sw_test_target@t')" ok
+is "the default puts a function given args= on a trampoline" \
+	"$(ctl probes '+sw_test_target args=1') $(mech sw_test_target)" "ok 1 0"
+is "and a second probe on it, the kretprobe: EBUSY (16)" \
+	"$(ctl probes '+sw_test_target@2 args=1') $(mech sw_test_target@2)" "ok 0 16"
+tctl "callers 2 3" >/dev/null
+is "both count the 5 calls" "$(col sw_test_target calls) $(col sw_test_target@2 calls)" "5 5"
+is "remove them" "$(ctl probes '-sw_test_target -sw_test_target@2')" ok
 
 is "retval, arg0 and caller keys on trampolines" \
 	"$(ctl probes '+sw_test_fail attach=trampoline args=1 by=retval +sw_test_target attach=trampoline args=1 by=arg0,caller')" ok
