@@ -28,7 +28,7 @@ static DEFINE_PER_CPU(int, sw_tramp_busy);
  * @call: the call's record
  * @seq:  the probe's number (struct sw_tramp.seq) when the entry half
  *        measured the call, else 0
- * @gen:  the companion's generation of our ops (the companion's)
+ * @gen:  the companion's number for the attach the call entered under
  * @idx:  the stub's index
  */
 struct sw_tramp_frame {

@@ -91,18 +91,18 @@
 /**
  * struct sw_tramp_ops - stopwatch.ko's halves, handed to the companion.
  * @abi:   SW_TRAMP_ABI as stopwatch.ko was built with it
- * @gen:   set by sw_tramp_attach(): never the same twice in a boot
  * @stubs: set by sw_tramp_attach(): the first stub's address
- * @enter: the entry half, called with the frame (its gen already set)
+ * @enter: the entry half, called with the frame (its gen already set:
+ *         the companion's number for this attach, never the same twice
+ *         in a boot)
  * @exit:  the exit half, called only for a call its entry measured (seq
- *         not 0) under this very @gen
+ *         not 0) under the same attach (gen)
  *
  * Both halves are called with preemption disabled, inside an RCU-sched
  * read-side section: sw_tramp_detach() waits for them.
  */
 struct sw_tramp_ops {
 	u32 abi;
-	u32 gen;
 	unsigned long stubs;
 	void (*enter)(void *frame);
 	void (*exit)(void *frame);

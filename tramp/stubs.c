@@ -81,7 +81,7 @@ NOKPROBE_SYMBOL(swt_exit);
 
 /**
  * sw_tramp_attach() - let @ops' halves run in the trampolines.
- * @ops: stopwatch.ko's ops; @ops->gen and @ops->stubs are filled in
+ * @ops: stopwatch.ko's ops; @ops->stubs is filled in
  *
  * Context: process context.
  * Return: 0, -EPROTO (@ops is of another SW_TRAMP_ABI) or -EBUSY (ops
@@ -102,11 +102,10 @@ int sw_tramp_attach(struct sw_tramp_ops *ops)
 	} else {
 		if (!++swt_gen_last)
 			++swt_gen_last;
-		ops->gen = swt_gen_last;
 		ops->stubs = (unsigned long)sw_tramp_stubs;
 		swt_ops = ops;
 		/* The generation first: a call may only see it older. */
-		WRITE_ONCE(swt_gen, ops->gen);
+		WRITE_ONCE(swt_gen, swt_gen_last);
 		static_call_update(swt_enter_half, ops->enter);
 		static_call_update(swt_exit_half, ops->exit);
 	}

@@ -219,11 +219,22 @@ wait $sl
 # trampolines are the companion's (stopwatch_tramp.ko, never unloaded), so
 # rmmod does not wait for them; the calls return later through the
 # companion, untouched.  They sleep until SIGUSR1 ends them.
+# asleep N: N calls of tsleep asleep in hrtimer_nanosleep (ts, their pid;
+# t0, when they are all asleep) until wake_all ends them.
+# wake_all N NAME: wake them, and check as NAME that all N woke.
+asleep() {
+	"$TSLEEP" "$1" 600000 >"$TMP/ts.out" &
+	ts=$!
+	sleep 2
+	t0=$(date +%s)
+}
+wake_all() {
+	kill -USR1 $ts
+	wait $ts
+	is "$2" "$(cat "$TMP/ts.out")" "slept $1"
+}
 check "the trampolines' companion is loaded" test -d /sys/module/stopwatch_tramp
-"$TSLEEP" 200 600000 >"$TMP/ts.out" &
-ts=$!
-sleep 2
-t0=$(date +%s)
+asleep 200
 rmmod stopwatch 2>"$TMP/rmmod.err"
 is "rmmod with the probes on and 200 calls asleep in one: succeeds" "$?" 0
 diag "rmmod took $(($(date +%s) - t0)) s; $(cat "$TMP/rmmod.err")"
@@ -235,40 +246,28 @@ check "the sleepers are still asleep in it" kill -0 $ts
 is "load again" "$(load)" ok
 is "a trampoline on hrtimer_nanosleep again" \
 	"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=3')" ok
-kill -USR1 $ts
-wait $ts
-is "the sleepers all woke, through a stub of the unloaded module's" "$(cat "$TMP/ts.out")" "slept 200"
+wake_all 200 "the sleepers all woke, through a stub of the unloaded module's"
 is "their calls, entered under the previous load, are not counted" "$(col hrtimer_nanosleep calls)" 0
 is "new calls are" "$("$P/sleeper" 10 3 >/dev/null; col hrtimer_nanosleep calls)" 3
 
 # Removal while 200 calls sleep: at once; the stub is taken by the next
 # probe, which does not count the old calls when they return; rmmod is
 # at once too.  They sleep until SIGUSR1 wakes them.
-"$TSLEEP" 200 600000 >"$TMP/ts.out" &
-ts=$!
-sleep 2
-t0=$(date +%s)
+asleep 200
 is "remove the probe while 200 calls sleep" "$(ctl probes '-hrtimer_nanosleep')" ok
 cmp_le "removal does not wait for them" "$(($(date +%s) - t0))" 3
 is "the module holds no reference on itself" "$(cat /sys/module/stopwatch/refcnt)" 0
 is "a trampoline on hrtimer_nanosleep, the stub taken again" \
 	"$(ctl probes '+hrtimer_nanosleep@2 attach=trampoline args=3')" ok
 check "the sleepers were still asleep" kill -0 $ts
-kill -USR1 $ts
-wait $ts
-is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 200"
+wake_all 200 "the sleepers all woke"
 is "the new probe did not count the removed one's calls" "$(col hrtimer_nanosleep@2 calls)" 0
 is "but counts its own" "$("$P/sleeper" 10 2 >/dev/null; col hrtimer_nanosleep@2 calls)" 2
-"$TSLEEP" 50 600000 >"$TMP/ts.out" &
-ts=$!
-sleep 2
-t0=$(date +%s)
+asleep 50
 rmmod stopwatch 2>"$TMP/rmmod.err"
 is "rmmod while 50 calls sleep in a trampoline: succeeds" "$?" 0
 cmp_le "at once" "$(($(date +%s) - t0))" 5
-kill -USR1 $ts
-wait $ts
-is "the sleepers all woke" "$(cat "$TMP/ts.out")" "slept 50"
+wake_all 50 "the sleepers all woke"
 rmmod stopwatch_tramp 2>"$TMP/rmmod.err"
 is "the companion refuses rmmod (never unloaded)" "$? $(test -d /sys/module/stopwatch_tramp && echo loaded)" "1 loaded"
 diag "rmmod stopwatch_tramp: $(cat "$TMP/rmmod.err")"
