@@ -287,6 +287,10 @@ cmp_ge "trampoline: at least the 2000 sleeps returned" "$(col schedule calls)" 2
 is "trampoline: none missed" "$(col schedule missed)" 0
 cmp_ge "trampoline: the longest call >= 1.5 s" "$(col schedule max_ns)" 1500000000
 diag "kretprobe on schedule: $(col schedule@k calls) calls, $(col schedule@k miss_maxactive) missed for want of maxactive; trampoline: $(col schedule calls) calls"
+# The kretprobe goes first: reading the stack of a task running on
+# another CPU with a kretprobe instance pending trips a WARN_ON_ONCE in
+# 6.1's rethook_find_ret_addr (seen once, x86_64 6.1).
+is "remove the kretprobe on schedule" "$(ctl probes '-schedule@k')" ok
 held=$(grep -l sw_tramp_common /proc/[0-9]*/stack 2>/dev/null | wc -l)
 diag "threads asleep in schedule through the trampoline: $held"
 cmp_gt "some threads are asleep in schedule through the trampoline" "$held" 0
