@@ -111,9 +111,11 @@ static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 NOKPROBE_SYMBOL(sw_krp_return);
 
 /*
- * The core's full halves without a spec (events, call paths), out of
- * line: inlined, their registers and stack would be set up in every call
- * of the plain handlers below, time-only ones too.
+ * The core's entry half without a spec for a call on the call paths, out
+ * of line: inlined, its registers and stack would be set up in every call
+ * of the plain entry handler below, time-only ones too.  A call with a
+ * pending entry otherwise (events) takes the core's event halves, inline
+ * or not by architecture (__sw_ev_halves).
  * Context: as sw_krp_entry() and sw_krp_return().
  */
 static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
@@ -134,12 +136,19 @@ static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(sw_krp_enter_full);
 
-static noinline void sw_krp_exit_full(struct sw_aggs *a, struct sw_call *c,
-				      struct pt_regs *regs)
+static __sw_ev_halves void sw_krp_enter_ev(struct sw_call *c,
+					   const struct sw_evset *set)
+{
+	sw_core_enter_events(c, set);
+}
+NOKPROBE_SYMBOL(sw_krp_enter_ev);
+
+static __sw_ev_halves void sw_krp_exit_ev(struct sw_aggs *a, struct sw_call *c,
+					  struct pt_regs *regs)
 {
 	sw_core_exit(a, NULL, c, regs);
 }
-NOKPROBE_SYMBOL(sw_krp_exit_full);
+NOKPROBE_SYMBOL(sw_krp_exit_ev);
 
 /*
  * sw_krp_entry_plain(), sw_krp_return_plain() - the handlers of a probe
@@ -150,8 +159,13 @@ NOKPROBE_SYMBOL(sw_krp_exit_full);
 static int sw_krp_entry_plain(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	if (likely(sw_core_time_only(NULL))) {
-		sw_core_enter_time((struct sw_call *)ri->data);
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	struct sw_call *c = (struct sw_call *)ri->data;
+
+	if (likely(!sw_paths_on())) {
+		sw_core_enter_time(c);
+		if (unlikely(set))
+			sw_krp_enter_ev(c, set);
 		return 0;
 	}
 	return sw_krp_enter_full(ri, regs);
@@ -169,7 +183,7 @@ static int sw_krp_return_plain(struct kretprobe_instance *ri,
 	if (likely(!c->pend))
 		sw_core_exit_time(k->aggs, c, regs);
 	else
-		sw_krp_exit_full(k->aggs, c, regs);
+		sw_krp_exit_ev(k->aggs, c, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return_plain);

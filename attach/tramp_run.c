@@ -69,9 +69,11 @@ static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
 #endif
 
 /*
- * The core's full halves (a probe with a spec, events or call paths), out
- * of line: inlined, their registers and stack would be saved and set up
- * in every call, time-only ones too.
+ * The core's full halves (a probe with a spec; at entry also call paths),
+ * out of line: inlined, their registers and stack would be saved and set
+ * up in every call, time-only ones too.  A probe with no spec counting
+ * events takes the core's event halves alone, inline or not by
+ * architecture (__sw_ev_halves).
  * Context: as the halves below, preemption disabled, the guard held.
  */
 static noinline bool sw_tramp_enter_full(struct sw_tramp_frame *f,
@@ -87,6 +89,20 @@ static noinline void sw_tramp_exit_full(struct sw_tramp_frame *f,
 	sw_core_exit(t->aggs, t->spec, &f->call, &f->regs);
 }
 NOKPROBE_SYMBOL(sw_tramp_exit_full);
+
+static __sw_ev_halves void sw_tramp_enter_ev(struct sw_tramp_frame *f,
+					     const struct sw_evset *set)
+{
+	sw_core_enter_events(&f->call, set);
+}
+NOKPROBE_SYMBOL(sw_tramp_enter_ev);
+
+static __sw_ev_halves void sw_tramp_exit_ev(struct sw_tramp_frame *f,
+					    struct sw_tramp *t)
+{
+	sw_core_exit(t->aggs, NULL, &f->call, &f->regs);
+}
+NOKPROBE_SYMBOL(sw_tramp_exit_ev);
 
 /**
  * sw_tramp_enter() - the entry half, called by the companion's trampoline.
@@ -108,8 +124,12 @@ notrace void sw_tramp_enter(void *frame)
 	if (unlikely(!t) || unlikely(!READ_ONCE(t->armed)))
 		return;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-		if (likely(sw_core_time_only(t->spec))) {
+		struct sw_evset *set = rcu_dereference_sched(sw_evset);
+
+		if (likely(!t->spec && !sw_paths_on())) {
 			sw_core_enter_time(&f->call);
+			if (unlikely(set))
+				sw_tramp_enter_ev(f, set);
 			f->seq = t->seq;
 		} else if (sw_tramp_enter_full(f, t)) {
 			f->seq = t->seq;
@@ -148,10 +168,14 @@ notrace void sw_tramp_exit(void *frame)
 	if (unlikely(!t) || unlikely(t->seq != f->seq))
 		return;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-		if (likely(!f->call.pend && !t->spec))
-			sw_core_exit_time(t->aggs, &f->call, &f->regs);
-		else
+		if (likely(!t->spec)) {
+			if (likely(!f->call.pend))
+				sw_core_exit_time(t->aggs, &f->call, &f->regs);
+			else
+				sw_tramp_exit_ev(f, t);
+		} else {
 			sw_tramp_exit_full(f, t);
+		}
 	} else {
 		atomic_long_inc(&t->reentry);
 	}

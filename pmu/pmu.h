@@ -131,14 +131,17 @@ static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
 {
 	struct perf_event *e = READ_ONCE(ctr->e);
 
-	if (unlikely(!e || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-		     READ_ONCE(e->oncpu) != cpu))
+	if (unlikely(!e))
 		return false;
 #ifdef SW_PMU_DIRECT
+	/* Checks for itself that the counter runs here (its index says). */
 	if (unlikely(!ctr->mask ||
-		     !sw_pmu_direct_read(e, ctr->mask, &s->count)))
+		     !sw_pmu_direct_read(e, ctr->mask, cpu, &s->count)))
 #endif
 	{
+		if (READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+		    READ_ONCE(e->oncpu) != cpu)
+			return false;
 		e->pmu->read(e);
 		s->count = local64_read(&e->count);
 	}

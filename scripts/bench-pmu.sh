@@ -5,7 +5,9 @@
 # retired, exactly: boots the arm64 test VM with -icount (QEMU counts every
 # guest instruction) and runs tests/vm/suites/pmu-bench.sh, which calls a
 # trivial kernel function K times under a bare kretprobe with empty
-# handlers (the baseline) and under stopwatch with 0, 1, 2 and 3 events.
+# handlers (the baseline) and under stopwatch with 0, 1, 2 and 3 events,
+# on its kretprobe and on its direct-call trampoline (where ftrace has
+# direct calls).
 # Prints the table: instructions per call, instructions added per hit and
 # the ratio to the bare kretprobe.
 #

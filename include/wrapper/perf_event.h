@@ -128,8 +128,16 @@ static __always_inline bool sw_pmu_hw_read(int idx, u64 *raw)
 	return false;
 }
 
-/* Whether @e's counter is, right now, one we may read: its index says. */
-static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
+/*
+ * Whether @e's counter is, right now, one we may read: its index says.
+ * The driver gives a counting event its index when perf schedules it in
+ * on this CPU (armpmu_add()) and takes it back (-1, which
+ * sw_pmu_hw_read() refuses) when it schedules it out (armpmu_del()), both
+ * with interrupts off on this CPU, and our counters are bound to their
+ * CPU: with interrupts off here, an index is an event active on this CPU,
+ * so its state and oncpu need no reading.
+ */
+static __always_inline bool sw_pmu_direct_now(struct perf_event *e, int cpu)
 {
 	return true;
 }
@@ -169,9 +177,11 @@ static inline u64 sw_pmu_direct_mask(struct perf_event *e)
  * only while the event runs on its counter: a stopped event (PERF_HES_
  * STOPPED) may have been given a counter it is not programmed on.
  */
-static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
+static __always_inline bool sw_pmu_direct_now(struct perf_event *e, int cpu)
 {
-	return (unsigned int)READ_ONCE(e->hw.idx) < INTEL_PMC_IDX_FIXED + 3 &&
+	return READ_ONCE(e->state) == PERF_EVENT_STATE_ACTIVE &&
+	       READ_ONCE(e->oncpu) == cpu &&
+	       (unsigned int)READ_ONCE(e->hw.idx) < INTEL_PMC_IDX_FIXED + 3 &&
 	       !(READ_ONCE(e->hw.state) & PERF_HES_STOPPED);
 }
 
@@ -206,11 +216,11 @@ static __always_inline bool sw_pmu_direct_now(struct perf_event *e)
  * Return: false when the counter must be read through pmu->read().
  */
 static __always_inline bool sw_pmu_direct_read(struct perf_event *e,
-					       u64 mask, u64 *val)
+					       u64 mask, int cpu, u64 *val)
 {
 	u64 prev, count, raw;
 
-	if (!sw_pmu_direct_now(e))
+	if (!sw_pmu_direct_now(e, cpu))
 		return false;
 	do {
 		prev = local64_read(&e->hw.prev_count);

@@ -7,7 +7,7 @@
 # (the second event either cycles, which adds cycles per instruction, or
 # a second instructions counter: the cost of one more event alone),
 # with call paths on (0 and 1 event), and attached by its direct-call
-# trampoline instead of a kretprobe (0 events).
+# trampoline instead of a kretprobe (0, 1 and 2 events).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
 # sw_bench=1 (scripts/bench-pmu.sh boots it so) and writes its table to
@@ -86,9 +86,9 @@ is "stopwatch counted every hit" "$calls" "$((8 * (K + 1)))"
 is "every hit with paths on is on the one path" \
 	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
-# The same probe on stopwatch's direct-call trampoline, time only (where
-# ftrace has direct calls: not arm64 6.1).
-tr0=
+# The same probe on stopwatch's direct-call trampoline (where ftrace has
+# direct calls: not arm64 6.1): time only, then 1 and 2 events.
+tr0= tr1= tr2=
 is "stopwatch loaded again" "$(load)" ok
 r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')
 if [ "$r" = ok ]; then
@@ -96,6 +96,13 @@ if [ "$r" = ok ]; then
 	is "the trampoline counted every hit" \
 		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2, $(NF - 1) }' "$D/stats")" \
 		"$((K + 1)) 1"
+	is "trampoline: events instructions" "$(ctl events instructions)" ok
+	tr1=$(bench)
+	is "trampoline: events instructions,r08" "$(ctl events instructions,r08)" ok
+	tr2=$(bench)
+	is "the trampoline counted every hit, with events" \
+		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2 }' "$D/stats")" \
+		"$((3 * (K + 1)))"
 else
 	skip "no trampoline on $(uname -r): $r"
 fi
@@ -126,6 +133,8 @@ row() {
 	row "stopwatch, call paths, 1 event" "$p1"
 	if [ -n "$tr0" ]; then
 		row "stopwatch trampoline, 0 events" "$tr0"
+		row "stopwatch trampoline, 1 event" "$tr1"
+		row "stopwatch trampoline, 2 events (+r08)" "$tr2"
 	else
 		printf '%-34s %12s\n' "stopwatch trampoline, 0 events" "(no direct calls)"
 	fi
