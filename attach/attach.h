@@ -136,7 +136,7 @@ const char *sw_tramp_why(int err);
 void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   struct sw_aggs *aggs, const struct sw_spec *spec,
 		   void (*release)(void *arg), void *arg);
-int sw_tramp_register(struct sw_tramp *t, int nargs);
+int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs);
 void sw_tramp_enable(struct sw_tramp *t);
 void sw_tramp_unregister(struct sw_tramp **ts, int n);
 void sw_tramp_exit_module(void);

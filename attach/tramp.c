@@ -228,6 +228,12 @@ static unsigned long sw_tramp_addr(int idx)
 /**
  * sw_tramp_register() - install the direct call, disarmed.
  * @t:     from sw_tramp_init()
+ * @addr:  the function's address, as its kprobe resolved it (its start,
+ *         or on x86_64 its ftrace site just past an ENDBR): ftrace maps
+ *         either to the site, by a binary search.  Selecting by name
+ *         instead would look up the name of every traceable function
+ *         (tens of thousands), and would take every static function of
+ *         that name, where the kprobe took one.
  * @nargs: the function's argument count, -1 when unknown
  *
  * Says nothing: the caller decides between an error and a fallback
@@ -240,19 +246,14 @@ static unsigned long sw_tramp_addr(int idx)
  * (ftrace cannot trace the function), -ENOMEM, or another errno of
  * ftrace.
  */
-int sw_tramp_register(struct sw_tramp *t, int nargs)
+int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs)
 {
-	char *buf;
 	int i, ret;
 
 	if (nargs < 0)
 		return -ENODATA;
 	if (nargs > SW_TRAMP_MAX_ARGS)
 		return -E2BIG;
-	/* ftrace parses the filter in place. */
-	buf = kstrdup(t->name, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
 	mutex_lock(&sw_tramp_lock);
 	ret = sw_tramp_companion();
 	if (ret)
@@ -262,7 +263,7 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 	ret = -ENOSPC;
 	if (i == SW_TRAMP_SLOTS)
 		goto out_unlock;
-	ret = ftrace_set_filter(&t->ops, buf, strlen(buf), 1);
+	ret = ftrace_set_filter_ip(&t->ops, addr, 0, 1);
 	if (ret) {
 		ftrace_free_filter(&t->ops);
 		goto out_unlock;
@@ -284,7 +285,6 @@ int sw_tramp_register(struct sw_tramp *t, int nargs)
 	t->registered = true;
 out_unlock:
 	mutex_unlock(&sw_tramp_lock);
-	kfree(buf);
 	return ret;
 }
 
@@ -366,7 +366,7 @@ void sw_tramp_enable(struct sw_tramp *t)
 
 #else /* !SW_HAVE_TRAMP */
 
-int sw_tramp_register(struct sw_tramp *t, int nargs)
+int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs)
 {
 	return -EOPNOTSUPP;
 }

@@ -147,12 +147,14 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 /*
  * Attaches a kernel function.  The kretprobe is registered first in every
  * case: it checks the function (exists, may be probed, not stopwatch's
- * own) with the usual messages.  A trampoline then replaces it when the
- * probe's attach= (or else the module's) asks for one: attach=trampoline
- * makes a refusal an error, attach=auto a fallback to the kretprobe, kept
- * and said in the stats column attach_err, and in the kernel log when the
- * probe's own attach= asked (under the module's default, auto, every
- * probe written without args= would say it).
+ * own) with the usual messages, and resolves the address a trampoline is
+ * installed at (the same function the kretprobe would time, even where
+ * several static functions share its name).  A trampoline then replaces
+ * it when the probe's attach= (or else the module's) asks for one:
+ * attach=trampoline makes a refusal an error, attach=auto a fallback to
+ * the kretprobe, kept and said in the stats column attach_err, and in the
+ * kernel log when the probe's own attach= asked (under the module's
+ * default, auto, every probe written without args= would say it).
  */
 static int sw_attach_kernel(struct sw_probe *p)
 {
@@ -165,7 +167,8 @@ static int sw_attach_kernel(struct sw_probe *p)
 		return ret;
 	sw_tramp_init(&p->tp, p->func, &p->aggs, sw_probe_spec(p),
 		      sw_probe_release, p);
-	ret = sw_tramp_register(&p->tp, p->nargs);
+	ret = sw_tramp_register(&p->tp, (unsigned long)k->krp.kp.addr,
+				p->nargs);
 	if (!ret) {
 		sw_kretprobe_unregister(&k, 1);
 		p->tramp = true;

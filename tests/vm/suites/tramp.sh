@@ -346,6 +346,23 @@ if [ -r "$TR/enabled_functions" ]; then
 fi
 calls=$(calls_total)
 cmp_gt "they counted calls" "$calls" 0
+# A name that several static functions share: the trampoline goes where
+# the kprobe resolved the name (one site), not on every function of that
+# name.
+dup=$(awk -v bl=/sys/kernel/debug/kprobes/blacklist -v hot="$(echo $HOT)" '
+	BEGIN { while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }
+		split(hot, h, " "); for (i in h) deny[h[i]] = 1 }
+	!/[ \t]/ && !($0 in deny) && n[$0]++ == 1 { print; exit }' "$TR/available_filter_functions")
+if [ -n "$dup" ] && [ -r "$TR/enabled_functions" ]; then
+	diag "$dup: $(grep -cx "$dup" "$TR/available_filter_functions") traceable functions of that name"
+	is "a shared name ($dup) on a trampoline" \
+		"$(ctl probes "+$dup attach=trampoline args=6")" ok
+	is "one site of that name is enabled" \
+		"$(grep -c "^$dup " "$TR/enabled_functions")" 1
+	is "removed" "$(ctl probes "-$dup")" ok
+else
+	skip "no traceable name shared by several functions here, or no enabled_functions"
+fi
 kill $hm 2>/dev/null
 wait $hm 2>/dev/null
 unload
