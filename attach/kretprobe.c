@@ -121,17 +121,12 @@ NOKPROBE_SYMBOL(sw_krp_return);
 static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
 				      struct pt_regs *regs)
 {
-	struct sw_aggs *a = NULL;
+	struct sw_kretprobe *k = sw_krp_of(ri);
 
+	if (unlikely(!k))
+		return 1;
 	/* The probe's aggregations name its call paths. */
-	if (sw_paths_on()) {
-		struct sw_kretprobe *k = sw_krp_of(ri);
-
-		if (unlikely(!k))
-			return 1;
-		a = k->aggs;
-	}
-	sw_core_enter((struct sw_call *)ri->data, a, NULL, regs);
+	sw_core_enter((struct sw_call *)ri->data, k->aggs, NULL, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_enter_full);

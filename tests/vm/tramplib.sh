@@ -9,6 +9,7 @@
 #   hot_functions N   the first N candidates this kernel can trace (in
 #                     available_filter_functions, not on the kprobes
 #                     blacklist), one a line
+#   shared_name EX..  a traceable name several functions share, not EX
 #   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline
 #   on_trampolines    how many probes in stats are on a trampoline
 #   calls_total       the calls of every probe in stats, summed
@@ -68,16 +69,28 @@ vm_area_free vm_area_dup __vm_munmap do_vmi_munmap get_unmapped_area
 vm_unmapped_area perf_event_mmap setup_arg_pages do_execveat_common
 bprm_execve begin_new_exec load_elf_binary"
 
+# awk: the kprobes blacklist (awk variable bl) into deny[].
+DENY_AWK='while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }'
+KP_BLACKLIST=/sys/kernel/debug/kprobes/blacklist
+
 # One pass over each list (a grep per candidate took 45 s under TCG).
 hot_functions() {
 	echo "$HOT_CANDIDATES" | tr ' ' '\n' | grep . |
-		awk -v n="$1" -v bl=/sys/kernel/debug/kprobes/blacklist \
-			-v av="$TR/available_filter_functions" '
+		awk -v n="$1" -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" '
 		BEGIN {
-			while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }
+			'"$DENY_AWK"'
 			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
 		}
 		$0 in ok && !($0 in deny) && got < n { print; got++ }'
+}
+
+# shared_name EXCLUDE...: the first name several traceable functions of
+# the kernel share (not a module's, not on the blacklist, not EXCLUDE).
+shared_name() {
+	awk -v bl=$KP_BLACKLIST -v ex="$*" '
+		BEGIN { '"$DENY_AWK"'; split(ex, x, " "); for (i in x) deny[x[i]] = 1 }
+		!/[ \t]/ && !($0 in deny) && n[$0]++ == 1 { print; exit }' \
+		"$TR/available_filter_functions"
 }
 
 tramp_adds() {

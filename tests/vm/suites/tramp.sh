@@ -349,10 +349,7 @@ cmp_gt "they counted calls" "$calls" 0
 # A name that several static functions share: the trampoline goes where
 # the kprobe resolved the name (one site), not on every function of that
 # name.
-dup=$(awk -v bl=/sys/kernel/debug/kprobes/blacklist -v hot="$(echo $HOT)" '
-	BEGIN { while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }
-		split(hot, h, " "); for (i in h) deny[h[i]] = 1 }
-	!/[ \t]/ && !($0 in deny) && n[$0]++ == 1 { print; exit }' "$TR/available_filter_functions")
+dup=$(shared_name $HOT)
 if [ -n "$dup" ] && [ -r "$TR/enabled_functions" ]; then
 	diag "$dup: $(grep -cx "$dup" "$TR/available_filter_functions") traceable functions of that name"
 	is "a shared name ($dup) on a trampoline" \
