@@ -210,9 +210,11 @@ static __always_inline void sw_timing_filtered(struct sw_gen *g,
 
 /*
  * sw_evgen_record() - count one returned call in this CPU's statistics.
- * @g:  the probe's event statistics
- * @ev: the call's counts, or NULL when the call was not measured against
- *      the events of @g at all (entered before they were set)
+ * @g:   the probe's event statistics
+ * @acc: the call's counts (struct sw_evcall.acc, struct sw_vcall.v), or
+ *       NULL when the call was not measured against the events of @g at
+ *       all (entered before they were set)
+ * @bad: events of @acc the call was not counted for
  *
  * Inline: it runs in every measured call with events.
  *
@@ -220,13 +222,14 @@ static __always_inline void sw_timing_filtered(struct sw_gen *g,
  * NMI; the only writer of this CPU's entry.  No locks, no allocation.
  */
 static __always_inline void sw_evgen_record(struct sw_evgen *g,
-					    const struct sw_evcall *ev)
+					    const u64 *acc, u32 bad)
 {
 	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
 	u32 i, n = g->n, cpi_mask = g->cpi_mask;
-	u32 bad = ev ? ev->bad : SW_EVCALL_ALL_BAD;
 	struct sw_evstat *es = pc->ev;
 
+	if (!acc)
+		bad = SW_EVCALL_ALL_BAD;
 	raw_write_seqcount_begin(&pc->seq);
 	for (i = 0; i < n; i++, es++) {
 		u64 v;
@@ -235,14 +238,14 @@ static __always_inline void sw_evgen_record(struct sw_evgen *g,
 			es->unmeasured++;
 			continue;
 		}
-		v = ev->acc[i];
+		v = acc[i];
 		sw_stats_add(&es->st, v);
 		es->hist[sw_hist_bucket(v)]++;
 	}
 	if (unlikely(cpi_mask) && !(bad & cpi_mask)) {
 		/* Returned, not through a pointer: no stack canary here. */
-		u64 cpi = sw_cpi_milli(ev->acc[g->cycles],
-				       ev->acc[g->instructions]);
+		u64 cpi = sw_cpi_milli(acc[g->cycles],
+				       acc[g->instructions]);
 
 		if (cpi != SW_CPI_NONE)
 			sw_stats_add(&pc->cpi, cpi);
@@ -263,7 +266,7 @@ int sw_bd_check_params(void);
 struct sw_bdgen *sw_bdgen_alloc(struct sw_by by, const struct sw_evset *set);
 void sw_bdgen_free(struct sw_bdgen *bd);
 void sw_bd_add(struct sw_bdgen *bd, const struct sw_bd_key *key, u64 ns,
-	       const struct sw_evcall *ev);
+	       const u64 *acc, u32 bad);
 void *sw_bd_rows_alloc(u32 nslots, void **snap);
 void sw_bd_rows_free(void *rows, void *snap);
 void sw_bdgen_show(struct seq_file *m, const char *probe,

@@ -104,18 +104,19 @@ void sw_bdgen_free(struct sw_bdgen *bd)
 
 /*
  * sw_bd_add() - count one call in this CPU's row for @key.
- * @ev: the call's event counts under bd->set_id, or NULL
+ * @acc: the call's event counts under bd->set_id, or NULL
+ * @bad: events of @acc the call was not counted for
  * Context: the measurement core's exit half (preemption disabled, possibly
  * NMI); the only writer of this CPU's table.  No locks, no allocation.
  */
 void sw_bd_add(struct sw_bdgen *bd, const struct sw_bd_key *key, u64 ns,
-	       const struct sw_evcall *ev)
+	       const u64 *acc, u32 bad)
 {
 	struct sw_bd_cpu *c = bd->cpu[smp_processor_id()];
 
 	raw_write_seqcount_begin(&c->seq);
-	sw_bd_slot_add(sw_bd_lookup(&c->tbl, key), ns, ev ? bd->nev : 0,
-		       ev ? ev->bad : 0, ev ? ev->acc : NULL);
+	sw_bd_slot_add(sw_bd_lookup(&c->tbl, key), ns, acc ? bd->nev : 0,
+		       acc ? bad : 0, acc);
 	raw_write_seqcount_end(&c->seq);
 }
 NOKPROBE_SYMBOL(sw_bd_add);

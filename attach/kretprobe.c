@@ -110,12 +110,22 @@ static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(sw_krp_return);
 
+/**
+ * struct sw_krp_data - a plain probe's instance data (sw_krp_entry_plain()).
+ * @call: the call's record
+ * @vc:   a lean call's events (sw_core_enter_lean())
+ */
+struct sw_krp_data {
+	struct sw_call call;
+	struct sw_vcall vc;
+};
+
 /*
- * The core's entry half without a spec for a call on the call paths, out
- * of line: inlined, its registers and stack would be set up in every call
- * of the plain entry handler below, time-only ones too.  A call with a
- * pending entry otherwise (events) takes the core's event halves, inline
- * or not by architecture (__sw_ev_halves).
+ * The core's halves without a spec for a call on the call paths, out of
+ * line: inlined, their registers and stack would be set up in every call
+ * of the plain handlers below, time-only ones too.  A call with events
+ * otherwise takes the core's lean event halves, inline or not by
+ * architecture (__sw_ev_halves).
  * Context: as sw_krp_entry() and sw_krp_return().
  */
 static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
@@ -131,17 +141,25 @@ static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(sw_krp_enter_full);
 
-static __sw_ev_halves void sw_krp_enter_ev(struct sw_call *c,
+static noinline void sw_krp_exit_full(struct sw_aggs *a, struct sw_call *c,
+				      struct pt_regs *regs)
+{
+	sw_core_exit(a, NULL, c, regs);
+}
+NOKPROBE_SYMBOL(sw_krp_exit_full);
+
+static __sw_ev_halves void sw_krp_enter_ev(struct sw_krp_data *d,
 					   const struct sw_evset *set)
 {
-	sw_core_enter_events(c, set);
+	sw_core_enter_lean(&d->call, &d->vc, set);
 }
 NOKPROBE_SYMBOL(sw_krp_enter_ev);
 
-static __sw_ev_halves void sw_krp_exit_ev(struct sw_aggs *a, struct sw_call *c,
+static __sw_ev_halves void sw_krp_exit_ev(struct sw_aggs *a,
+					  struct sw_krp_data *d,
 					  struct pt_regs *regs)
 {
-	sw_core_exit(a, NULL, c, regs);
+	sw_core_exit_lean(a, &d->call, &d->vc, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_exit_ev);
 
@@ -155,12 +173,12 @@ static int sw_krp_entry_plain(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
-	struct sw_call *c = (struct sw_call *)ri->data;
+	struct sw_krp_data *d = (struct sw_krp_data *)ri->data;
 
 	if (likely(!sw_paths_on())) {
-		sw_core_enter_time(c);
+		sw_core_enter_time(&d->call);
 		if (unlikely(set))
-			sw_krp_enter_ev(c, set);
+			sw_krp_enter_ev(d, set);
 		return 0;
 	}
 	return sw_krp_enter_full(ri, regs);
@@ -171,14 +189,16 @@ static int sw_krp_return_plain(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
-	struct sw_call *c = (struct sw_call *)ri->data;
+	struct sw_krp_data *d = (struct sw_krp_data *)ri->data;
 
 	if (unlikely(!k))
 		return 0;
-	if (likely(!c->pend))
-		sw_core_exit_time(k->aggs, c, regs);
+	if (likely(!d->call.pend))
+		sw_core_exit_time(k->aggs, &d->call, regs);
+	else if (likely(d->call.pend == SW_PEND_LEAN))
+		sw_krp_exit_ev(k->aggs, d, regs);
 	else
-		sw_krp_exit_ev(k->aggs, c, regs);
+		sw_krp_exit_full(k->aggs, &d->call, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return_plain);
@@ -230,7 +250,8 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 		k->krp.entry_handler = sw_krp_entry_stacked;
 		k->krp.handler = sw_krp_return_stacked;
 	}
-	k->krp.data_size = sizeof(struct sw_call);
+	k->krp.data_size = spec ? sizeof(struct sw_call) :
+				  sizeof(struct sw_krp_data);
 	k->krp.maxactive = sw_maxactive();
 }
 

@@ -30,6 +30,7 @@ static DEFINE_PER_CPU(int, sw_tramp_busy);
  *        measured the call, else 0
  * @gen:  the companion's number for the attach the call entered under
  * @idx:  the stub's index
+ * @vc:   a lean call's events (sw_core_enter_lean())
  */
 struct sw_tramp_frame {
 	struct pt_regs regs;
@@ -37,6 +38,7 @@ struct sw_tramp_frame {
 	u32 seq;
 	u32 gen;
 	unsigned long idx;
+	struct sw_vcall vc;
 };
 
 #ifdef CONFIG_ARM64
@@ -72,8 +74,9 @@ static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
  * The core's full halves (a probe with a spec; at entry also call paths),
  * out of line: inlined, their registers and stack would be saved and set
  * up in every call, time-only ones too.  A probe with no spec counting
- * events takes the core's event halves alone, inline or not by
- * architecture (__sw_ev_halves).
+ * events takes the core's lean event halves, inline or not by
+ * architecture (__sw_ev_halves); it still takes the full exit half for a
+ * call that entered while call paths were on.
  * Context: as the halves below, preemption disabled, the guard held.
  */
 static noinline bool sw_tramp_enter_full(struct sw_tramp_frame *f,
@@ -93,14 +96,14 @@ NOKPROBE_SYMBOL(sw_tramp_exit_full);
 static __sw_ev_halves void sw_tramp_enter_ev(struct sw_tramp_frame *f,
 					     const struct sw_evset *set)
 {
-	sw_core_enter_events(&f->call, set);
+	sw_core_enter_lean(&f->call, &f->vc, set);
 }
 NOKPROBE_SYMBOL(sw_tramp_enter_ev);
 
 static __sw_ev_halves void sw_tramp_exit_ev(struct sw_tramp_frame *f,
 					    struct sw_tramp *t)
 {
-	sw_core_exit(t->aggs, NULL, &f->call, &f->regs);
+	sw_core_exit_lean(t->aggs, &f->call, &f->vc, &f->regs);
 }
 NOKPROBE_SYMBOL(sw_tramp_exit_ev);
 
@@ -171,8 +174,10 @@ notrace void sw_tramp_exit(void *frame)
 		if (likely(!t->spec)) {
 			if (likely(!f->call.pend))
 				sw_core_exit_time(t->aggs, &f->call, &f->regs);
-			else
+			else if (likely(f->call.pend == SW_PEND_LEAN))
 				sw_tramp_exit_ev(f, t);
+			else
+				sw_tramp_exit_full(f, t);
 		} else {
 			sw_tramp_exit_full(f, t);
 		}

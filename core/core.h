@@ -44,13 +44,15 @@
 #define SW_PENDING_DEPTH 16
 
 struct sw_pending;
+struct sw_thread;
 
 /**
  * struct sw_call - what the attach mechanism keeps for one call.
  * @t0:   entry stamp, sw_clock_stamp() (for sw_clock_since())
  * @cpu:  CPU the call entered on
  * @pend: the call's entry on its thread's pending stack, NULL when it has
- *        none (no events, or no room: counted in the pending file)
+ *        none (no events, or no room: counted in the pending file),
+ *        SW_PEND_LEAN for a lean call (struct sw_vcall)
  * @key:  the parts of the call's key captured at entry (argN), in
  *        the order of the probe's by=; set only for a probe with a spec
  */
@@ -61,6 +63,31 @@ struct sw_call {
 	struct sw_pending *pend;
 	u64 key[2];
 };
+
+/**
+ * struct sw_vcall - the events of a lean call in flight: a call of a probe
+ * with no spec, entered while call paths are off, whose attach mechanism
+ * keeps this beside its struct sw_call (sw_core_enter_lean()).  Its counts
+ * are differences of its thread's virtual counts (virt.c): nothing goes
+ * on the pending stack, only the thread's number of lean calls in flight
+ * goes up and down.
+ * @th:     its thread's slot, which counts it in @th->lean
+ * @set_id: id of the event set counted since entry
+ * @bad:    events not counted for all of the call (as struct sw_evcall)
+ * @v:      per event, the thread's virtual count at entry; at exit, the
+ *          call's count
+ * @g:      per event, the thread's virtual gap at entry
+ */
+struct sw_vcall {
+	struct sw_thread *th;
+	u32 set_id;
+	u32 bad;
+	u64 v[SW_MAX_EVENTS];
+	u64 g[SW_MAX_EVENTS];
+};
+
+/* struct sw_call.pend of a lean call: its events are in a struct sw_vcall. */
+#define SW_PEND_LEAN ((struct sw_pending *)1UL)
 
 /**
  * struct sw_pending - one call in flight on a thread's pending stack.
@@ -128,8 +155,8 @@ bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
 			const struct sw_spec *s, struct pt_regs *regs);
 bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
-			struct pt_regs *regs, u64 ns,
-			const struct sw_pending *pd);
+			struct pt_regs *regs, u64 ns, const u64 *acc,
+			u32 bad, u32 set_id);
 void sw_core_evs_unmeasured(struct sw_evgen *evs);
 
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
@@ -276,9 +303,14 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 
 /*
  * sw_core_fold() - fold a returned call into @a (sw_core_exit()'s body).
- * @pd:       the call's pending entry, NULL for a time-only call (a
- *            constant in that copy: its event code compiles away)
- * @measured: whether its events were counted with the current set
+ * @pd:     the call's pending entry, NULL when it has none
+ * @ev:     whether the call was entered with events (false for a
+ *          time-only call: a constant in that copy, its event code
+ *          compiles away)
+ * @acc:    its event counts when they were counted with the current set,
+ *          else NULL
+ * @bad:    events of @acc it was not counted for
+ * @set_id: the event set it was entered with
  *
  * A call outside the probe's duration window is counted apart
  * (filtered_short, filtered_long) and folded into nothing else.
@@ -286,7 +318,8 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 static __always_inline void sw_core_fold(struct sw_aggs *a,
 					 const struct sw_spec *s,
 					 struct sw_call *c, struct pt_regs *regs,
-					 struct sw_pending *pd, bool measured)
+					 struct sw_pending *pd, bool ev,
+					 const u64 *acc, u32 bad, u32 set_id)
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
@@ -295,21 +328,20 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 	ns = sw_clock_since(c->t0);
 	/* Paths count every call the entry let in, whatever its duration. */
 	if (pd && unlikely(pd->pgen))
-		sw_paths_exit(pd, ns, measured);
+		sw_paths_exit(pd, ns, acc != NULL);
 	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
 	    !sw_core_window(a, &s->f, ns))
 		return;
 	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)
-		sw_core_key_record(bd, c, regs, ns, measured ? pd : NULL);
+		sw_core_key_record(bd, c, regs, ns, acc, bad, set_id);
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
-	if (evs && !pd)
+	if (evs && !ev)
 		sw_core_evs_unmeasured(evs);
 	else if (evs)
-		sw_evgen_record(evs, measured && evs->set_id == pd->set_id ?
-					     &pd->ev : NULL);
+		sw_evgen_record(evs, evs->set_id == set_id ? acc : NULL, bad);
 }
 
 /*
@@ -333,11 +365,13 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 		/* First thing after the function: close the segment. */
 		bool measured = sw_core_exit_events(pd);
 
-		sw_core_fold(a, s, c, regs, pd, measured);
+		sw_core_fold(a, s, c, regs, pd, true,
+			     measured ? pd->ev.acc : NULL, pd->ev.bad,
+			     pd->set_id);
 		sw_pending_pop(pd);
 		return;
 	}
-	sw_core_fold(a, s, c, regs, NULL, false);
+	sw_core_fold(a, s, c, regs, NULL, false, NULL, 0, 0);
 }
 
 /*
@@ -349,7 +383,68 @@ static __always_inline void sw_core_exit_time(struct sw_aggs *a,
 					      struct sw_call *c,
 					      struct pt_regs *regs)
 {
-	sw_core_fold(a, NULL, c, regs, NULL, false);
+	sw_core_fold(a, NULL, c, regs, NULL, false, NULL, 0, 0);
+}
+
+/*
+ * sw_core_enter_lean() - the event half of a lean call's entry, after
+ * sw_core_enter_time(), for a probe with no spec while call paths are
+ * off: the call is counted in its thread's lean calls (so that the
+ * sched_switch hook follows the thread's virtual counts, virt.c) and the
+ * thread's virtual counts are read into @vc, the last thing before the
+ * function runs.  Without a slot for the thread the call is measured for
+ * time only (its events count as unmeasured; the pending file says why).
+ * @c:   the call's record, from sw_core_enter_time()
+ * @vc:  its events' record, kept by the mechanism beside @c until the exit
+ * @set: the event set counted now
+ * Context: as sw_core_enter().
+ */
+static __always_inline void sw_core_enter_lean(struct sw_call *c,
+					       struct sw_vcall *vc,
+					       const struct sw_evset *set)
+{
+	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
+
+	if (unlikely(!th || READ_ONCE(th->task) != current)) {
+		th = sw_pending_slot();
+		if (unlikely(!th))
+			return;
+	}
+	/* Counted before the reading: a switch from here on follows us. */
+	WRITE_ONCE(th->lean, th->lean + 1);
+	barrier();
+	c->pend = SW_PEND_LEAN;
+	vc->th = th;
+	vc->set_id = set->id;
+	sw_vcall_read(vc, set, c->cpu);
+}
+
+/*
+ * sw_core_exit_lean() - the exit half of a lean call (@c->pend is
+ * SW_PEND_LEAN): its counts, then it leaves its thread's lean calls and
+ * is folded into @a.
+ * @a:    the probe's aggregations
+ * @c:    the call's record
+ * @vc:   its events' record, from sw_core_enter_lean()
+ * @regs: the registers at the function's return
+ * Context: as sw_core_exit().
+ */
+static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
+					      struct sw_call *c,
+					      struct sw_vcall *vc,
+					      struct pt_regs *regs)
+{
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);
+	struct sw_thread *th = vc->th;
+	bool measured = set && set->id == vc->set_id;
+
+	/* First thing after the function: read the counters. */
+	if (measured)
+		sw_vcall_close(vc, set);
+	barrier();
+	WRITE_ONCE(th->lean, th->lean - 1);
+	sw_core_fold(a, NULL, c, regs, NULL, true, measured ? vc->v : NULL,
+		     vc->bad, vc->set_id);
 }
 
 #endif /* _STOPWATCH_CORE_H */

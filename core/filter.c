@@ -192,7 +192,9 @@ NOKPROBE_SYMBOL(sw_key_value);
  * @c:    the call's record (entry CPU, arguments captured at entry)
  * @regs: the registers at the function's return
  * @ns:   the call's wall time
- * @pd:   the call's pending entry when its events were measured, or NULL
+ * @acc:  the call's event counts when they were measured, or NULL
+ * @bad:  events of @acc the call was not counted for
+ * @set_id: the event set @acc counts
  *
  * Numeric parts go to key.id then key.id2 in the order of by=; a comm part
  * to key.comm.
@@ -200,8 +202,8 @@ NOKPROBE_SYMBOL(sw_key_value);
  * Context: as sw_core_exit().
  */
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
-			struct pt_regs *regs, u64 ns,
-			const struct sw_pending *pd)
+			struct pt_regs *regs, u64 ns, const u64 *acc,
+			u32 bad, u32 set_id)
 {
 	struct sw_bd_key key = {};
 	bool second = false;
@@ -229,8 +231,7 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			key.id = v;
 		second = true;
 	}
-	sw_bd_add(bd, &key, ns,
-		  pd && pd->set_id == bd->set_id ? &pd->ev : NULL);
+	sw_bd_add(bd, &key, ns, set_id == bd->set_id ? acc : NULL, bad);
 }
 NOKPROBE_SYMBOL(sw_core_key_record);
 
@@ -244,6 +245,6 @@ NOKPROBE_SYMBOL(sw_core_key_record);
  */
 void sw_core_evs_unmeasured(struct sw_evgen *evs)
 {
-	sw_evgen_record(evs, NULL);
+	sw_evgen_record(evs, NULL, 0);
 }
 NOKPROBE_SYMBOL(sw_core_evs_unmeasured);

@@ -230,7 +230,7 @@ NOKPROBE_SYMBOL(sw_pending_switch_in);
  */
 void sw_pending_idle(struct sw_thread *th)
 {
-	if (!READ_ONCE(th->depth))
+	if (!READ_ONCE(th->depth) && !READ_ONCE(th->lean))
 		smp_store_release(&th->task, NULL);
 }
 NOKPROBE_SYMBOL(sw_pending_idle);
@@ -259,9 +259,10 @@ static void sw_pending_task_free(SW_SCHED_PROCESS_FREE_ARGS(p))
 
 	if (!th)
 		return;
-	if (th->depth)
-		this_cpu_add(sw_pending_cnt.abandoned, th->depth);
+	if (th->depth || th->lean)
+		this_cpu_add(sw_pending_cnt.abandoned, th->depth + th->lean);
 	WRITE_ONCE(th->depth, 0);
+	WRITE_ONCE(th->lean, 0);
 	smp_store_release(&th->task, NULL);
 }
 NOKPROBE_SYMBOL(sw_pending_task_free);

@@ -13,15 +13,26 @@
 #include <linux/sched.h>
 
 /**
- * struct sw_thread - one thread's pending stack.
+ * struct sw_thread - one thread's pending stack, and its virtual counts.
  * @task:  the owning thread, NULL when free (claimed with cmpxchg)
  * @depth: entries in use
+ * @lean:  lean calls in flight (struct sw_vcall): the slot is kept, and
+ *         the thread's virtual counts followed, while it is not 0
+ * @vset:  the event set @vc and @vg were saved under, 0 for none
+ * @pad:   nothing
+ * @vc:    per event, the thread's virtual count when it was last
+ *         switched out with lean calls in flight (virt.c)
+ * @vg:    the same for its virtual gap
  * @calls: the entries, outermost first
  */
 struct sw_thread {
 	struct task_struct *task;
 	u32 depth;
+	u32 lean;
+	u32 vset;
 	u32 pad;
+	u64 vc[SW_MAX_EVENTS];
+	u64 vg[SW_MAX_EVENTS];
 	struct sw_pending calls[SW_PENDING_DEPTH];
 };
 
@@ -188,6 +199,88 @@ static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
 	/* First thing after the function: close the segment. */
 	sw_pending_close(pd, set);
 	return true;
+}
+
+/*
+ * sw_pmu_read_virt() - read one counter of this CPU as the virtual count
+ * and gap of the thread running here (struct sw_evctr.voff, .vgoff).
+ * @ctr: the counter, from this CPU's struct sw_evcpu
+ * @cpu: this CPU
+ * @v:   the virtual count, output; untouched when there is no value
+ * @g:   the virtual gap, likewise
+ * Context: as sw_pmu_read_ctr().
+ * Return: false when the counter has no value.
+ */
+static __always_inline bool sw_pmu_read_virt(const struct sw_evctr *ctr,
+					     int cpu, u64 *v, u64 *g)
+{
+	struct sw_ctr_sample s __sw_noinit;
+
+	if (!sw_pmu_read_ctr(ctr, cpu, &s))
+		return false;
+	*v = s.count + ctr->voff;
+	*g = s.gap + ctr->vgoff;
+	return true;
+}
+
+/*
+ * sw_vcall_read() - a lean call's entry reading: its thread's virtual
+ * counts and gaps into @vc (v, g, bad).
+ * Context: the core's entry half.
+ */
+static __always_inline void sw_vcall_read(struct sw_vcall *vc,
+					  const struct sw_evset *set, int cpu)
+{
+	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
+	u32 i, n = set->n, bad = 0;
+	unsigned long flags;
+
+	if (unlikely(!ec)) {
+		vc->bad = SW_EVCALL_ALL_BAD;
+		return;
+	}
+	flags = sw_pmu_irq_save();
+	for (i = 0; i < n; i++)
+		if (!sw_pmu_read_virt(&ec->ctr[i], cpu, &vc->v[i], &vc->g[i]))
+			bad |= 1U << i;
+	sw_pmu_irq_restore(flags);
+	vc->bad = bad;
+}
+
+/*
+ * sw_vcall_close() - a lean call's counts: its thread's virtual counts
+ * now minus at entry, into @vc->v.  An event whose virtual gap moved (its
+ * counter did not count for part of the call, on whichever CPU: virt.c)
+ * or that cannot be read now is bad for the call.
+ * Context: the core's exit half.
+ */
+static __always_inline void sw_vcall_close(struct sw_vcall *vc,
+					   const struct sw_evset *set)
+{
+	int cpu = smp_processor_id();
+	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
+	u32 i, n = set->n, bad = vc->bad;
+	unsigned long flags;
+
+	if (unlikely(!ec)) {
+		vc->bad = SW_EVCALL_ALL_BAD;
+		return;
+	}
+	flags = sw_pmu_irq_save();
+	for (i = 0; i < n; i++) {
+		u64 v, g;
+
+		if (bad & (1U << i))
+			continue;
+		/* Differences modulo 2^64: virtual counts may wrap. */
+		if (sw_pmu_read_virt(&ec->ctr[i], cpu, &v, &g) &&
+		    g == vc->g[i] && (s64)(v - vc->v[i]) >= 0)
+			vc->v[i] = v - vc->v[i];
+		else
+			bad |= 1U << i;
+	}
+	sw_pmu_irq_restore(flags);
+	vc->bad = bad;
 }
 
 #endif /* _STOPWATCH_PENDING_H */

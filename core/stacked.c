@@ -103,7 +103,8 @@ bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
 	}
 	/* First thing after the function: close the segment. */
 	measured = pd->set_id && sw_core_exit_events(pd);
-	sw_core_fold(a, s, &pd->call, regs, pd, measured);
+	sw_core_fold(a, s, &pd->call, regs, pd, true,
+		     measured ? pd->ev.acc : NULL, pd->ev.bad, pd->set_id);
 	sw_pending_pop(pd);
 	return true;
 }

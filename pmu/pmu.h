@@ -24,14 +24,20 @@
 
 /**
  * struct sw_evctr - one counter of a CPU, as the handlers read it.
- * @e:    the perf counter; NULL when creating it failed (calls on this
- *        CPU are then unmeasured for that event)
- * @mask: when sw_pmu_read() reads the hardware counter directly, the mask
- *        of its width (2^width - 1), else 0 (read through pmu->read())
+ * @e:     the perf counter; NULL when creating it failed (calls on this
+ *         CPU are then unmeasured for that event)
+ * @mask:  when sw_pmu_read() reads the hardware counter directly, the mask
+ *         of its width (2^width - 1), else 0 (read through pmu->read())
+ * @voff:  what turns the counter into the virtual count of the thread
+ *         running on this CPU (its count over its own time on CPUs):
+ *         written by the sched_switch hook, core/virt.c says how
+ * @vgoff: the same for the counter's gap (time enabled but not counting)
  */
 struct sw_evctr {
 	struct perf_event *e;
 	u64 mask;
+	u64 voff;
+	u64 vgoff;
 };
 
 /**

@@ -108,12 +108,13 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
 		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
 		struct sw_call c = { .cpu = smp_processor_id() };
 
-		sw_core_key_record(bd, &c, NULL, ns, pd);
+		sw_core_key_record(bd, &c, NULL, ns, pd ? pd->ev.acc : NULL,
+				   pd ? pd->ev.bad : 0, pd ? pd->set_id : 0);
 	}
 	evs = rcu_dereference_sched(sp->aggs.evs);
 	if (evs)
 		sw_evgen_record(evs, pd && evs->set_id == pd->set_id ?
-					     &pd->ev : NULL);
+					     pd->ev.acc : NULL, pd ? pd->ev.bad : 0);
 out:
 	this_cpu_dec(sp->pcpu->active);
 }

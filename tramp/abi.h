@@ -26,7 +26,8 @@
  *   212  gen: the ops' generation the entry ran under (the companion
  *        writes it)
  *   216  the stub's index, set by the stub
- *   224  end; a multiple of 16 with the saved %rbp above it, so the
+ *   224  struct sw_vcall (144 bytes): a lean call's events
+ *   368  end; a multiple of 16 with the saved %rbp above it, so the
  *        calls out of the trampoline keep the stack 16-byte aligned
  *
  * arm64:
@@ -36,12 +37,13 @@
  *   336  struct sw_call (40 bytes)
  *   376  seq, 380 gen (as above)
  *   384  the stub's index, set by the common body
- *   392  padding to a multiple of 16
- *   400  the traced function's frame record: the body's frame pointer
+ *   392  struct sw_vcall (144 bytes)
+ *   536  padding to a multiple of 16
+ *   544  the traced function's frame record: the body's frame pointer
  *        above it and the body's address (the instruction after the
  *        ftrace call site) as its return address
- *   416  the caller's frame record: the caller's fp and return address
- *   432  the stack pointer at the ftrace call site
+ *   560  the caller's frame record: the caller's fp and return address
+ *   576  the stack pointer at the ftrace call site
  */
 #ifndef _STOPWATCH_TRAMP_ABI_H
 #define _STOPWATCH_TRAMP_ABI_H
@@ -61,7 +63,7 @@
 #define SW_TF_SEQ	376
 #define SW_TF_GEN	380
 #define SW_TF_IDX	384
-#define SW_TF_SIZE	400
+#define SW_TF_SIZE	544
 #else
 #define SW_TF_R9	64
 #define SW_TF_R8	72
@@ -75,7 +77,7 @@
 #define SW_TF_SEQ	208
 #define SW_TF_GEN	212
 #define SW_TF_IDX	216
-#define SW_TF_SIZE	224
+#define SW_TF_SIZE	368
 #endif
 
 /*
@@ -83,7 +85,7 @@
  * older or newer stopwatch refuses the ops (-EPROTO) and stopwatch.ko
  * falls back to kretprobes, saying so, until the machine reboots.
  */
-#define SW_TRAMP_ABI		1
+#define SW_TRAMP_ABI		2
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>

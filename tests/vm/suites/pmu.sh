@@ -566,6 +566,21 @@ d=$((rmax3 - rmax1 - 12000))
 cmp_le "recursion: outermost grows by 3 x 2 x 2000, give or take the inner probes' bookkeeping (<= 32)" \
 	"$d" 32
 
+# Deeper than a thread's pending stack (16 entries): a probe without
+# filters or keys keeps each call's counts in the call's own record (the
+# kretprobe instance, the trampoline's frame), so every level is measured,
+# and the innermost exactly as at depth 2.
+pend() { awk -v k="$1" '$1 == k { print $2 }' "$D/pending"; }
+deep0=$(pend lost_too_deep)
+ctl reset 1 >/dev/null
+on 0 "$P/swwrite" "$T/ctl" "recurse 16 1000" >/dev/null
+is "recurse 16 1000: 17 nested calls, none unmeasured" \
+	"$(col sw_test_recurse calls) $(col sw_test_recurse instructions_unmeasured)" \
+	"17 0"
+is "... the innermost exactly as at depth 2" \
+	"$(col sw_test_recurse instructions_min)" "$rmin1"
+is "... pending: lost_too_deep unchanged" "$(pend lost_too_deep)" "$deep0"
+
 # A call that sleeps midway while another thread spins on its CPU.
 sleepcount() {
 	ctl reset 1 >/dev/null
