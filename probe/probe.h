@@ -36,6 +36,9 @@
  * @attach:  a kernel function's attach= option (SW_ATTACH_*)
  * @nargs:   its argument count from args=, -1 when not given
  * @tramp:   attached by trampoline (else kretprobe, or uprobe)
+ * @kp_left: on a trampoline, its kretprobe (which checked the function
+ *           and resolved its address) is still registered, disabled: it
+ *           goes with the others of its control line, in one batch
  * @attach_err: why a kernel function is not on a trampoline when
  *           attach=auto would have put it on one: a positive errno of
  *           sw_tramp_register(), 0 otherwise
@@ -58,6 +61,7 @@ struct sw_probe {
 	int attach;
 	int nargs;
 	bool tramp;
+	bool kp_left;
 	int attach_err;
 	char name[];
 };

@@ -154,7 +154,10 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
  * attach=trampoline makes a refusal an error, attach=auto a fallback to
  * the kretprobe, kept and said in the stats column attach_err, and in the
  * kernel log when the probe's own attach= asked (under the module's
- * default, auto, every probe written without args= would say it).
+ * default, auto, every probe written without args= would say it).  A
+ * kretprobe replaced is left registered, disabled (@p->kp_left), for
+ * sw_drop_kp_left() to unregister with the others of the line: one RCU
+ * grace period for all of them instead of one each.
  */
 static int sw_attach_kernel(struct sw_probe *p)
 {
@@ -170,8 +173,8 @@ static int sw_attach_kernel(struct sw_probe *p)
 	ret = sw_tramp_register(&p->tp, (unsigned long)k->krp.kp.addr,
 				p->nargs);
 	if (!ret) {
-		sw_kretprobe_unregister(&k, 1);
 		p->tramp = true;
+		p->kp_left = true;
 		return 0;
 	}
 	if (want == SW_ATTACH_TRAMPOLINE) {
@@ -185,6 +188,31 @@ static int sw_attach_kernel(struct sw_probe *p)
 		pr_info(SW_NAME ": probe '%s': kretprobe instead of a trampoline: %s (%d)\n",
 			p->name, sw_tramp_why(ret), ret);
 	return 0;
+}
+
+/*
+ * Unregisters the kretprobes left behind by the trampolines of @ps (its
+ * first @n), in one batch.
+ */
+static void sw_drop_kp_left(struct sw_probe **ps, int n)
+{
+	struct sw_kretprobe **ks, *k;
+	int i, nk = 0;
+
+	ks = kmalloc_array(max(n, 1), sizeof(*ks), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		if (!ps[i]->kp_left)
+			continue;
+		ps[i]->kp_left = false;
+		k = &ps[i]->kp;
+		if (ks)
+			ks[nk++] = k;
+		else
+			sw_kretprobe_unregister(&k, 1);
+	}
+	if (ks)
+		sw_kretprobe_unregister(ks, nk);
+	kfree(ks);
 }
 
 /* Registers a probe's attachment disabled; says why not with sw_error(). */
@@ -253,7 +281,8 @@ static int sw_hist_add(struct sw_probe *p)
  * Unregisters probes in one batch: one RCU grace period for all kernel
  * functions, one wait for the handlers of all user functions.  A
  * trampoline probe passes to the trampolines (its release frees it, maybe
- * at once): its slot in @ps becomes NULL.
+ * at once): its slot in @ps becomes NULL.  A kretprobe a trampoline left
+ * (an addition undone) goes first.
  */
 static void sw_unregister_batch(struct sw_probe **ps, int n)
 {
@@ -264,6 +293,7 @@ static void sw_unregister_batch(struct sw_probe **ps, int n)
 
 	if (!n)
 		return;
+	sw_drop_kp_left(ps, n);
 	ks = kmalloc_array(n, sizeof(*ks), GFP_KERNEL);
 	us = kmalloc_array(n, sizeof(*us), GFP_KERNEL);
 	ts = kmalloc_array(n, sizeof(*ts), GFP_KERNEL);
@@ -399,6 +429,7 @@ int sw_probes_apply(char *line)
 		if (ret)
 			goto out_undo;
 	}
+	sw_drop_kp_left(add, nreg);
 	for (i = 0; i < nadd; i++) {
 		ret = sw_attach_enable(add[i]);
 		if (ret)
