@@ -154,9 +154,10 @@ bool sw_filter_follows(u32 tgid);
 bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
 			const struct sw_spec *s, struct pt_regs *regs);
 bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
+/* Six arguments: a seventh, on the stack, realigns the callers' frames. */
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns, const u64 *acc,
-			u32 bad, u32 set_id);
+			u32 bad);
 void sw_core_evs_unmeasured(struct sw_evgen *evs);
 
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
@@ -335,7 +336,8 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)
-		sw_core_key_record(bd, c, regs, ns, acc, bad, set_id);
+		sw_core_key_record(bd, c, regs, ns,
+				   bd->set_id == set_id ? acc : NULL, bad);
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
 	if (evs && !ev)

@@ -192,9 +192,9 @@ NOKPROBE_SYMBOL(sw_key_value);
  * @c:    the call's record (entry CPU, arguments captured at entry)
  * @regs: the registers at the function's return
  * @ns:   the call's wall time
- * @acc:  the call's event counts when they were measured, or NULL
+ * @acc:  the call's event counts when they were measured with bd's event
+ *        set (bd->set_id), else NULL
  * @bad:  events of @acc the call was not counted for
- * @set_id: the event set @acc counts
  *
  * Numeric parts go to key.id then key.id2 in the order of by=; a comm part
  * to key.comm.
@@ -203,7 +203,7 @@ NOKPROBE_SYMBOL(sw_key_value);
  */
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns, const u64 *acc,
-			u32 bad, u32 set_id)
+			u32 bad)
 {
 	struct sw_bd_key key = {};
 	bool second = false;
@@ -231,7 +231,7 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			key.id = v;
 		second = true;
 	}
-	sw_bd_add(bd, &key, ns, set_id == bd->set_id ? acc : NULL, bad);
+	sw_bd_add(bd, &key, ns, acc, bad);
 }
 NOKPROBE_SYMBOL(sw_core_key_record);
 

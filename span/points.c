@@ -108,8 +108,10 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
 		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
 		struct sw_call c = { .cpu = smp_processor_id() };
 
-		sw_core_key_record(bd, &c, NULL, ns, pd ? pd->ev.acc : NULL,
-				   pd ? pd->ev.bad : 0, pd ? pd->set_id : 0);
+		sw_core_key_record(bd, &c, NULL, ns,
+				   pd && pd->set_id == bd->set_id ?
+					   pd->ev.acc : NULL,
+				   pd ? pd->ev.bad : 0);
 	}
 	evs = rcu_dereference_sched(sp->aggs.evs);
 	if (evs)

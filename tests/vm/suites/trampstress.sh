@@ -13,6 +13,8 @@
 #   tests/vm/run.sh --kernel 6.12 --suite trampstress --append sw_stress=20
 #   make stress                   # 20 cycles on every kernel with trampolines
 #
+# Every other cycle counts two software events as well.
+#
 # and skips otherwise.  tests/vm/suites/tramp.sh runs one such cycle.
 
 . "$SW_REPO/tests/vm/tap.sh"
@@ -43,7 +45,11 @@ fk=$!
 r=0 bad=0 calls=0
 while [ $r -lt "$cycles" ]; do
 	t0=$(date +%s)
-	res=$(load max_probes=200)
+	# Every other cycle counts software events: the lean calls' slots and
+	# the sched_switch hook's virtual counts under the same load.
+	ev=
+	[ $((r % 2)) = 1 ] && ev=events=cpu-clock,context-switches
+	res=$(load max_probes=200 $ev)
 	[ "$res" = ok ] || { diag "cycle $r: load: $res"; bad=$((bad + 1)); }
 	res=$(ctl probes "$addl")
 	[ "$res" = ok ] || { diag "cycle $r: adding: $res: $(cat "$D/last_error")"; bad=$((bad + 1)); }
@@ -53,6 +59,7 @@ while [ $r -lt "$cycles" ]; do
 	c=$(calls_total)
 	[ "$c" -gt 0 ] || { diag "cycle $r: no calls counted"; bad=$((bad + 1)); }
 	calls=$((calls + c))
+	[ -z "$ev" ] || diag "cycle $r: events on, pending: $(tr '\n' ' ' <"$D/pending")"
 	rmmod stopwatch 2>"$TMP/rmmod.err" ||
 		{ diag "cycle $r: rmmod: $(cat "$TMP/rmmod.err")"; bad=$((bad + 1)); }
 	! loaded || { diag "cycle $r: still loaded"; bad=$((bad + 1)); }
