@@ -291,11 +291,18 @@ if [ $vm -eq 1 ]; then
 		s=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
 		pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + ${s:-0}))
 		[ "$f" -eq 0 ] || { echo "test.sh: $what: $f failed"; stage_fail="$stage_fail $what"; }
+		# The failed checks again, each with the diagnostics after it,
+		# for the summary: the tail of a long log is often all one sees.
+		[ "$f" -eq 0 ] || awk -v w="$what" '
+			/^not ok / { n = 6; print w ": " $0; next }
+			n > 0 && /^#/ { n--; print w ":   " $0; next }
+			{ n = 0 }' "$log/vm-$name.log" | head -n 60 >>"$log/failed-checks"
 	done
 	[ -f "$log/timings" ] && { stage "boot times"; cat "$log/timings"; }
 fi
 
 stage "summary"
 [ -n "$stage_fail" ] && echo "test.sh: failed stages:$stage_fail"
+[ -s "$log/failed-checks" ] && { echo "test.sh: the failed checks:"; cat "$log/failed-checks"; }
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
