@@ -273,24 +273,24 @@ is "the companion refuses rmmod (never unloaded)" "$? $(test -d /sys/module/stop
 diag "rmmod stopwatch_tramp: $(cat "$TMP/rmmod.err")"
 
 # --- schedule itself: 2000 threads asleep in it -------------------------------
-# Every thread that sleeps sleeps in schedule(): a kretprobe there misses
-# calls for want of maxactive; the trampoline misses none.  Threads that
-# went to sleep while it was on (an idle kworker may sleep for minutes)
-# stay in its stub after the probe and the module are gone; they return
-# through the companion whenever they wake.
+# Every thread that sleeps sleeps in schedule(): the trampoline misses
+# none of its calls (a kretprobe's misses for want of maxactive are shown
+# on hrtimer_nanosleep above).  Threads that went to sleep while it was on
+# (an idle kworker may sleep for minutes) stay in its stub after the probe
+# and the module are gone; they return through the companion whenever
+# they wake.
+# No kretprobe on schedule here, not even for comparison: its instances
+# stay pending in threads asleep since (idle kworkers), removed or not,
+# and reading /proc/PID/stack of such a thread once it is runnable trips
+# a WARN_ON_ONCE in rethook_find_ret_addr (6.1: the stack reads below).
 is "load" "$(load)" ok
-is "schedule: trampoline and kretprobe" \
-	"$(ctl probes '+schedule attach=trampoline args=0 +schedule@k')" ok
+is "add schedule, attach=trampoline" \
+	"$(ctl probes '+schedule attach=trampoline args=0')" ok
 is "schedule: 2000 threads asleep at once" "$("$TSLEEP" 2000 1500)" "slept 2000"
 is "schedule on a trampoline" "$(mech schedule)" "1 0"
 cmp_ge "trampoline: at least the 2000 sleeps returned" "$(col schedule calls)" 2000
 is "trampoline: none missed" "$(col schedule missed)" 0
 cmp_ge "trampoline: the longest call >= 1.5 s" "$(col schedule max_ns)" 1500000000
-diag "kretprobe on schedule: $(col schedule@k calls) calls, $(col schedule@k miss_maxactive) missed for want of maxactive; trampoline: $(col schedule calls) calls"
-# The kretprobe goes first: reading the stack of a task running on
-# another CPU with a kretprobe instance pending trips a WARN_ON_ONCE in
-# 6.1's rethook_find_ret_addr (seen once, x86_64 6.1).
-is "remove the kretprobe on schedule" "$(ctl probes '-schedule@k')" ok
 held=$(grep -l sw_tramp_common /proc/[0-9]*/stack 2>/dev/null | wc -l)
 diag "threads asleep in schedule through the trampoline: $held"
 cmp_gt "some threads are asleep in schedule through the trampoline" "$held" 0
