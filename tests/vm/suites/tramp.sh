@@ -274,15 +274,13 @@ diag "rmmod stopwatch_tramp: $(cat "$TMP/rmmod.err")"
 
 # --- schedule itself: 2000 threads asleep in it -------------------------------
 # Every thread that sleeps sleeps in schedule(): the trampoline misses
-# none of its calls (a kretprobe's misses for want of maxactive are shown
-# on hrtimer_nanosleep above).  Threads that went to sleep while it was on
-# (an idle kworker may sleep for minutes) stay in its stub after the probe
-# and the module are gone; they return through the companion whenever
-# they wake.
-# No kretprobe on schedule here, not even for comparison: its instances
-# stay pending in threads asleep since (idle kworkers), removed or not,
-# and reading /proc/PID/stack of such a thread once it is runnable trips
-# a WARN_ON_ONCE in rethook_find_ret_addr (6.1: the stack reads below).
+# none of its calls.  Threads that went to sleep while it was on (an idle
+# kworker may sleep for minutes) stay in its stub after the probe and the
+# module are gone; they return through the companion whenever they wake.
+# No kretprobe beside it (its misses are shown on hrtimer_nanosleep
+# above): its instances would stay pending in such threads even after its
+# removal, and reading /proc/PID/stack of one once it is runnable trips a
+# WARN_ON_ONCE in 6.1's rethook_find_ret_addr (the stack reads below).
 is "load" "$(load)" ok
 is "add schedule, attach=trampoline" \
 	"$(ctl probes '+schedule attach=trampoline args=0')" ok
