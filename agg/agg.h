@@ -209,6 +209,26 @@ static __always_inline void sw_timing_filtered(struct sw_gen *g,
 }
 
 /*
+ * sw_evstat_add() - sw_evgen_record()'s step for event @i, into its
+ * statistics @es.  Apart, so that a set of one event takes it with @i
+ * constant, out of any loop.
+ * Context: as sw_evgen_record(), inside its write section.
+ */
+static __always_inline void sw_evstat_add(struct sw_evstat *es,
+					  const u64 *acc, u32 bad, u32 i)
+{
+	u64 v;
+
+	if (bad & (1U << i)) {
+		es->unmeasured++;
+		return;
+	}
+	v = acc[i];
+	sw_stats_add(&es->st, v);
+	es->hist[sw_hist_bucket(v)]++;
+}
+
+/*
  * sw_evgen_record() - count one returned call in this CPU's statistics.
  * @g:   the probe's event statistics
  * @acc: the call's counts (struct sw_evcall.acc, struct sw_vcall.v), or
@@ -231,17 +251,13 @@ static __always_inline void sw_evgen_record(struct sw_evgen *g,
 	if (!acc)
 		bad = SW_EVCALL_ALL_BAD;
 	raw_write_seqcount_begin(&pc->seq);
-	for (i = 0; i < n; i++, es++) {
-		u64 v;
-
-		if (bad & (1U << i)) {
-			es->unmeasured++;
-			continue;
-		}
-		v = acc[i];
-		sw_stats_add(&es->st, v);
-		es->hist[sw_hist_bucket(v)]++;
-	}
+	/*
+	 * The first event out of the loop (a set has one at least): one
+	 * event, the common case, sets up no loop at all.
+	 */
+	sw_evstat_add(es, acc, bad, 0);
+	for (i = 1, es++; unlikely(i < n); i++, es++)
+		sw_evstat_add(es, acc, bad, i);
 	if (unlikely(cpi_mask) && !(bad & cpi_mask)) {
 		/* Returned, not through a pointer: no stack canary here. */
 		u64 cpi = sw_cpi_milli(acc[g->cycles],

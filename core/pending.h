@@ -224,6 +224,39 @@ static __always_inline bool sw_pmu_read_virt(const struct sw_evctr *ctr,
 }
 
 /*
+ * sw_vcall_read_ev(), sw_vcall_close_ev() - sw_vcall_read() and
+ * sw_vcall_close() for event @i: @bad with @i's bit set when it has no
+ * value for the call.  Apart, so that a set of one event takes them with
+ * @i constant, out of any loop.
+ * Context: as their callers, interrupts off.
+ */
+static __always_inline u32 sw_vcall_read_ev(struct sw_vcall *vc,
+					    const struct sw_evcpu *ec,
+					    int cpu, u32 i, u32 bad)
+{
+	if (!sw_pmu_read_virt(&ec->ctr[i], cpu, &vc->v[i], &vc->g[i]))
+		bad |= 1U << i;
+	return bad;
+}
+
+static __always_inline u32 sw_vcall_close_ev(struct sw_vcall *vc,
+					     const struct sw_evcpu *ec,
+					     int cpu, u32 i, u32 bad)
+{
+	u64 v, g;
+
+	if (bad & (1U << i))
+		return bad;
+	/* Differences modulo 2^64: virtual counts may wrap. */
+	if (sw_pmu_read_virt(&ec->ctr[i], cpu, &v, &g) &&
+	    g == vc->g[i] && (s64)(v - vc->v[i]) >= 0)
+		vc->v[i] = v - vc->v[i];
+	else
+		bad |= 1U << i;
+	return bad;
+}
+
+/*
  * sw_vcall_read() - a lean call's entry reading: its thread's virtual
  * counts and gaps into @vc (v, g, bad).
  * Context: the core's entry half.
@@ -240,9 +273,13 @@ static __always_inline void sw_vcall_read(struct sw_vcall *vc,
 		return;
 	}
 	flags = sw_pmu_irq_save();
-	for (i = 0; i < n; i++)
-		if (!sw_pmu_read_virt(&ec->ctr[i], cpu, &vc->v[i], &vc->g[i]))
-			bad |= 1U << i;
+	/*
+	 * The first event out of the loop (a set has one at least): one
+	 * event, the common case, sets up no loop at all.
+	 */
+	bad = sw_vcall_read_ev(vc, ec, cpu, 0, 0);
+	for (i = 1; unlikely(i < n); i++)
+		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
 	sw_pmu_irq_restore(flags);
 	vc->bad = bad;
 }
@@ -267,18 +304,9 @@ static __always_inline void sw_vcall_close(struct sw_vcall *vc,
 		return;
 	}
 	flags = sw_pmu_irq_save();
-	for (i = 0; i < n; i++) {
-		u64 v, g;
-
-		if (bad & (1U << i))
-			continue;
-		/* Differences modulo 2^64: virtual counts may wrap. */
-		if (sw_pmu_read_virt(&ec->ctr[i], cpu, &v, &g) &&
-		    g == vc->g[i] && (s64)(v - vc->v[i]) >= 0)
-			vc->v[i] = v - vc->v[i];
-		else
-			bad |= 1U << i;
-	}
+	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
+	for (i = 1; unlikely(i < n); i++)
+		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
 	sw_pmu_irq_restore(flags);
 	vc->bad = bad;
 }

@@ -77,7 +77,18 @@ static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
  */
 static inline unsigned int sw_hist_bucket(u64 value)
 {
+#if defined(__KERNEL__) && defined(CONFIG_ARM64)
+	/*
+	 * arm64's CLZ of 0 is 64: no branch for 0, where fls64() has one
+	 * (and GCC then moves the bucket's update behind the max's branch).
+	 */
+	u64 lz;
+
+	asm("clz %0, %1" : "=r" (lz) : "r" (value));
+	return 64 - (unsigned int)lz;
+#else
 	return fls64(value);
+#endif
 }
 
 /**

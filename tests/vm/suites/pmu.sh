@@ -647,12 +647,16 @@ done
 # calls perf may rotate the events.  An event's count holds the reads of
 # the other events, those after it at entry and those before it at exit:
 # with 6 counting in every call, 5 reads and 2 skips, split differently
-# between entry and exit as the events rotate.  The exit closes each
-# event's segment as it reads it, so a counting event costs its close
-# (about a dozen instructions) more at exit than at entry: one event's
-# counts differ across calls by at most the 5 others' closes, well under
-# 80 instructions (24 seen on 6.1); the first and the last event read
-# always have all the others on one side: their counts are exact.
+# between entry and exit as the events rotate.  At exit a counting event
+# costs its difference and checks (about a dozen instructions) more than
+# at entry: one event's counts differ across calls by at most the 5
+# others' exits, well under 80 instructions.  The first event read has
+# all the others on one side, read by one loop: its count is exact.  The
+# last has them on one side too, but the first of them is read out of the
+# loop (a set of one event sets up no loop): its read or skip costs a few
+# instructions differently from the loop's, so the last event's count
+# moves by that little as the first rotates in and out (2 seen on 6.1
+# and 6.12): within 8.
 meas=0 unm=0 badsum= inexact= spread= per=
 for e in $EV8; do
 	m=$(hcalls sw_test_loop "$e") u=$(col sw_test_loop "${e}_unmeasured")
@@ -662,14 +666,15 @@ for e in $EV8; do
 	lo=$(col sw_test_loop "${e}_min") hi=$(col sw_test_loop "${e}_max")
 	per="$per $e:$m:$lo+$((hi - lo))"
 	case $e in
-	r8 | r70008) [ "$lo" = "$hi" ] || inexact="$inexact $e" ;;
+	r8) [ "$lo" = "$hi" ] || inexact="$inexact $e" ;;
+	r70008) [ $((hi - lo)) -le 8 ] || inexact="$inexact $e" ;;
 	esac
 	[ $((hi - lo)) -le 80 ] && [ "$lo" -ge 200000 ] || spread="$spread $e"
 done
 diag "irq-off calls, event:measured:min+spread:$per"
 is "each event: measured + unmeasured == 12 calls" "${badsum:-none}" none
 is "6 counting at a time: 6 x 12 measured, 2 x 12 unmeasured" "$meas $unm" "72 24"
-is "first and last event read: counts exact (min == max)" "${inexact:-none}" none
+is "first event read: count exact (min == max); last: within 8" "${inexact:-none}" none
 is "the others: >= the loop's 200000, within 80 instructions of their min" \
 	"${spread:-none}" none
 # Interrupts on, 10 ms calls: perf rotates the events during the calls.
