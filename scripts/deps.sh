@@ -7,7 +7,8 @@
 # usage: scripts/deps.sh [build|test|all]   (default: all)
 #   build  compiler, kernel headers, host test framework
 #   test   build + what the VM suites and peers need (QEMU, busybox, kernel
-#          image, cross compiler, perf, bpftrace, bcc, python3, dkms;
+#          image, cross compiler, perf, bpftrace, bcc and its libbpf-tools,
+#          python3, dkms;
 #          the 6.12 and 6.12-rt kernels come from tests/vm/run.sh --kernel)
 set -eu
 
@@ -21,7 +22,7 @@ build) ;;
 test|all)
 	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
-	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools golang-go dkms"
+	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools libbpf-tools golang-go dkms"
 	# the stopwatch program for the arm64 guest: static, from multiarch libraries
 	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64 libbpf-dev:arm64"
 	pkgs="$pkgs liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64"

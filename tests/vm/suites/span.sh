@@ -24,8 +24,8 @@
 #   tpmod      a span on sw_testmod's own tracepoint: exact count; the
 #              module unloaded under it (points detached, counted), loaded
 #              again (they stay detached); a module not loaded: ENOENT
-#   runqlat    run-queue latency (tracepoints) against bcc's runqlat in
-#              the same guest (x86_64; the arm64 guests have no bcc)
+#   runqlat    run-queue latency (tracepoints) against runqlat in the
+#              same guest (x86_64; the arm64 guests have no bcc)
 #   events     CPU events per interval on one thread: sw_test_loop's entry
 #              -> return keyed by tid; under arm64 -icount (where this
 #              section runs alone) exact instruction counts: identical on
@@ -468,12 +468,16 @@ check "stopwatch span: a name not in the BTF is an error naming it" \
 	sh -c "[ $cmp_ne_rc -ne 0 ] && grep -q nosuchname '$TMP/name.err'"
 is "remove keep" "$(ctl spans -keep)" ok
 
-# --- run-queue latency against bcc's runqlat ----------------------------------
-RQL=/usr/sbin/runqlat-bpfcc
+# --- run-queue latency against runqlat ---------------------------------------
+# bcc's runqlat as libbpf-tools builds it (compiled ahead, CO-RE: it traces
+# within a second), else bcc's Python one, which compiles its program with
+# clang first: two to three minutes of a TCG guest, every boot.
+RQL=/usr/sbin/runqlat
+[ -x "$RQL" ] || RQL=/usr/sbin/runqlat-bpfcc
 if [ "$SW_ARCH" = arm64 ]; then
 	skip "runqlat: the arm64 guests run a busybox root without bcc"
 elif [ ! -x "$RQL" ]; then
-	skip "runqlat: $RQL not installed"
+	skip "runqlat: neither /usr/sbin/runqlat (libbpf-tools) nor $RQL (bpfcc-tools) installed"
 else
 	# The span's line first (BTF resolution is slow under TCG): then it
 	# is added with one write once runqlat traces, and removed just
@@ -485,12 +489,19 @@ else
 	is "span rq on the scheduler's tracepoints" "$?" 0 || cat "$TMP/rq.err"
 	RQLINE=$(grep '^+rq ' "$D/spans")
 	ctl spans -rq >/dev/null
-	# A job started with & in a script ignores SIGINT, and so would
-	# runqlat (it reports on ^C): SIGINT back to its default first.
-	PYTHONUNBUFFERED=1 python3 -c 'import os, signal, sys
+	# runqlat reports on ^C.  A job started with & in a script ignores
+	# SIGINT: the libbpf-tools one sets its own handler, bcc's Python one
+	# needs SIGINT back to its default first.  Line-buffered, both, so
+	# that "Tracing" shows as soon as it is printed.
+	if [ "$RQL" = /usr/sbin/runqlat ]; then
+		stdbuf -oL "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.err" &
+	else
+		PYTHONUNBUFFERED=1 python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$RQL" 300 1 >"$TMP/rql.out" 2>"$TMP/rql.err" &
+	fi
 	rpid=$!
+	diag "peer: $RQL"
 	i=0
 	while [ $i -lt 3000 ] && ! grep -q Tracing "$TMP/rql.out"; do
 		sleep 0.1
