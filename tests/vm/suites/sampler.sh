@@ -387,17 +387,23 @@ for i in $(seq 1 20); do
 	load sample=$EV sample_freq=2000 callchain=kernel,user >/dev/null || continue
 	"$P/hammer" 2 &
 	hm=$!
-	# a reader holding cpu0 open across the unload
-	(exec 3<"$D/samples/cpu0" && cat <&3 >/dev/null && sleep 2 &&
+	# a reader holding cpu0 open across the unload, reading again once
+	# it is done (the flag file), not a fixed while later
+	rm -f "$TMP/unloaded"
+	(exec 3<"$D/samples/cpu0" && cat <&3 >/dev/null &&
+		while [ ! -e "$TMP/unloaded" ]; do sleep 0.1; done &&
 		cat <&3 >/dev/null) 2>/dev/null &
 	rd=$!
 	sleep 1
 	[ "$(skey state)" = running ] && [ "$(scol all taken)" -gt 0 ] &&
 		rm_run=$((rm_run + 1))
 	rmmod stopwatch && rm_ok=$((rm_ok + 1))
+	: >"$TMP/unloaded"
+	kill $hm 2>/dev/null
 	wait $hm
 	wait $rd
 done
+rm -f "$TMP/unloaded"
 is "20 loads + rmmods while sampling succeeded" "$rm_ok" 20
 is "sampling was running in every round" "$rm_run" 20
 check "module gone afterwards" sh -c '! test -d /sys/module/stopwatch'
