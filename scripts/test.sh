@@ -210,11 +210,11 @@ if [ $vm -eq 1 ]; then
 		count_cmocka "$log/dkms.log" "DKMS"
 	fi
 	# lane ARCH KERNEL EXTRA: which of the two side-by-side streams runs
-	# the boot.  Boot times on the CI machine (s, November 2026): x86_64
-	# 6.1 1078, 6.12 1057, 6.12-rt 1227; arm64 6.1 424 (-icount 163),
-	# 6.12 623 (-icount 146).  Lane 1: the non-RT x86_64 kernels and arm64
-	# 6.1's -icount boot (about 38 minutes); lane 2: the RT kernel and the
-	# other arm64 boots (about 40).
+	# the boot.  Boot times on the CI machine (s, 2026-11-24, both lanes
+	# busy): x86_64 6.1 1099, 6.12 1084, 6.12-rt 1260; arm64 6.1 515
+	# (-icount 141), 6.12 540 (-icount 179).  Lane 1: the non-RT x86_64
+	# kernels and arm64 6.1's -icount boot (about 39 minutes); lane 2: the
+	# RT kernel and the other arm64 boots (about 42).
 	lane() {
 		case $1:$2:$3 in
 		x86_64:*-rt:*|x86_64:*-rt-*:*) echo 2 ;;
