@@ -39,6 +39,7 @@
 #endif
 #endif
 #ifdef CONFIG_X86
+#include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/perf_event.h>
 #endif
@@ -185,6 +186,29 @@ static __always_inline bool sw_pmu_direct_now(struct perf_event *e, int cpu)
 	       !(READ_ONCE(e->hw.state) & PERF_HES_STOPPED);
 }
 
+/*
+ * sw_pmu_rdpmc() - the counter's raw value: the rdpmc instruction, inline.
+ * rdpmcl() is no use here: with CONFIG_PARAVIRT_XXL (Debian's kernels) it
+ * is paravirt_read_pmc(), plain inline, which GCC makes an out-of-line
+ * function in a file that reads counters in more than a few places (a
+ * call and a return more, to reach a call of native_read_pmc()); and
+ * native_read_pmc() would fire the msr tracepoints from a probe handler.
+ * A Xen PV guest, whose rdpmc the hypervisor must see, keeps rdpmcl().
+ */
+static __always_inline u64 sw_pmu_rdpmc(int counter)
+{
+	u32 lo, hi;
+
+	if (cpu_feature_enabled(X86_FEATURE_XENPV)) {
+		u64 v;
+
+		rdpmcl(counter, v);
+		return v;
+	}
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
+	return lo | (u64)hi << 32;
+}
+
 #endif
 
 #ifdef SW_PMU_DIRECT
@@ -227,7 +251,7 @@ static __always_inline bool sw_pmu_direct_read(struct perf_event *e,
 		count = local64_read(&e->count);
 		barrier();
 #ifdef CONFIG_X86
-		rdpmcl(READ_ONCE(e->hw.event_base_rdpmc), raw);
+		raw = sw_pmu_rdpmc(READ_ONCE(e->hw.event_base_rdpmc));
 #else
 		if (!sw_pmu_hw_read(READ_ONCE(e->hw.idx), &raw))
 			return false;
