@@ -185,7 +185,7 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 
 	raw_write_seqcount_begin(&pc->seq);
 	sw_stats_add(&pc->st, ns);
-	pc->hist[sw_hist_bucket(ns)]++;
+	sw_hist_count(pc->hist, ns);
 	if (migrated)
 		pc->migrated++;
 	raw_write_seqcount_end(&pc->seq);
@@ -225,7 +225,7 @@ static __always_inline void sw_evstat_add(struct sw_evstat *es,
 	}
 	v = acc[i];
 	sw_stats_add(&es->st, v);
-	es->hist[sw_hist_bucket(v)]++;
+	sw_hist_count(es->hist, v);
 }
 
 /*

@@ -135,22 +135,26 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
 static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
 					    int cpu, struct sw_ctr_sample *s)
 {
-	struct perf_event *e = READ_ONCE(ctr->e);
-
-	if (unlikely(!e))
-		return false;
+	/*
+	 * A published set's counters do not change: plain loads, which the
+	 * compiler may pair.  A mask is set only beside a counter.
+	 */
+	struct perf_event *e = ctr->e;
 #ifdef SW_PMU_DIRECT
+	u64 mask = ctr->mask;
+
 	/* Checks for itself that the counter runs here (its index says). */
-	if (unlikely(!ctr->mask ||
-		     !sw_pmu_direct_read(e, ctr->mask, cpu, &s->count)))
+	if (likely(mask) && likely(sw_pmu_direct_read(e, mask, cpu, &s->count)))
+		goto gap;
 #endif
-	{
-		if (READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
-		    READ_ONCE(e->oncpu) != cpu)
-			return false;
-		e->pmu->read(e);
-		s->count = local64_read(&e->count);
-	}
+	if (unlikely(!e) || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(e->oncpu) != cpu)
+		return false;
+	e->pmu->read(e);
+	s->count = local64_read(&e->count);
+#ifdef SW_PMU_DIRECT
+gap:
+#endif
 	s->gap = e->total_time_enabled - e->total_time_running;
 	return true;
 }

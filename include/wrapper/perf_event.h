@@ -89,27 +89,74 @@ static inline u64 sw_pmu_direct_mask(struct perf_event *e)
 	return U32_MAX;
 }
 
+#ifndef CONFIG_ARM64_BTI_KERNEL
+/*
+ * The counter registers in perf's index order, one 8-byte entry each (the
+ * read and a branch out): PMEVCNTR<n>_EL0 names its register in the
+ * instruction, so a read by index is a branch into this table.  Reached by
+ * a computed branch, which a kernel with BTI (guarded pages) would only
+ * take onto a landing pad: there the switch below, GCC's own.
+ */
+#define SW_MRS_EV(n)	"mrs %0, pmevcntr" #n "_el0\n\tb 2f\n\t"
+#define SW_MRS_CC	"mrs %0, pmccntr_el0\n\tb 2f\n\t"
+#define SW_MRS_EV8(a, b, c, d, e, f, g, h)				\
+	SW_MRS_EV(a) SW_MRS_EV(b) SW_MRS_EV(c) SW_MRS_EV(d)		\
+	SW_MRS_EV(e) SW_MRS_EV(f) SW_MRS_EV(g) SW_MRS_EV(h)
+#ifdef ARMV8_PMU_CYCLE_IDX
+/* 6.12: event counter n at index n, cycles at 31 (then instructions). */
+#define SW_MRS_TABLE							\
+	SW_MRS_EV8(0, 1, 2, 3, 4, 5, 6, 7)				\
+	SW_MRS_EV8(8, 9, 10, 11, 12, 13, 14, 15)			\
+	SW_MRS_EV8(16, 17, 18, 19, 20, 21, 22, 23)			\
+	SW_MRS_EV(24) SW_MRS_EV(25) SW_MRS_EV(26) SW_MRS_EV(27)	\
+	SW_MRS_EV(28) SW_MRS_EV(29) SW_MRS_EV(30) SW_MRS_CC
+#else
+/* 6.1: cycles at index 0, event counter n at n + 1. */
+#define SW_MRS_TABLE							\
+	SW_MRS_CC SW_MRS_EV(0) SW_MRS_EV(1) SW_MRS_EV(2)		\
+	SW_MRS_EV(3) SW_MRS_EV(4) SW_MRS_EV(5) SW_MRS_EV(6)		\
+	SW_MRS_EV8(7, 8, 9, 10, 11, 12, 13, 14)			\
+	SW_MRS_EV8(15, 16, 17, 18, 19, 20, 21, 22)			\
+	SW_MRS_EV8(23, 24, 25, 26, 27, 28, 29, 30)
+#endif
+
+/*
+ * sw_pmu_hw_read() - the raw value of the counter at perf index @idx, or
+ * false for an index read only through perf (6.12's instruction counter,
+ * 32; -1, no counter).
+ * Context: interrupts off, the event active on this CPU.
+ */
+static __always_inline bool sw_pmu_hw_read(int idx, u64 *raw)
+{
+	u64 v, at;
+
+	if (unlikely((unsigned int)idx > 31))
+		return false;
+	asm volatile("adr	%1, 1f\n\t"
+		     "add	%1, %1, %w2, uxtw #3\n\t"
+		     "br	%1\n"
+		     "1:\n\t"
+		     SW_MRS_TABLE
+		     "2:"
+		     : "=r" (v), "=&r" (at) : "r" (idx));
+	*raw = v;
+	return true;
+}
+#else
 /* PMEVCNTR<n>_EL0 by number: the register name is part of the instruction. */
 #define SW_PMEVCNTR(n)						\
 	case n:							\
 		*raw = read_sysreg(pmevcntr##n##_el0);		\
 		return true
 
-/*
- * sw_pmu_hw_read() - the raw value of the counter at perf index @idx, or
- * false for an index read only through perf.
- * Context: interrupts off, the event active on this CPU.
- */
 static __always_inline bool sw_pmu_hw_read(int idx, u64 *raw)
 {
 #ifdef ARMV8_PMU_CYCLE_IDX
-	/* 6.12: event counter n at index n, then cycles, instructions. */
 	if (idx == ARMV8_PMU_CYCLE_IDX) {
 		*raw = read_sysreg(pmccntr_el0);
 		return true;
 	}
 #else
-	/* 6.1: cycles at index 0, event counter n at n + 1. */
 	if (idx == 0) {
 		*raw = read_sysreg(pmccntr_el0);
 		return true;
@@ -128,6 +175,7 @@ static __always_inline bool sw_pmu_hw_read(int idx, u64 *raw)
 	}
 	return false;
 }
+#endif /* CONFIG_ARM64_BTI_KERNEL */
 
 /*
  * Whether @e's counter is, right now, one we may read: its index says.
