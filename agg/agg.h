@@ -172,6 +172,30 @@ struct sw_aggs {
 };
 
 /*
+ * sw_stat_write_begin(), sw_stat_write_end() - a per-CPU statistics
+ * writer's section: raw_write_seqcount_begin() and _end(), with the
+ * sequence loaded once and the end a release store (the section's stores
+ * are seen before the even sequence, as after smp_wmb()), one barrier
+ * and one load fewer.  Readers are unchanged (read_seqcount_begin(),
+ * read_seqcount_retry()).
+ * Context: the owning CPU's single writer (preemption disabled).
+ */
+static __always_inline unsigned int sw_stat_write_begin(seqcount_t *s)
+{
+	unsigned int seq = READ_ONCE(s->sequence) + 1;
+
+	WRITE_ONCE(s->sequence, seq);
+	smp_wmb(); /* the odd sequence before the section's stores */
+	return seq;
+}
+
+static __always_inline void sw_stat_write_end(seqcount_t *s, unsigned int seq)
+{
+	/* the section's stores before the even sequence */
+	smp_store_release(&s->sequence, seq + 1);
+}
+
+/*
  * sw_timing_record() - fold one call's wall time into this CPU's
  * statistics.
  * Context: the measurement core's exit half: preemption disabled, possibly
@@ -182,13 +206,13 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 {
 	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
 	bool migrated = entry_cpu != smp_processor_id();
+	unsigned int seq = sw_stat_write_begin(&pc->seq);
 
-	raw_write_seqcount_begin(&pc->seq);
 	sw_stats_add(&pc->st, ns);
 	sw_hist_count(pc->hist, ns);
 	if (migrated)
 		pc->migrated++;
-	raw_write_seqcount_end(&pc->seq);
+	sw_stat_write_end(&pc->seq, seq);
 	/* Its stamps came from two CPUs' clocks: are they still in step? */
 	if (unlikely(migrated))
 		sw_clock_check();
@@ -229,11 +253,13 @@ static __always_inline void sw_evstat_add(struct sw_evstat *es,
 }
 
 /*
- * sw_evgen_record() - count one returned call in this CPU's statistics.
+ * sw_evgen_record_n() - count one returned call in this CPU's statistics.
  * @g:   the probe's event statistics
- * @acc: the call's counts (struct sw_evcall.acc, struct sw_vcall.v), or
- *       NULL when the call was not measured against the events of @g at
- *       all (entered before they were set)
+ * @n:   @g->n
+ * @acc: the call's counts (struct sw_evcall.acc, struct sw_vcall.v); NULL
+ *       only with @bad SW_EVCALL_ALL_BAD, for a call not measured against
+ *       the events of @g at all (entered before they were set:
+ *       sw_evgen_unmeasured())
  * @bad: events of @acc the call was not counted for
  *
  * Inline: it runs in every measured call with events.
@@ -241,32 +267,51 @@ static __always_inline void sw_evstat_add(struct sw_evstat *es,
  * Context: the measurement core's exit half: preemption disabled, possibly
  * NMI; the only writer of this CPU's entry.  No locks, no allocation.
  */
-static __always_inline void sw_evgen_record(struct sw_evgen *g,
-					    const u64 *acc, u32 bad)
+static __always_inline void sw_evgen_record_n(struct sw_evgen *g, u32 n,
+					      const u64 *acc, u32 bad)
 {
 	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
-	u32 i, n = g->n, cpi_mask = g->cpi_mask;
+	u32 i;
 	struct sw_evstat *es = pc->ev;
+	unsigned int seq = sw_stat_write_begin(&pc->seq);
 
-	if (!acc)
-		bad = SW_EVCALL_ALL_BAD;
-	raw_write_seqcount_begin(&pc->seq);
 	/*
 	 * The first event out of the loop (a set has one at least): one
 	 * event, the common case, sets up no loop at all.
 	 */
 	sw_evstat_add(es, acc, bad, 0);
-	for (i = 1, es++; unlikely(i < n); i++, es++)
-		sw_evstat_add(es, acc, bad, i);
-	if (unlikely(cpi_mask) && !(bad & cpi_mask)) {
-		/* Returned, not through a pointer: no stack canary here. */
-		u64 cpi = sw_cpi_milli(acc[g->cycles],
-				       acc[g->instructions]);
+	/* One event has no cycles per instruction (that takes two). */
+	if (unlikely(n > 1)) {
+		u32 cpi_mask = g->cpi_mask;
 
-		if (cpi != SW_CPI_NONE)
-			sw_stats_add(&pc->cpi, cpi);
+		for (i = 1, es++; i < n; i++, es++)
+			sw_evstat_add(es, acc, bad, i);
+		if (unlikely(cpi_mask) && !(bad & cpi_mask)) {
+			/* Returned, not through a pointer: no stack canary. */
+			u64 cpi = sw_cpi_milli(acc[g->cycles],
+					       acc[g->instructions]);
+
+			if (cpi != SW_CPI_NONE)
+				sw_stats_add(&pc->cpi, cpi);
+		}
 	}
-	raw_write_seqcount_end(&pc->seq);
+	sw_stat_write_end(&pc->seq, seq);
+}
+
+/*
+ * sw_evgen_record_n() is sw_evgen_record() with @g's number of events
+ * read by the caller (beside its set id: one pair load).
+ */
+static __always_inline void sw_evgen_record(struct sw_evgen *g,
+					    const u64 *acc, u32 bad)
+{
+	sw_evgen_record_n(g, g->n, acc, bad);
+}
+
+/* sw_evgen_record() of a call with no counts for @g's events. */
+static __always_inline void sw_evgen_unmeasured(struct sw_evgen *g)
+{
+	sw_evgen_record(g, NULL, SW_EVCALL_ALL_BAD);
 }
 
 /* agg/timing.c */

@@ -195,7 +195,7 @@ static int sw_krp_return_plain(struct kretprobe_instance *ri,
 		return 0;
 	if (likely(!d->call.pend))
 		sw_core_exit_time(k->aggs, &d->call, regs);
-	else if (likely(d->call.pend == SW_PEND_LEAN))
+	else if (likely(sw_pend_is_lean(d->call.pend)))
 		sw_krp_exit_ev(k->aggs, d, regs);
 	else
 		sw_krp_exit_full(k->aggs, &d->call, regs);

@@ -31,6 +31,7 @@ static DEFINE_PER_CPU(int, sw_tramp_busy);
  * @gen:  the companion's number for the attach the call entered under
  * @idx:  the stub's index
  * @vc:   a lean call's events (sw_core_enter_lean())
+ * @spare: nothing: the frame keeps the size the companion gives it
  */
 struct sw_tramp_frame {
 	struct pt_regs regs;
@@ -39,6 +40,7 @@ struct sw_tramp_frame {
 	u32 gen;
 	unsigned long idx;
 	struct sw_vcall vc;
+	u64 spare;
 };
 
 #ifdef CONFIG_ARM64
@@ -174,7 +176,7 @@ notrace void sw_tramp_exit(void *frame)
 		if (likely(!t->spec)) {
 			if (likely(!f->call.pend))
 				sw_core_exit_time(t->aggs, &f->call, &f->regs);
-			else if (likely(f->call.pend == SW_PEND_LEAN))
+			else if (likely(sw_pend_is_lean(f->call.pend)))
 				sw_tramp_exit_ev(f, t);
 			else
 				sw_tramp_exit_full(f, t);

@@ -51,8 +51,9 @@ struct sw_thread;
  * @t0:   entry stamp, sw_clock_stamp() (for sw_clock_since())
  * @cpu:  CPU the call entered on
  * @pend: the call's entry on its thread's pending stack, NULL when it has
- *        none (no events, or no room: counted in the pending file),
- *        SW_PEND_LEAN for a lean call (struct sw_vcall)
+ *        none (no events, or no room: counted in the pending file); for
+ *        a lean call (struct sw_vcall), its thread's slot tagged with
+ *        SW_PEND_LEAN (sw_pend_is_lean(), sw_pend_lean_thread())
  * @key:  the parts of the call's key captured at entry (argN), in
  *        the order of the probe's by=; set only for a probe with a spec
  */
@@ -71,23 +72,45 @@ struct sw_call {
  * are differences of its thread's virtual counts (virt.c): nothing goes
  * on the pending stack, only the thread's number of lean calls in flight
  * goes up and down.
- * @th:     its thread's slot, which counts it in @th->lean
  * @set_id: id of the event set counted since entry
- * @bad:    events not counted for all of the call (as struct sw_evcall)
+ * @bad:    events not counted for all of the call (as struct sw_evcall);
+ *          between entry and exit also SW_VCALL_MULTI for a set of more
+ *          than one event, so that 0 alone says the exit's one event is
+ *          good so far
  * @v:      per event, the thread's virtual count at entry; at exit, the
  *          call's count
  * @g:      per event, the thread's virtual gap at entry
  */
 struct sw_vcall {
-	struct sw_thread *th;
 	u32 set_id;
 	u32 bad;
 	u64 v[SW_MAX_EVENTS];
 	u64 g[SW_MAX_EVENTS];
 };
 
-/* struct sw_call.pend of a lean call: its events are in a struct sw_vcall. */
-#define SW_PEND_LEAN ((struct sw_pending *)1UL)
+/* struct sw_vcall.bad between entry and exit: the set has several events. */
+#define SW_VCALL_MULTI (1U << 31)
+static_assert(!(SW_EVCALL_ALL_BAD & SW_VCALL_MULTI));
+
+/*
+ * struct sw_call.pend of a lean call (its events in a struct sw_vcall): the
+ * slot of its thread, which counts it in its lean calls, with bit 0 set
+ * (slots are aligned): one word says both, and stored at once.
+ */
+#define SW_PEND_LEAN 1UL
+
+struct sw_thread;
+
+static __always_inline bool sw_pend_is_lean(const struct sw_pending *pend)
+{
+	return (unsigned long)pend & SW_PEND_LEAN;
+}
+
+static __always_inline struct sw_thread *
+sw_pend_lean_thread(const struct sw_pending *pend)
+{
+	return (struct sw_thread *)((unsigned long)pend - SW_PEND_LEAN);
+}
 
 /**
  * struct sw_pending - one call in flight on a thread's pending stack.
@@ -303,33 +326,46 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 }
 
 /*
- * sw_core_fold() - fold a returned call into @a (sw_core_exit()'s body).
- * @pd:     the call's pending entry, NULL when it has none
- * @ev:     whether the call was entered with events (false for a
- *          time-only call: a constant in that copy, its event code
- *          compiles away)
- * @acc:    its event counts when they were counted with the current set,
- *          else NULL
- * @bad:    events of @acc it was not counted for
- * @set_id: the event set it was entered with
+ * __sw_core_fold() - fold a returned call into @a (sw_core_exit()'s body).
+ * @pd:       the call's pending entry, NULL when it has none
+ * @ev:       whether the call was entered with events (false for a
+ *            time-only call: a constant in that copy, its event code
+ *            compiles away)
+ * @measured: whether its event counts (@acc) were counted with the
+ *            current set (a constant in a lean call's copy)
+ * @acc:      its event counts when @measured
+ * @bad:      events of @acc it was not counted for
+ * @set_id:   the event set it was entered with
+ * @lean:     a lean call (a constant): @acc, @bad and @set_id are then
+ *            @vc's own, read after the clock, so that nothing of them is
+ *            kept in registers across the clock's call
+ * @vc:       a lean call's events, else NULL
  *
  * A call outside the probe's duration window is counted apart
  * (filtered_short, filtered_long) and folded into nothing else.
  */
-static __always_inline void sw_core_fold(struct sw_aggs *a,
-					 const struct sw_spec *s,
-					 struct sw_call *c, struct pt_regs *regs,
-					 struct sw_pending *pd, bool ev,
-					 const u64 *acc, u32 bad, u32 set_id)
+static __always_inline void __sw_core_fold(struct sw_aggs *a,
+					   const struct sw_spec *s,
+					   struct sw_call *c,
+					   struct pt_regs *regs,
+					   struct sw_pending *pd, bool ev,
+					   bool measured, const u64 *acc,
+					   u32 bad, u32 set_id, bool lean,
+					   const struct sw_vcall *vc)
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
 	u64 ns;
 
 	ns = sw_clock_since(c->t0);
+	if (lean) {
+		acc = vc->v;
+		bad = vc->bad;
+		set_id = vc->set_id;
+	}
 	/* Paths count every call the entry let in, whatever its duration. */
 	if (pd && unlikely(pd->pgen))
-		sw_paths_exit(pd, ns, acc != NULL);
+		sw_paths_exit(pd, ns, measured);
 	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
 	    !sw_core_window(a, &s->f, ns))
 		return;
@@ -337,13 +373,29 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)
 		sw_core_key_record(bd, c, regs, ns,
-				   bd->set_id == set_id ? acc : NULL, bad);
+				   measured && bd->set_id == set_id ? acc : NULL,
+				   bad);
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
-	if (evs && !ev)
-		sw_core_evs_unmeasured(evs);
-	else if (evs)
-		sw_evgen_record(evs, evs->set_id == set_id ? acc : NULL, bad);
+	if (evs) {
+		u32 n = evs->n;
+
+		if (ev && measured && likely(evs->set_id == set_id))
+			sw_evgen_record_n(evs, n, acc, bad);
+		else
+			sw_core_evs_unmeasured(evs);
+	}
+}
+
+/* __sw_core_fold() with @acc NULL when not measured. */
+static __always_inline void sw_core_fold(struct sw_aggs *a,
+					 const struct sw_spec *s,
+					 struct sw_call *c, struct pt_regs *regs,
+					 struct sw_pending *pd, bool ev,
+					 const u64 *acc, u32 bad, u32 set_id)
+{
+	__sw_core_fold(a, s, c, regs, pd, ev, acc != NULL, acc, bad, set_id,
+		       false, NULL);
 }
 
 /*
@@ -407,7 +459,7 @@ static __always_inline void sw_core_enter_lean(struct sw_call *c,
 {
 	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
 
-	if (unlikely(!th || READ_ONCE(th->task) != current)) {
+	if (unlikely(READ_ONCE(th->task) != current)) {
 		th = sw_pending_slot();
 		if (unlikely(!th))
 			return;
@@ -415,15 +467,17 @@ static __always_inline void sw_core_enter_lean(struct sw_call *c,
 	/* Counted before the reading: a switch from here on follows us. */
 	WRITE_ONCE(th->lean, th->lean + 1);
 	barrier();
-	c->pend = SW_PEND_LEAN;
-	vc->th = th;
-	vc->set_id = set->id;
+	c->pend = (struct sw_pending *)((unsigned long)th | SW_PEND_LEAN);
 	sw_vcall_read(vc, set, c->cpu);
 }
 
+/* core/pending.c: a lean call entered under another event set. */
+void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
+				  struct pt_regs *regs, u32 set_id);
+
 /*
- * sw_core_exit_lean() - the exit half of a lean call (@c->pend is
- * SW_PEND_LEAN): its counts, then it leaves its thread's lean calls and
+ * sw_core_exit_lean() - the exit half of a lean call (sw_pend_is_lean()
+ * of @c->pend): its counts, then it leaves its thread's lean calls and
  * is folded into @a.
  * @a:    the probe's aggregations
  * @c:    the call's record
@@ -437,16 +491,20 @@ static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
 					      struct pt_regs *regs)
 {
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
-	struct sw_thread *th = vc->th;
-	bool measured = set && set->id == vc->set_id;
+	struct sw_thread *th = sw_pend_lean_thread(c->pend);
 
+	if (unlikely(!set || set->id != vc->set_id)) {
+		/* Entered under other events (or none now): out of line. */
+		WRITE_ONCE(th->lean, th->lean - 1);
+		sw_core_exit_lean_unmeasured(a, c, regs, vc->set_id);
+		return;
+	}
 	/* First thing after the function: read the counters. */
-	if (measured)
-		sw_vcall_close(vc, set);
+	sw_vcall_close(vc, set);
 	barrier();
 	WRITE_ONCE(th->lean, th->lean - 1);
-	sw_core_fold(a, NULL, c, regs, NULL, true, measured ? vc->v : NULL,
-		     vc->bad, vc->set_id);
+	__sw_core_fold(a, NULL, c, regs, NULL, true, true, NULL, 0, 0, true,
+		       vc);
 }
 
 #endif /* _STOPWATCH_CORE_H */

@@ -245,6 +245,6 @@ NOKPROBE_SYMBOL(sw_core_key_record);
  */
 void sw_core_evs_unmeasured(struct sw_evgen *evs)
 {
-	sw_evgen_record(evs, NULL, 0);
+	sw_evgen_unmeasured(evs);
 }
 NOKPROBE_SYMBOL(sw_core_evs_unmeasured);

@@ -12,8 +12,8 @@
  * its task pointer into a window of SW_WINDOW slots; a thread with no slot
  * claims a free one in its window with cmpxchg on its first call, and
  * gives it back when it is switched out with no call in flight (or freed).
- * While a thread runs, its CPU remembers its slot (sw_cur_thread), so
- * entry and exit find it without a search.  Lock-free; no allocation
+ * While a thread runs, its CPU remembers its slot (sw_cur_thread, else
+ * sw_no_thread), so entry and exit find it without a search.  Lock-free; no allocation
  * after load.
  *
  * Who writes a slot: only its own thread (entry and exit handlers run on
@@ -67,6 +67,13 @@ MODULE_PARM_DESC(max_threads,
 
 static struct sw_thread *sw_threads;
 static unsigned int sw_threads_bits;
+/*
+ * What a CPU remembers when it has no slot to remember: a slot after the
+ * table's last, which no window reaches, so its task is always NULL (no
+ * thread's).  Never NULL, the hint needs no test for NULL before its task
+ * is compared.
+ */
+static struct sw_thread *sw_no_thread;
 static DEFINE_PER_CPU(struct sw_pending_cnt, sw_pending_cnt);
 DEFINE_PER_CPU(struct sw_thread *, sw_cur_thread);
 static struct dentry *sw_pending_file;
@@ -173,6 +180,71 @@ void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set)
 }
 NOKPROBE_SYMBOL(sw_pending_close_slow);
 
+/**
+ * sw_vcall_read_all() - sw_vcall_read()'s general way: every event of the
+ * set, each read directly or through perf.
+ * @vc:    the call's events
+ * @ec:    this CPU's counters of the set
+ * @n:     the set's events
+ * @flags: from sw_pmu_irq_save(), restored here
+ *
+ * Context: the core's entry half, interrupts off (sw_pmu_irq_save()).
+ */
+void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
+		       u32 n, unsigned long flags)
+{
+	int cpu = smp_processor_id();
+	u32 i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
+	sw_pmu_irq_restore(flags);
+	vc->bad = n > 1 ? bad | SW_VCALL_MULTI : bad;
+}
+NOKPROBE_SYMBOL(sw_vcall_read_all);
+
+/**
+ * sw_vcall_close_all() - sw_vcall_close()'s general way: every event of
+ * the set, each read directly or through perf.
+ * @vc:    the call's events
+ * @set:   the event set it was entered with
+ * @ec:    this CPU's counters of @set
+ * @flags: from sw_pmu_irq_save(), restored here
+ *
+ * Context: the core's exit half, interrupts off (sw_pmu_irq_save()).
+ */
+void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
+			const struct sw_evcpu *ec, unsigned long flags)
+{
+	int cpu = smp_processor_id();
+	u32 i, n = set->n, bad = vc->bad & ~SW_VCALL_MULTI;
+
+	for (i = 0; i < n; i++)
+		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
+	sw_pmu_irq_restore(flags);
+	vc->bad = bad;
+}
+NOKPROBE_SYMBOL(sw_vcall_close_all);
+
+/**
+ * sw_core_exit_lean_unmeasured() - sw_core_exit_lean()'s fold of a call
+ * entered under another event set than the current one (or none now):
+ * its events count as unmeasured.  Out of line: rare, and the inline
+ * fold then knows its counts are there.
+ * @a:      the probe's aggregations
+ * @c:      the call's record
+ * @regs:   the registers at the function's return
+ * @set_id: the event set it was entered with
+ *
+ * Context: as sw_core_exit().
+ */
+void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
+				  struct pt_regs *regs, u32 set_id)
+{
+	sw_core_fold(a, NULL, c, regs, NULL, true, NULL, 0, set_id);
+}
+NOKPROBE_SYMBOL(sw_core_exit_lean_unmeasured);
+
 /* A call found its thread's stack full. Context: the core's entry half. */
 void sw_pending_too_deep(void)
 {
@@ -214,8 +286,9 @@ NOKPROBE_SYMBOL(sw_pending_switch_out);
 struct sw_thread *sw_pending_switch_in(struct task_struct *next)
 {
 	struct sw_thread *th = sw_thread_find(next);
+	struct sw_thread *hint = th ? th : sw_no_thread;
 
-	__this_cpu_write(sw_cur_thread, th);
+	__this_cpu_write(sw_cur_thread, hint);
 	return th;
 }
 NOKPROBE_SYMBOL(sw_pending_switch_in);
@@ -243,7 +316,7 @@ NOKPROBE_SYMBOL(sw_pending_idle);
  */
 void sw_pending_forget_cpu(void)
 {
-	__this_cpu_write(sw_cur_thread, NULL);
+	__this_cpu_write(sw_cur_thread, sw_no_thread);
 }
 NOKPROBE_SYMBOL(sw_pending_forget_cpu);
 
@@ -309,7 +382,7 @@ static const struct sw_ctl_file sw_pending_ctl = {
 int sw_pending_init(void)
 {
 	unsigned int i, d;
-	int ret;
+	int ret, cpu;
 
 	if (max_threads < 1 || max_threads > SW_MAX_THREADS_LIMIT) {
 		sw_error("max_threads=%u is outside 1..%u", max_threads,
@@ -317,10 +390,14 @@ int sw_pending_init(void)
 		return -EINVAL;
 	}
 	sw_threads_bits = max(order_base_2(max_threads), 3);
-	sw_threads = vzalloc(array_size(1U << sw_threads_bits,
+	/* One more: sw_no_thread. */
+	sw_threads = vzalloc(array_size((1U << sw_threads_bits) + 1,
 					sizeof(*sw_threads)));
 	if (!sw_threads)
 		return -ENOMEM;
+	sw_no_thread = &sw_threads[1U << sw_threads_bits];
+	for_each_possible_cpu(cpu)
+		per_cpu(sw_cur_thread, cpu) = sw_no_thread;
 	/* Each entry knows its place: sw_pending_pop() finds the slot by it. */
 	for (i = 0; i < (1U << sw_threads_bits); i++)
 		for (d = 0; d < SW_PENDING_DEPTH; d++)

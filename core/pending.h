@@ -36,7 +36,13 @@ struct sw_thread {
 	struct sw_pending calls[SW_PENDING_DEPTH];
 };
 
-/* The slot of the task running on each CPU, if it has one (a hint). */
+/* A lean call's struct sw_call.pend is its slot tagged in bit 0. */
+static_assert(__alignof__(struct sw_thread) > SW_PEND_LEAN);
+
+/*
+ * The slot of the task running on each CPU, if it has one (a hint), else
+ * a slot no thread has: never NULL.
+ */
 DECLARE_PER_CPU(struct sw_thread *, sw_cur_thread);
 
 /* core/pending.c */
@@ -52,6 +58,11 @@ void sw_pending_forget_cpu(void);
 struct sw_thread *sw_pending_find_current(void);
 void sw_pending_unmatched(void);
 void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set);
+struct sw_vcall;
+void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
+		       u32 n, unsigned long flags);
+void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
+			const struct sw_evcpu *ec, unsigned long flags);
 
 /*
  * sw_pending_push() - reserve the next entry of the current thread's
@@ -64,7 +75,7 @@ static __always_inline struct sw_pending *sw_pending_push(void)
 	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
 	u32 d;
 
-	if (unlikely(!th || READ_ONCE(th->task) != current)) {
+	if (unlikely(READ_ONCE(th->task) != current)) {
 		th = sw_pending_slot();
 		if (unlikely(!th))
 			return NULL;
@@ -112,7 +123,7 @@ static __always_inline struct sw_thread *sw_pending_current(void)
 {
 	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
 
-	if (likely(th && READ_ONCE(th->task) == current))
+	if (likely(READ_ONCE(th->task) == current))
 		return th;
 	return sw_pending_find_current();
 }
@@ -224,6 +235,32 @@ static __always_inline bool sw_pmu_read_virt(const struct sw_evctr *ctr,
 }
 
 /*
+ * sw_pmu_read_virt_direct() - sw_pmu_read_virt() by the direct read only.
+ * Context: as sw_pmu_read_ctr().
+ * Return: false when the counter has no value or must be read through
+ * perf (never true where the architecture has no direct read).
+ */
+static __always_inline bool sw_pmu_read_virt_direct(const struct sw_evctr *ctr,
+						    int cpu, u64 *v, u64 *g)
+{
+#ifdef SW_PMU_DIRECT
+	/* All four fields: two pair loads. */
+	const struct sw_evctr c = *ctr;
+	u64 count;
+
+	/* A mask is set only beside a counter (struct sw_evctr). */
+	if (likely(c.mask) &&
+	    likely(sw_pmu_direct_read(c.e, c.mask, cpu, &count))) {
+		*v = count + c.voff;
+		*g = c.e->total_time_enabled - c.e->total_time_running +
+		     c.vgoff;
+		return true;
+	}
+#endif
+	return false;
+}
+
+/*
  * sw_vcall_read_ev(), sw_vcall_close_ev() - sw_vcall_read() and
  * sw_vcall_close() for event @i: @bad with @i's bit set when it has no
  * value for the call.  Apart, so that a set of one event takes them with
@@ -248,8 +285,8 @@ static __always_inline u32 sw_vcall_close_ev(struct sw_vcall *vc,
 	if (bad & (1U << i))
 		return bad;
 	/* Differences modulo 2^64: virtual counts may wrap. */
-	if (sw_pmu_read_virt(&ec->ctr[i], cpu, &v, &g) &&
-	    g == vc->g[i] && (s64)(v - vc->v[i]) >= 0)
+	if (likely(sw_pmu_read_virt(&ec->ctr[i], cpu, &v, &g) &&
+		   g == vc->g[i] && (s64)(v - vc->v[i]) >= 0))
 		vc->v[i] = v - vc->v[i];
 	else
 		bad |= 1U << i;
@@ -257,16 +294,55 @@ static __always_inline u32 sw_vcall_close_ev(struct sw_vcall *vc,
 }
 
 /*
- * sw_vcall_read() - a lean call's entry reading: its thread's virtual
- * counts and gaps into @vc (v, g, bad).
+ * sw_vcall_read() - a lean call's entry reading: the set's id, and its
+ * thread's virtual counts and gaps, into @vc (set_id, v, g, bad).  One event read directly is the
+ * whole of it here; any other case takes the general way, out of line
+ * (sw_vcall_read_all()), in tail position: no value of this one is live
+ * across a call, so the caller saves no registers for it.
  * Context: the core's entry half.
  */
 static __always_inline void sw_vcall_read(struct sw_vcall *vc,
-					  const struct sw_evset *set, int cpu)
+					  const struct sw_evset *set,
+					  unsigned int cpu)
 {
+	/* Unsigned: the index needs no sign extension. */
 	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
-	u32 i, n = set->n, bad = 0;
+	u32 n = set->n;
 	unsigned long flags;
+
+	/* Beside n: one pair load. */
+	vc->set_id = set->id;
+	if (unlikely(!ec)) {
+		vc->bad = SW_EVCALL_ALL_BAD;
+		return;
+	}
+	flags = sw_pmu_irq_save();
+	if (likely(n == 1) &&
+	    likely(sw_pmu_read_virt_direct(&ec->ctr[0], cpu, &vc->v[0],
+					   &vc->g[0]))) {
+		sw_pmu_irq_restore(flags);
+		vc->bad = 0;
+		return;
+	}
+	sw_vcall_read_all(vc, ec, n, flags);
+}
+
+/*
+ * sw_vcall_close() - a lean call's counts: its thread's virtual counts
+ * now minus at entry, into @vc->v.  An event whose virtual gap moved (its
+ * counter did not count for part of the call, on whichever CPU: virt.c)
+ * or that cannot be read now is bad for the call.  One event read
+ * directly, and good, is the whole of it here; any other case takes the
+ * general way, out of line (sw_vcall_close_all()), in tail position.
+ * Context: the core's exit half.
+ */
+static __always_inline void sw_vcall_close(struct sw_vcall *vc,
+					   const struct sw_evset *set)
+{
+	unsigned int cpu = smp_processor_id();
+	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
+	unsigned long flags;
+	u64 v, g, v0;
 
 	if (unlikely(!ec)) {
 		vc->bad = SW_EVCALL_ALL_BAD;
@@ -274,41 +350,19 @@ static __always_inline void sw_vcall_read(struct sw_vcall *vc,
 	}
 	flags = sw_pmu_irq_save();
 	/*
-	 * The first event out of the loop (a set has one at least): one
-	 * event, the common case, sets up no loop at all.
+	 * bad 0: one event, good at entry (SW_VCALL_MULTI).  Differences
+	 * modulo 2^64: virtual counts may wrap.
 	 */
-	bad = sw_vcall_read_ev(vc, ec, cpu, 0, 0);
-	for (i = 1; unlikely(i < n); i++)
-		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
-	vc->bad = bad;
-}
-
-/*
- * sw_vcall_close() - a lean call's counts: its thread's virtual counts
- * now minus at entry, into @vc->v.  An event whose virtual gap moved (its
- * counter did not count for part of the call, on whichever CPU: virt.c)
- * or that cannot be read now is bad for the call.
- * Context: the core's exit half.
- */
-static __always_inline void sw_vcall_close(struct sw_vcall *vc,
-					   const struct sw_evset *set)
-{
-	int cpu = smp_processor_id();
-	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
-	u32 i, n = set->n, bad = vc->bad;
-	unsigned long flags;
-
-	if (unlikely(!ec)) {
-		vc->bad = SW_EVCALL_ALL_BAD;
+	v0 = vc->v[0];
+	if (likely(!vc->bad) &&
+	    likely(sw_pmu_read_virt_direct(&ec->ctr[0], cpu, &v, &g)) &&
+	    likely(g == vc->g[0] && (s64)(v - v0) >= 0)) {
+		v -= v0;
+		sw_pmu_irq_restore(flags);
+		vc->v[0] = v;
 		return;
 	}
-	flags = sw_pmu_irq_save();
-	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
-	for (i = 1; unlikely(i < n); i++)
-		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
-	vc->bad = bad;
+	sw_vcall_close_all(vc, set, ec, flags);
 }
 
 #endif /* _STOPWATCH_PENDING_H */

@@ -108,17 +108,37 @@ struct sw_evset *sw_pmu_set_locked(void);
  */
 static __always_inline unsigned long sw_pmu_irq_save(void)
 {
+#if defined(CONFIG_ARM64) && !defined(CONFIG_ARM64_PSEUDO_NMI)
+	/* DAIF only: the I bit tested where it is read, no mask kept apart. */
+	unsigned long flags;
+
+	BUILD_BUG_ON(PSR_I_BIT != 1 << 7);
+	asm volatile("mrs	%0, daif\n\t"
+		     "tbnz	%0, #7, 1f\n\t"
+		     "msr	daifset, #3\n"
+		     "1:"
+		     : "=r" (flags) : : "memory");
+	return flags;
+#else
 	unsigned long flags = arch_local_save_flags();
 
 	if (!arch_irqs_disabled_flags(flags))
 		arch_local_irq_disable();
 	return flags;
+#endif
 }
 
 static __always_inline void sw_pmu_irq_restore(unsigned long flags)
 {
+#if defined(CONFIG_ARM64) && !defined(CONFIG_ARM64_PSEUDO_NMI)
+	asm volatile("tbnz	%0, #7, 1f\n\t"
+		     "msr	daif, %0\n"
+		     "1:"
+		     : : "r" (flags) : "memory");
+#else
 	if (!arch_irqs_disabled_flags(flags))
 		arch_local_irq_restore(flags);
+#endif
 }
 
 /*
@@ -193,7 +213,7 @@ static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 				       struct sw_ctr_sample *s)
 {
 	int cpu = smp_processor_id();
-	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
+	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[(unsigned int)cpu]);
 	unsigned long flags;
 	u32 i, n = set->n, unread = 0;
 

@@ -114,9 +114,10 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
 				   pd ? pd->ev.bad : 0);
 	}
 	evs = rcu_dereference_sched(sp->aggs.evs);
-	if (evs)
-		sw_evgen_record(evs, pd && evs->set_id == pd->set_id ?
-					     pd->ev.acc : NULL, pd ? pd->ev.bad : 0);
+	if (evs && pd && evs->set_id == pd->set_id)
+		sw_evgen_record(evs, pd->ev.acc, pd->ev.bad);
+	else if (evs)
+		sw_evgen_unmeasured(evs);
 out:
 	this_cpu_dec(sp->pcpu->active);
 }

@@ -26,7 +26,8 @@
  *   212  gen: the ops' generation the entry ran under (the companion
  *        writes it)
  *   216  the stub's index, set by the stub
- *   224  struct sw_vcall (144 bytes): a lean call's events
+ *   224  struct sw_vcall (136 bytes): a lean call's events
+ *   360  spare (8 bytes)
  *   368  end; a multiple of 16 with the saved %rbp above it, so the
  *        calls out of the trampoline keep the stack 16-byte aligned
  *
@@ -37,7 +38,7 @@
  *   336  struct sw_call (40 bytes)
  *   376  seq, 380 gen (as above)
  *   384  the stub's index, set by the common body
- *   392  struct sw_vcall (144 bytes)
+ *   392  struct sw_vcall (136 bytes), 528 spare (8 bytes)
  *   536  padding to a multiple of 16
  *   544  the traced function's frame record: the body's frame pointer
  *        above it and the body's address (the instruction after the
