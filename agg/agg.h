@@ -173,26 +173,36 @@ struct sw_aggs {
 
 /*
  * sw_stat_write_begin(), sw_stat_write_end() - a per-CPU statistics
- * writer's section: raw_write_seqcount_begin() and _end(), with the
- * sequence loaded once and the end a release store (the section's stores
- * are seen before the even sequence, as after smp_wmb()), one barrier
- * and one load fewer.  Readers are unchanged (read_seqcount_begin(),
- * read_seqcount_retry()).
+ * writer's section: raw_write_seqcount_begin() and _end().  On arm64 the
+ * sequence is loaded once and the end is a release store (the section's
+ * stores are seen before the even sequence, as after smp_wmb()): one
+ * barrier and one load fewer.  Elsewhere the kernel's own (x86_64's
+ * increment is one instruction, its barriers the compiler's).  Readers
+ * are the same (read_seqcount_begin(), read_seqcount_retry()).
  * Context: the owning CPU's single writer (preemption disabled).
  */
 static __always_inline unsigned int sw_stat_write_begin(seqcount_t *s)
 {
+#ifdef CONFIG_ARM64
 	unsigned int seq = READ_ONCE(s->sequence) + 1;
 
 	WRITE_ONCE(s->sequence, seq);
 	smp_wmb(); /* the odd sequence before the section's stores */
 	return seq;
+#else
+	raw_write_seqcount_begin(s);
+	return 0;
+#endif
 }
 
 static __always_inline void sw_stat_write_end(seqcount_t *s, unsigned int seq)
 {
+#ifdef CONFIG_ARM64
 	/* the section's stores before the even sequence */
 	smp_store_release(&s->sequence, seq + 1);
+#else
+	raw_write_seqcount_end(s);
+#endif
 }
 
 /*

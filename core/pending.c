@@ -180,51 +180,22 @@ void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set)
 }
 NOKPROBE_SYMBOL(sw_pending_close_slow);
 
-/**
- * sw_vcall_read_all() - sw_vcall_read()'s general way: every event of the
- * set, each read directly or through perf.
- * @vc:    the call's events
- * @ec:    this CPU's counters of the set
- * @n:     the set's events
- * @flags: from sw_pmu_irq_save(), restored here
- *
- * Context: the core's entry half, interrupts off (sw_pmu_irq_save()).
- */
+#ifdef CONFIG_ARM64
+/* The general ways of the lean readings, out of line here (pending.h). */
 void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
 		       u32 n, unsigned long flags)
 {
-	int cpu = smp_processor_id();
-	u32 i, bad = 0;
-
-	for (i = 0; i < n; i++)
-		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
-	vc->bad = n > 1 ? bad | SW_VCALL_MULTI : bad;
+	__sw_vcall_read_all(vc, ec, n, flags);
 }
 NOKPROBE_SYMBOL(sw_vcall_read_all);
 
-/**
- * sw_vcall_close_all() - sw_vcall_close()'s general way: every event of
- * the set, each read directly or through perf.
- * @vc:    the call's events
- * @set:   the event set it was entered with
- * @ec:    this CPU's counters of @set
- * @flags: from sw_pmu_irq_save(), restored here
- *
- * Context: the core's exit half, interrupts off (sw_pmu_irq_save()).
- */
 void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
 			const struct sw_evcpu *ec, unsigned long flags)
 {
-	int cpu = smp_processor_id();
-	u32 i, n = set->n, bad = vc->bad & ~SW_VCALL_MULTI;
-
-	for (i = 0; i < n; i++)
-		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
-	vc->bad = bad;
+	__sw_vcall_close_all(vc, set, ec, flags);
 }
 NOKPROBE_SYMBOL(sw_vcall_close_all);
+#endif
 
 /**
  * sw_core_exit_lean_unmeasured() - sw_core_exit_lean()'s fold of a call

@@ -58,11 +58,6 @@ void sw_pending_forget_cpu(void);
 struct sw_thread *sw_pending_find_current(void);
 void sw_pending_unmatched(void);
 void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set);
-struct sw_vcall;
-void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
-		       u32 n, unsigned long flags);
-void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
-			const struct sw_evcpu *ec, unsigned long flags);
 
 /*
  * sw_pending_push() - reserve the next entry of the current thread's
@@ -294,11 +289,75 @@ static __always_inline u32 sw_vcall_close_ev(struct sw_vcall *vc,
 }
 
 /*
+ * __sw_vcall_read_all() - sw_vcall_read()'s general way: every event of
+ * the set, each read directly or through perf, the first out of the loop.
+ * @vc:    the call's events
+ * @ec:    this CPU's counters of the set
+ * @n:     the set's events
+ * @flags: from sw_pmu_irq_save(), restored here
+ * Context: the core's entry half, interrupts off (sw_pmu_irq_save()).
+ */
+static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
+						const struct sw_evcpu *ec,
+						u32 n, unsigned long flags)
+{
+	int cpu = smp_processor_id();
+	u32 i, bad;
+
+	bad = sw_vcall_read_ev(vc, ec, cpu, 0, 0);
+	for (i = 1; unlikely(i < n); i++)
+		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
+	sw_pmu_irq_restore(flags);
+	vc->bad = n > 1 ? bad | SW_VCALL_MULTI : bad;
+}
+
+/*
+ * __sw_vcall_close_all() - sw_vcall_close()'s general way, likewise.
+ * @vc:    the call's events
+ * @set:   the event set it was entered with
+ * @ec:    this CPU's counters of @set
+ * @flags: from sw_pmu_irq_save(), restored here
+ * Context: the core's exit half, interrupts off (sw_pmu_irq_save()).
+ */
+static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
+						 const struct sw_evset *set,
+						 const struct sw_evcpu *ec,
+						 unsigned long flags)
+{
+	int cpu = smp_processor_id();
+	u32 i, n = set->n, bad = vc->bad & ~SW_VCALL_MULTI;
+
+	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
+	for (i = 1; unlikely(i < n); i++)
+		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
+	sw_pmu_irq_restore(flags);
+	vc->bad = bad;
+}
+
+/*
+ * Where the general ways go.  Out of line (pending.c) where the core's
+ * lean halves are inlined into the mechanism's handlers (arm64,
+ * __sw_ev_halves): called in tail position, they make the handler save
+ * no registers.  Inline where the lean halves are functions of their own
+ * already (x86_64): there a call would only cost more.
+ */
+#ifdef CONFIG_ARM64
+void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
+		       u32 n, unsigned long flags);
+void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
+			const struct sw_evcpu *ec, unsigned long flags);
+#else
+#define sw_vcall_read_all __sw_vcall_read_all
+#define sw_vcall_close_all __sw_vcall_close_all
+#endif
+
+/*
  * sw_vcall_read() - a lean call's entry reading: the set's id, and its
  * thread's virtual counts and gaps, into @vc (set_id, v, g, bad).  One event read directly is the
- * whole of it here; any other case takes the general way, out of line
- * (sw_vcall_read_all()), in tail position: no value of this one is live
- * across a call, so the caller saves no registers for it.
+ * whole of it here; any other case takes the general way
+ * (sw_vcall_read_all(), out of line on arm64, in tail position: no value
+ * of this one is live across the call, so the handler saves no registers
+ * for it).
  * Context: the core's entry half.
  */
 static __always_inline void sw_vcall_read(struct sw_vcall *vc,
@@ -333,7 +392,7 @@ static __always_inline void sw_vcall_read(struct sw_vcall *vc,
  * counter did not count for part of the call, on whichever CPU: virt.c)
  * or that cannot be read now is bad for the call.  One event read
  * directly, and good, is the whole of it here; any other case takes the
- * general way, out of line (sw_vcall_close_all()), in tail position.
+ * general way (sw_vcall_close_all(), likewise).
  * Context: the core's exit half.
  */
 static __always_inline void sw_vcall_close(struct sw_vcall *vc,

@@ -113,6 +113,18 @@ static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
 }
 
 /**
+ * sw_hist_bucket() - log2 histogram bucket of a value.
+ * @value: the value
+ *
+ * Context: any, including NMI.
+ * Return: 0 for 0, else fls64(@value), in [0, SW_HIST_BUCKETS).
+ */
+static inline unsigned int sw_hist_bucket(u64 value)
+{
+	return fls64(value);
+}
+
+/**
  * sw_hist_count() - count one value in a log2 histogram.
  * @hist:  SW_HIST_BUCKETS counts
  * @value: the value
@@ -135,20 +147,8 @@ static __always_inline void sw_hist_count(u64 *hist, u64 value)
 	    : [end] "r" (hist + SW_HIST_BUCKETS - 1), [v] "r" (value));
 	(*at)++;
 #else
-	hist[fls64(value)]++;
+	hist[sw_hist_bucket(value)]++;
 #endif
-}
-
-/**
- * sw_hist_bucket() - log2 histogram bucket of a value.
- * @value: the value
- *
- * Context: any, including NMI.
- * Return: 0 for 0, else fls64(@value), in [0, SW_HIST_BUCKETS).
- */
-static inline unsigned int sw_hist_bucket(u64 value)
-{
-	return fls64(value);
 }
 
 /**
