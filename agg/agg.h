@@ -29,6 +29,7 @@
 #include "lib/evcall.h"
 #include "lib/events.h"
 #include "lib/parse.h"
+#include "wrapper/smp.h"
 #include "wrapper/timekeeping.h"
 
 struct sw_evset;
@@ -215,7 +216,7 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 					     u32 entry_cpu)
 {
 	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
-	bool migrated = entry_cpu != smp_processor_id();
+	bool migrated = entry_cpu != sw_cpu();
 	unsigned int seq = sw_stat_write_begin(&pc->seq);
 
 	sw_stats_add(&pc->st, ns);

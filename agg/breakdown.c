@@ -112,7 +112,7 @@ void sw_bdgen_free(struct sw_bdgen *bd)
 void sw_bd_add(struct sw_bdgen *bd, const struct sw_bd_key *key, u64 ns,
 	       const u64 *acc, u32 bad)
 {
-	struct sw_bd_cpu *c = bd->cpu[smp_processor_id()];
+	struct sw_bd_cpu *c = bd->cpu[sw_cpu()];
 
 	raw_write_seqcount_begin(&c->seq);
 	sw_bd_slot_add(sw_bd_lookup(&c->tbl, key), ns, acc ? bd->nev : 0,

@@ -281,7 +281,7 @@ void sw_core_cleanup(void);
 static __always_inline void sw_core_enter_time(struct sw_call *c)
 {
 	c->pend = NULL;
-	c->cpu = smp_processor_id();
+	c->cpu = sw_cpu();
 	c->t0 = sw_clock_stamp();
 }
 
@@ -313,7 +313,7 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	c->pend = NULL;
 	if (sw_paths_on()) {
 		sw_core_enter_path(c, a);
-		c->cpu = smp_processor_id();
+		c->cpu = sw_cpu();
 		c->t0 = sw_clock_stamp();
 		if (unlikely(set) && c->pend)
 			sw_pending_open(c->pend, set);

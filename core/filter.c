@@ -90,7 +90,7 @@ bool sw_filter_entry(const struct sw_filter *f)
 	if ((fl & SW_F_TGID) && current->tgid != f->tgid)
 		return false;
 	if (fl & SW_F_CPUS) {
-		unsigned int cpu = smp_processor_id();
+		unsigned int cpu = sw_cpu();
 
 		if (cpu >= SW_FILTER_CPUS ||
 		    !(f->cpus[cpu / 64] & (1ULL << (cpu % 64))))

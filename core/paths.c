@@ -154,7 +154,7 @@ sw_path_stat_of(const struct sw_paths_gen *g, struct sw_paths_cpu *pc,
 static __always_inline void sw_paths_drop(struct sw_paths_gen *g,
 					  enum sw_paths_drop why)
 {
-	struct sw_paths_cpu *pc = g->cpu[smp_processor_id()];
+	struct sw_paths_cpu *pc = g->cpu[sw_cpu()];
 
 	WRITE_ONCE(pc->dropped[why], pc->dropped[why] + 1);
 }
@@ -255,7 +255,7 @@ void sw_paths_exit(struct sw_pending *pd, u64 ns, bool measured)
 	}
 	if (!pd->node)
 		return;
-	st = sw_path_stat_of(g, g->cpu[smp_processor_id()], pd->node);
+	st = sw_path_stat_of(g, g->cpu[sw_cpu()], pd->node);
 	self = ns > pd->child_ns ? ns - pd->child_ns : 0;
 	raw_write_seqcount_begin(&st->seq);
 	st->calls++;

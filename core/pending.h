@@ -168,7 +168,7 @@ static __always_inline void sw_pending_close(struct sw_pending *pd,
 					     const struct sw_evset *set)
 {
 	struct sw_evcall *ev = &pd->ev;
-	int cpu = smp_processor_id();
+	int cpu = sw_cpu();
 	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
 	u32 i, n = set->n, bad = ev->bad;
 	unsigned long flags;
@@ -301,7 +301,7 @@ static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
 						const struct sw_evcpu *ec,
 						u32 n, unsigned long flags)
 {
-	int cpu = smp_processor_id();
+	int cpu = sw_cpu();
 	u32 i, bad;
 
 	bad = sw_vcall_read_ev(vc, ec, cpu, 0, 0);
@@ -324,7 +324,7 @@ static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
 						 const struct sw_evcpu *ec,
 						 unsigned long flags)
 {
-	int cpu = smp_processor_id();
+	int cpu = sw_cpu();
 	u32 i, n = set->n, bad = vc->bad & ~SW_VCALL_MULTI;
 
 	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
@@ -398,7 +398,7 @@ static __always_inline void sw_vcall_read(struct sw_vcall *vc,
 static __always_inline void sw_vcall_close(struct sw_vcall *vc,
 					   const struct sw_evset *set)
 {
-	unsigned int cpu = smp_processor_id();
+	unsigned int cpu = sw_cpu();
 	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[cpu]);
 	unsigned long flags;
 	u64 v, g, v0;

@@ -58,7 +58,7 @@ bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
 	if (sw_paths_on())
 		sw_paths_enter(pd, a);
 	set = rcu_dereference_sched(sw_evset);
-	pd->call.cpu = smp_processor_id();
+	pd->call.cpu = sw_cpu();
 	pd->call.t0 = sw_clock_stamp();
 	if (set)
 		sw_pending_open(pd, set);
@@ -205,7 +205,7 @@ int sw_core_open_owned(const void *owner, const u64 key[2], u64 t0)
 	pd->call.key[0] = key[0];
 	pd->call.key[1] = key[1];
 	pd->call.t0 = t0;
-	pd->call.cpu = smp_processor_id();
+	pd->call.cpu = sw_cpu();
 	pd->call.pend = pd;
 	barrier();
 	WRITE_ONCE(pd->owner, owner);

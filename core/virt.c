@@ -139,7 +139,7 @@ static noinline void sw_virt_switch(const struct sw_evset *set,
 {
 	struct sw_ctr_sample s[SW_MAX_EVENTS] __sw_noinit;
 	u32 unread = sw_pmu_read(set, s);
-	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[smp_processor_id()]);
+	struct sw_evcpu *ec = rcu_dereference_sched(set->cpu[sw_cpu()]);
 
 	if (pth) {
 		sw_virt_thread(pth, set, s, unread, true);

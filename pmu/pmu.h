@@ -18,6 +18,7 @@
 #include <linux/seq_file.h>
 
 #include "wrapper/perf_event.h"
+#include "wrapper/smp.h"
 #include "lib/events.h"
 #include "lib/evcall.h"
 #include "lib/stats.h"
@@ -212,7 +213,7 @@ gap:
 static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 				       struct sw_ctr_sample *s)
 {
-	int cpu = smp_processor_id();
+	int cpu = sw_cpu();
 	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[(unsigned int)cpu]);
 	unsigned long flags;
 	u32 i, n = set->n, unread = 0;

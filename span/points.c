@@ -106,7 +106,7 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
 	bd = rcu_dereference_sched(sp->aggs.bd);
 	if (bd) {
 		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
-		struct sw_call c = { .cpu = smp_processor_id() };
+		struct sw_call c = { .cpu = sw_cpu() };
 
 		sw_core_key_record(bd, &c, NULL, ns,
 				   pd && pd->set_id == bd->set_id ?
@@ -200,7 +200,7 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 		}
 	}
 	st.t0 = sw_clock_ns();
-	st.cpu = smp_processor_id();
+	st.cpu = sw_cpu();
 	st.tid = (u32)current->pid;
 	s = sw_span_table_claim(&sp->tbl, k);
 	if (p->role == SW_PT_STOP) {
