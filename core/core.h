@@ -332,14 +332,11 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
  *            time-only call: a constant in that copy, its event code
  *            compiles away)
  * @measured: whether its event counts (@acc) were counted with the
- *            current set (a constant in a lean call's copy)
+ *            current set (a constant in a lean call's copy: no test)
  * @acc:      its event counts when @measured
  * @bad:      events of @acc it was not counted for
  * @set_id:   the event set it was entered with
- * @lean:     a lean call (a constant): @acc, @bad and @set_id are then
- *            @vc's own, read after the clock, so that nothing of them is
- *            kept in registers across the clock's call
- * @vc:       a lean call's events, else NULL
+ * @ns:       its wall time, sw_clock_since() of its entry stamp
  *
  * A call outside the probe's duration window is counted apart
  * (filtered_short, filtered_long) and folded into nothing else.
@@ -350,19 +347,11 @@ static __always_inline void __sw_core_fold(struct sw_aggs *a,
 					   struct pt_regs *regs,
 					   struct sw_pending *pd, bool ev,
 					   bool measured, const u64 *acc,
-					   u32 bad, u32 set_id, bool lean,
-					   const struct sw_vcall *vc)
+					   u32 bad, u32 set_id, u64 ns)
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
-	u64 ns;
 
-	ns = sw_clock_since(c->t0);
-	if (lean) {
-		acc = vc->v;
-		bad = vc->bad;
-		set_id = vc->set_id;
-	}
 	/* Paths count every call the entry let in, whatever its duration. */
 	if (pd && unlikely(pd->pgen))
 		sw_paths_exit(pd, ns, measured);
@@ -378,6 +367,7 @@ static __always_inline void __sw_core_fold(struct sw_aggs *a,
 	/* Calls entered under other events count as unmeasured. */
 	evs = rcu_dereference_sched(a->evs);
 	if (evs) {
+		/* Read beside its set id: one pair load. */
 		u32 n = evs->n;
 
 		if (ev && measured && likely(evs->set_id == set_id))
@@ -387,7 +377,7 @@ static __always_inline void __sw_core_fold(struct sw_aggs *a,
 	}
 }
 
-/* __sw_core_fold() with @acc NULL when not measured. */
+/* __sw_core_fold() from the clock, with @acc NULL when not measured. */
 static __always_inline void sw_core_fold(struct sw_aggs *a,
 					 const struct sw_spec *s,
 					 struct sw_call *c, struct pt_regs *regs,
@@ -395,7 +385,7 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 					 const u64 *acc, u32 bad, u32 set_id)
 {
 	__sw_core_fold(a, s, c, regs, pd, ev, acc != NULL, acc, bad, set_id,
-		       false, NULL);
+		       sw_clock_since(c->t0));
 }
 
 /*
@@ -471,7 +461,7 @@ static __always_inline void sw_core_enter_lean(struct sw_call *c,
 	sw_vcall_read(vc, set, c->cpu);
 }
 
-/* core/pending.c: a lean call entered under another event set. */
+/* core/filter.c: a lean call entered under another event set. */
 void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
 				  struct pt_regs *regs, u32 set_id);
 
@@ -492,6 +482,7 @@ static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
 {
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
 	struct sw_thread *th = sw_pend_lean_thread(c->pend);
+	u64 ns;
 
 	if (unlikely(!set || set->id != vc->set_id)) {
 		/* Entered under other events (or none now): out of line. */
@@ -503,8 +494,13 @@ static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
 	sw_vcall_close(vc, set);
 	barrier();
 	WRITE_ONCE(th->lean, th->lean - 1);
-	__sw_core_fold(a, NULL, c, regs, NULL, true, true, NULL, 0, 0, true,
-		       vc);
+	/*
+	 * The clock first, then the record's fields: read after its call,
+	 * nothing of them is kept in registers across it.
+	 */
+	ns = sw_clock_since(c->t0);
+	__sw_core_fold(a, NULL, c, regs, NULL, true, true, vc->v, vc->bad,
+		       vc->set_id, ns);
 }
 
 #endif /* _STOPWATCH_CORE_H */

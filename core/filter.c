@@ -3,8 +3,9 @@
  * filter.c - the measurement core's per-probe predicates and keys: the
  * filters checked at entry before the clock or any counter is read, the
  * duration window checked at exit, and the key of the row a call is
- * folded into.  Only probes with a struct sw_spec, or with rows, get here;
- * the time-only path of a plain probe stays in core.h.
+ * folded into; and the out-of-line folds of calls whose events count as
+ * unmeasured.  Only probes with a struct sw_spec, or with rows, or such
+ * calls get here; the time-only path of a plain probe stays in core.h.
  *
  * Every function runs in the attach mechanism's handlers: preemption
  * disabled, possibly interrupts off or NMI; the same under PREEMPT_RT (the
@@ -248,3 +249,22 @@ void sw_core_evs_unmeasured(struct sw_evgen *evs)
 	sw_evgen_unmeasured(evs);
 }
 NOKPROBE_SYMBOL(sw_core_evs_unmeasured);
+
+/**
+ * sw_core_exit_lean_unmeasured() - sw_core_exit_lean()'s fold of a call
+ * entered under another event set than the current one (or none now):
+ * its events count as unmeasured.  Out of line: rare, and the inline
+ * fold then knows its counts are there.
+ * @a:      the probe's aggregations
+ * @c:      the call's record
+ * @regs:   the registers at the function's return
+ * @set_id: the event set it was entered with
+ *
+ * Context: as sw_core_exit().
+ */
+void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
+				  struct pt_regs *regs, u32 set_id)
+{
+	sw_core_fold(a, NULL, c, regs, NULL, true, NULL, 0, set_id);
+}
+NOKPROBE_SYMBOL(sw_core_exit_lean_unmeasured);

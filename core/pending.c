@@ -13,8 +13,8 @@
  * claims a free one in its window with cmpxchg on its first call, and
  * gives it back when it is switched out with no call in flight (or freed).
  * While a thread runs, its CPU remembers its slot (sw_cur_thread, else
- * sw_no_thread), so entry and exit find it without a search.  Lock-free; no allocation
- * after load.
+ * sw_no_thread), so entry and exit find it without a search.  Lock-free;
+ * no allocation after load.
  *
  * Who writes a slot: only its own thread (entry and exit handlers run on
  * the calling thread, with preemption off), an NMI on that thread (which
@@ -196,25 +196,6 @@ void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
 }
 NOKPROBE_SYMBOL(sw_vcall_close_all);
 #endif
-
-/**
- * sw_core_exit_lean_unmeasured() - sw_core_exit_lean()'s fold of a call
- * entered under another event set than the current one (or none now):
- * its events count as unmeasured.  Out of line: rare, and the inline
- * fold then knows its counts are there.
- * @a:      the probe's aggregations
- * @c:      the call's record
- * @regs:   the registers at the function's return
- * @set_id: the event set it was entered with
- *
- * Context: as sw_core_exit().
- */
-void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
-				  struct pt_regs *regs, u32 set_id)
-{
-	sw_core_fold(a, NULL, c, regs, NULL, true, NULL, 0, set_id);
-}
-NOKPROBE_SYMBOL(sw_core_exit_lean_unmeasured);
 
 /* A call found its thread's stack full. Context: the core's entry half. */
 void sw_pending_too_deep(void)

@@ -168,7 +168,7 @@ static __always_inline void sw_pending_close(struct sw_pending *pd,
 					     const struct sw_evset *set)
 {
 	struct sw_evcall *ev = &pd->ev;
-	int cpu = sw_cpu();
+	unsigned int cpu = sw_cpu();
 	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
 	u32 i, n = set->n, bad = ev->bad;
 	unsigned long flags;
@@ -209,50 +209,52 @@ static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
 
 /*
  * sw_pmu_read_virt() - read one counter of this CPU as the virtual count
- * and gap of the thread running here (struct sw_evctr.voff, .vgoff).
+ * and gap of the thread running here (struct sw_evctr.voff, .vgoff);
+ * sw_pmu_read_virt_direct() by the direct read only
+ * (sw_pmu_read_ctr_direct()).
  * @ctr: the counter, from this CPU's struct sw_evcpu
  * @cpu: this CPU
  * @v:   the virtual count, output; untouched when there is no value
  * @g:   the virtual gap, likewise
  * Context: as sw_pmu_read_ctr().
- * Return: false when the counter has no value.
+ * Return: false when the counter has no value (or, direct only, must be
+ * read through perf).
  */
-static __always_inline bool sw_pmu_read_virt(const struct sw_evctr *ctr,
-					     int cpu, u64 *v, u64 *g)
+static __always_inline bool __sw_pmu_read_virt(const struct sw_evctr *ctr,
+					       int cpu, u64 *v, u64 *g,
+					       bool direct_only)
 {
+	const struct sw_evctr *src = ctr;
 	struct sw_ctr_sample s __sw_noinit;
+	struct sw_evctr c __sw_noinit;
 
-	if (!sw_pmu_read_ctr(ctr, cpu, &s))
+	/*
+	 * The counter's four fields at once, two pair loads: where no call
+	 * follows (direct only), or arm64 (enough registers to keep them
+	 * across perf's read; x86_64 would spill them around it).
+	 */
+	if (direct_only || IS_ENABLED(CONFIG_ARM64)) {
+		c = *ctr;
+		src = &c;
+	}
+	if (direct_only ? !sw_pmu_read_ctr_direct(src, cpu, &s) :
+			  !sw_pmu_read_ctr(src, cpu, &s))
 		return false;
-	*v = s.count + ctr->voff;
-	*g = s.gap + ctr->vgoff;
+	*v = s.count + src->voff;
+	*g = s.gap + src->vgoff;
 	return true;
 }
 
-/*
- * sw_pmu_read_virt_direct() - sw_pmu_read_virt() by the direct read only.
- * Context: as sw_pmu_read_ctr().
- * Return: false when the counter has no value or must be read through
- * perf (never true where the architecture has no direct read).
- */
+static __always_inline bool sw_pmu_read_virt(const struct sw_evctr *ctr,
+					     int cpu, u64 *v, u64 *g)
+{
+	return __sw_pmu_read_virt(ctr, cpu, v, g, false);
+}
+
 static __always_inline bool sw_pmu_read_virt_direct(const struct sw_evctr *ctr,
 						    int cpu, u64 *v, u64 *g)
 {
-#ifdef SW_PMU_DIRECT
-	/* All four fields: two pair loads. */
-	const struct sw_evctr c = *ctr;
-	u64 count;
-
-	/* A mask is set only beside a counter (struct sw_evctr). */
-	if (likely(c.mask) &&
-	    likely(sw_pmu_direct_read(c.e, c.mask, cpu, &count))) {
-		*v = count + c.voff;
-		*g = c.e->total_time_enabled - c.e->total_time_running +
-		     c.vgoff;
-		return true;
-	}
-#endif
-	return false;
+	return __sw_pmu_read_virt(ctr, cpu, v, g, true);
 }
 
 /*
@@ -301,6 +303,7 @@ static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
 						const struct sw_evcpu *ec,
 						u32 n, unsigned long flags)
 {
+	/* Read again, not passed: one argument fewer to set up at the call. */
 	int cpu = sw_cpu();
 	u32 i, bad;
 
@@ -324,7 +327,7 @@ static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
 						 const struct sw_evcpu *ec,
 						 unsigned long flags)
 {
-	int cpu = sw_cpu();
+	int cpu = sw_cpu();	/* read again, as in __sw_vcall_read_all() */
 	u32 i, n = set->n, bad = vc->bad & ~SW_VCALL_MULTI;
 
 	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
@@ -353,11 +356,11 @@ void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
 
 /*
  * sw_vcall_read() - a lean call's entry reading: the set's id, and its
- * thread's virtual counts and gaps, into @vc (set_id, v, g, bad).  One event read directly is the
- * whole of it here; any other case takes the general way
- * (sw_vcall_read_all(), out of line on arm64, in tail position: no value
- * of this one is live across the call, so the handler saves no registers
- * for it).
+ * thread's virtual counts and gaps, into @vc (set_id, v, g, bad).  One
+ * event read directly is the whole of it here; any other case takes the
+ * general way (sw_vcall_read_all(), out of line on arm64, in tail
+ * position: no value of this one is live across the call, so the handler
+ * saves no registers for it).
  * Context: the core's entry half.
  */
 static __always_inline void sw_vcall_read(struct sw_vcall *vc,

@@ -144,7 +144,9 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
 
 /*
  * sw_pmu_read_ctr() - read one counter of this CPU (sw_pmu_read()'s step,
- * for callers that fold each value as it comes).
+ * for callers that fold each value as it comes); sw_pmu_read_ctr_direct()
+ * by the direct read only (false when it must go through perf, and always
+ * where the architecture has no direct read).
  * @ctr: the counter, from this CPU's struct sw_evcpu
  * @cpu: this CPU
  * @s:   the sample, output; untouched when there is no value
@@ -153,29 +155,39 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
  * Return: false when the counter has no value (none on this CPU, not
  * active on it).
  */
-static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
-					    int cpu, struct sw_ctr_sample *s)
+static __always_inline bool sw_pmu_read_ctr_direct(const struct sw_evctr *ctr,
+						   int cpu,
+						   struct sw_ctr_sample *s)
 {
+#ifdef SW_PMU_DIRECT
 	/*
 	 * A published set's counters do not change: plain loads, which the
 	 * compiler may pair.  A mask is set only beside a counter.
 	 */
 	struct perf_event *e = ctr->e;
-#ifdef SW_PMU_DIRECT
 	u64 mask = ctr->mask;
 
 	/* Checks for itself that the counter runs here (its index says). */
-	if (likely(mask) && likely(sw_pmu_direct_read(e, mask, cpu, &s->count)))
-		goto gap;
+	if (likely(mask) && likely(sw_pmu_direct_read(e, mask, cpu, &s->count))) {
+		s->gap = e->total_time_enabled - e->total_time_running;
+		return true;
+	}
 #endif
+	return false;
+}
+
+static __always_inline bool sw_pmu_read_ctr(const struct sw_evctr *ctr,
+					    int cpu, struct sw_ctr_sample *s)
+{
+	struct perf_event *e = ctr->e;
+
+	if (likely(sw_pmu_read_ctr_direct(ctr, cpu, s)))
+		return true;
 	if (unlikely(!e) || READ_ONCE(e->state) != PERF_EVENT_STATE_ACTIVE ||
 	    READ_ONCE(e->oncpu) != cpu)
 		return false;
 	e->pmu->read(e);
 	s->count = local64_read(&e->count);
-#ifdef SW_PMU_DIRECT
-gap:
-#endif
 	s->gap = e->total_time_enabled - e->total_time_running;
 	return true;
 }
@@ -213,8 +225,8 @@ gap:
 static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 				       struct sw_ctr_sample *s)
 {
-	int cpu = sw_cpu();
-	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[(unsigned int)cpu]);
+	unsigned int cpu = sw_cpu();
+	struct sw_evcpu *c = rcu_dereference_sched(set->cpu[cpu]);
 	unsigned long flags;
 	u32 i, n = set->n, unread = 0;
 
