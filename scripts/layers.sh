@@ -1,48 +1,43 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/layers.sh - check the layering of stopwatch.ko from its objects'
-# own symbols (nm): every reference must point to the same folder or to a
+# scripts/layers.sh - check the layering of stopwatch.ko and of the stopwatch
+# program, from their objects' own symbols (nm) and from their sources'
+# #include lines: every reference must point to the same folder or to a
 # lower layer, and no objects may reference each other in a cycle.  Prints
-# each offending reference (object -> symbol -> object) and exits 1.
+# each offending reference (object -> symbol -> object, or file -> header)
+# and exits 1.
 #
-# usage: scripts/layers.sh DIR       DIR: a module build tree (the .o files)
-#        scripts/layers.sh --build   build the module for this machine's
-#                                    newest kernel headers, then check it
+# usage: scripts/layers.sh DIR              DIR: a module build tree (.o files)
+#        scripts/layers.sh --userspace DIR  DIR: the program's build tree
+#        scripts/layers.sh --includes       both sides' #include lines
+#        scripts/layers.sh --build          build the module for this
+#                                           machine's newest kernel headers
+#                                           and the program, check all three
 # examples:
 #   scripts/layers.sh --build                       # what make check runs
 #   scripts/layers.sh build/kbuild/x86_64-6.1.0-56-amd64
+#   scripts/layers.sh --userspace build/userspace
 #
-# The layers, innermost first (a folder may use only its own or lower ones):
+# The layers, innermost first (a folder may use only its own or lower ones).
+# ARCHITECTURE.md lists the same; make check compares them.
+# The module (kernel side):
 LAYERS="lib:0 control:1 relay:2 pmu:2 sampler:3 agg:3 core:4 attach:5 probe:6 span:6 module:7"
+# The program (userspace/; "." is its top: stopwatch.c and builtin-*.c;
+# lib is the module's lib/ compiled in, gen the generated protobuf code):
+US_LAYERS="lib:0 gen:0 base:1 control:2 record:3 output:4 .:5"
 set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
 
-dir=${1:?usage: scripts/layers.sh DIR|--build}
-if [ "$dir" = --build ]; then
-	top=$(cd "$(dirname "$0")/.." && pwd)
-	ko=$("$top/scripts/kbuild.sh" 2>&1 | sed -n 's/^kbuild.sh: \(.*\.ko\)$/\1/p' | tail -n 1)
-	[ -n "$ko" ] || { echo "layers.sh: the module did not build (scripts/kbuild.sh)" >&2; exit 2; }
-	dir=$top/build/kbuild/$(basename "$(dirname "$ko")")
-fi
-[ -d "$dir" ] || { echo "layers.sh: no such directory '$dir'" >&2; exit 2; }
-cd "$dir"
-# The objects linked into the module (kbuild's stopwatch.mod), else all.
-if [ -f stopwatch.mod ]; then
-	objs=$(tr ' ' '\n' <stopwatch.mod | sed -n "s|^$PWD/||; s|^\./||; /\.o\$/p" | sort)
-else
-	objs=$(for l in $LAYERS; do f=${l%%:*}; [ -d "$f" ] && find "$f" -name '*.o' ! -name '*.mod.o'; done | sort)
-fi
-[ -n "$objs" ] || { echo "layers.sh: no objects under $dir (build the module first)" >&2; exit 2; }
-for o in $objs; do
-	[ -f "$o" ] || { echo "layers.sh: $dir/$o is missing (build the module first)" >&2; exit 2; }
-done
-
-# "def OBJ SYM" and "use OBJ SYM" lines, then one awk pass over them.
-for o in $objs; do
-	nm --defined-only -g "$o" | awk -v o="$o" 'NF == 3 { print "def", o, $3 }'
-	nm -u "$o" | awk -v o="$o" '{ print "use", o, $NF }'
-done | awk -v layers="$LAYERS" '
-function folder(o) { sub(/\/.*/, "", o); return o }
+# check_objects LAYERS OBJ...: run in the build tree; one awk pass over
+# "def OBJ SYM" and "use OBJ SYM" lines.
+check_objects() {
+	lay=$1; shift
+	for o in "$@"; do
+		nm --defined-only -g "$o" | awk -v o="$o" 'NF == 3 { print "def", o, $3 }'
+		nm -u "$o" | awk -v o="$o" '{ print "use", o, $NF }'
+	done | awk -v layers="$lay" '
+function folder(o) { if (o !~ /\//) return "."; sub(/\/.*/, "", o); return o }
 BEGIN {
 	n = split(layers, l, " ")
 	for (i = 1; i <= n; i++) { split(l[i], kv, ":"); rank[kv[1]] = kv[2] }
@@ -84,4 +79,92 @@ function report(w, d,    i, j, line) {
 	print line " " w
 	cyc = 1
 }
-' && echo "layers: $(echo "$objs" | wc -w) objects, no upward reference, no cycle"
+'
+}
+
+# objects_of DIR: the objects linked into the module (kbuild's
+# stopwatch.mod), else every object of a layer's folder.
+module_objects() {
+	if [ -f stopwatch.mod ]; then
+		tr ' ' '\n' <stopwatch.mod | sed -n "s|^$PWD/||; s|^\./||; /\.o\$/p" | sort
+	else
+		for l in $LAYERS; do f=${l%%:*}; [ -d "$f" ] && find "$f" -name '*.o' ! -name '*.mod.o'; done | sort
+	fi
+}
+
+# The program's objects: every one but the tests'.
+userspace_objects() {
+	find . -name '*.o' ! -path './tests/*' | sed 's|^\./||' | sort
+}
+
+# check_tree KIND DIR
+check_tree() {
+	[ -d "$2" ] || { echo "layers.sh: no such directory '$2'" >&2; return 2; }
+	(
+	cd "$2"
+	if [ "$1" = module ]; then lay=$LAYERS; objs=$(module_objects); else lay=$US_LAYERS; objs=$(userspace_objects); fi
+	[ -n "$objs" ] || { echo "layers.sh: no objects under $2 (build first)" >&2; exit 2; }
+	for o in $objs; do
+		[ -f "$o" ] || { echo "layers.sh: $2/$o is missing (build first)" >&2; exit 2; }
+	done
+	# shellcheck disable=SC2086
+	check_objects "$lay" $objs &&
+		echo "layers: $1: $(echo "$objs" | wc -w) objects, no upward reference, no cycle"
+	)
+}
+
+# check_includes: every quoted #include of a layer's source names a header
+# of its own folder or of a lower layer (both sides; include/ and a
+# folder's own headers are always allowed).
+check_includes() {
+	(
+	cd "$top"
+	{
+		for l in $LAYERS; do
+			f=${l%%:*}
+			find "$f" -name '*.[ch]' | sed "s|^|module $f |"
+		done
+		for l in $US_LAYERS; do
+			f=${l%%:*}
+			case $f in gen) continue ;; lib) continue ;; .) find userspace -maxdepth 1 -name '*.[ch]' | sed 's|^|userspace . |' ;;
+			*) find "userspace/$f" -name '*.[ch]' | sed "s|^|userspace $f |" ;; esac
+		done
+	} | while read -r side f path; do
+		sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$path" | sed "s|^|$side $f $path |"
+	done | awk -v ml="$LAYERS" -v ul="$US_LAYERS" '
+	BEGIN {
+		n = split(ml, l, " "); for (i = 1; i <= n; i++) { split(l[i], kv, ":"); mr[kv[1]] = kv[2] }
+		n = split(ul, l, " "); for (i = 1; i <= n; i++) { split(l[i], kv, ":"); ur[kv[1]] = kv[2] }
+	}
+	{
+		side = $1; f = $2; path = $3; h = $4; nf++
+		if (h !~ /\//) next
+		t = h; sub(/\/.*/, "", t)
+		if (t == "wrapper" || t == "stopwatch" || t == "include") next
+		if (side == "module") {
+			if (!(t in mr)) next
+			if (mr[t] > mr[f]) { printf "layers: %s (%s) includes %s (%s, a higher layer)\n", path, f, h, t; bad = 1 }
+		} else {
+			if (!(t in ur)) next
+			if (ur[t] > ur[f]) { printf "layers: %s (%s) includes %s (%s, a higher layer)\n", path, f, h, t; bad = 1 }
+		}
+	}
+	END { if (!bad) printf "layers: includes: %d lines of both sides, none upward\n", nf; exit bad }'
+	)
+}
+
+case ${1:?usage: scripts/layers.sh DIR|--userspace DIR|--includes|--build} in
+--build)
+	ko=$("$top/scripts/kbuild.sh" 2>&1 | sed -n 's/^kbuild.sh: \(.*\.ko\)$/\1/p' | tail -n 1)
+	[ -n "$ko" ] || { echo "layers.sh: the module did not build (scripts/kbuild.sh)" >&2; exit 2; }
+	make -s -C "$top" userspace >/dev/null || { echo "layers.sh: the program did not build" >&2; exit 2; }
+	rc=0
+	check_tree module "$top/build/kbuild/$(basename "$(dirname "$ko")")" || rc=1
+	check_tree userspace "$top/build/userspace" || rc=1
+	check_includes || rc=1
+	exit $rc
+	;;
+--userspace) check_tree userspace "${2:?usage: scripts/layers.sh --userspace DIR}" ;;
+--includes) check_includes ;;
+*) check_tree module "$1" ;;
+esac

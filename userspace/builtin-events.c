@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/pmu-events.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "control/pmu-events.h"
 
 #define SW_EV_PREFIX "stopwatch events: "
 

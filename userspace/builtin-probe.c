@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/pattern.h"
-#include "util/probe-ctl.h"
-#include "util/probe-spec.h"
-#include "util/span-btf.h"
-#include "util/upoint.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "control/pattern.h"
+#include "control/probe-ctl.h"
+#include "control/probe-spec.h"
+#include "control/span-btf.h"
+#include "control/upoint.h"
 
 struct sw_probe_args {
 	uint64_t pid, tid;

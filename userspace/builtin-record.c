@@ -29,11 +29,11 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/pmu-events.h"
-#include "util/recorder.h"
-#include "util/table.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "control/pmu-events.h"
+#include "record/recorder.h"
+#include "base/table.h"
 
 #define SW_RECORD_DEFAULT_OUTPUT "stopwatch.swd"
 

@@ -18,13 +18,13 @@
 #include <time.h>
 
 #include "builtin.h"
-#include "util/aggr.h"
-#include "util/flamegraph.h"
-#include "util/json.h"
-#include "util/parse-options.h"
-#include "util/pprof.h"
-#include "util/session.h"
-#include "util/table.h"
+#include "record/aggr.h"
+#include "output/flamegraph.h"
+#include "base/json.h"
+#include "base/parse-options.h"
+#include "output/pprof.h"
+#include "record/session.h"
+#include "base/table.h"
 
 #define SW_REPORT_DEFAULT_INPUT "stopwatch.swd"
 #define SW_MAX_FRAMES 512

@@ -21,13 +21,13 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "util/child.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/probe-ctl.h"
-#include "util/probe-spec.h"
-#include "util/span-btf.h"
-#include "util/upoint.h"
+#include "base/child.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "control/probe-ctl.h"
+#include "control/probe-spec.h"
+#include "control/span-btf.h"
+#include "control/upoint.h"
 
 #define SW_SPAN_MAXPT 8
 

@@ -17,13 +17,13 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/paths.h"
-#include "util/pprof.h"
-#include "util/snapshot.h"
-#include "util/stat-display.h"
-#include "util/table.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "output/paths.h"
+#include "output/pprof.h"
+#include "control/snapshot.h"
+#include "output/stat-display.h"
+#include "base/table.h"
 
 enum sw_format {
 	SW_FMT_TABLE,

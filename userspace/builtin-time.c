@@ -21,16 +21,16 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "util/child.h"
-#include "util/debugfs.h"
-#include "util/parse-options.h"
-#include "util/pattern.h"
-#include "util/pmu-events.h"
-#include "util/probe-ctl.h"
-#include "util/probe-spec.h"
-#include "util/span-btf.h"
-#include "util/time-report.h"
-#include "util/upoint.h"
+#include "base/child.h"
+#include "control/debugfs.h"
+#include "base/parse-options.h"
+#include "control/pattern.h"
+#include "control/pmu-events.h"
+#include "control/probe-ctl.h"
+#include "control/probe-spec.h"
+#include "control/span-btf.h"
+#include "output/time-report.h"
+#include "control/upoint.h"
 
 struct sw_time_args {
 	double duration;

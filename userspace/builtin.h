@@ -10,7 +10,7 @@
 #ifndef _SW_BUILTIN_H
 #define _SW_BUILTIN_H
 
-extern const char sw_version[];
+#include "base/version.h"
 
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);

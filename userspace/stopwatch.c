@@ -9,11 +9,6 @@
 
 #include "builtin.h"
 
-#ifndef SW_VERSION
-#define SW_VERSION "0.1"
-#endif
-
-const char sw_version[] = SW_VERSION;
 
 struct sw_command {
 	const char *name;

@@ -49,11 +49,25 @@ else
 	nok "cycle fails and names its symbols (rc $rc: $out)"
 fi
 
-# the module itself
-if out=$("$top/scripts/layers.sh" --build 2>&1); then
-	ok "stopwatch.ko: $out"
+# the program: a base object that calls into output is upward; the top
+# (".", the commands) may use every room
+obj base/a.o us 'int sw_out_fn(void); int sw_base_fn(void) { return sw_out_fn(); }'
+obj output/b.o us 'int sw_out_fn(void) { return 3; }'
+obj builtin-x.o us 'int sw_out_fn(void); int sw_base_fn(void); int cmd_x(void) { return sw_out_fn() + sw_base_fn(); }'
+out=$("$top/scripts/layers.sh" --userspace "$tmp/us" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q 'base/a.o (base) uses sw_out_fn of output/b.o' &&
+   ! echo "$out" | grep -q 'builtin-x.o'; then
+	ok "program: upward reference fails and is named, the commands may use any room"
 else
-	nok "stopwatch.ko layering: $out"
+	nok "program: upward reference fails and is named (rc $rc: $out)"
+fi
+
+# the module and the program themselves, objects and includes
+if out=$("$top/scripts/layers.sh" --build 2>&1); then
+	ok "stopwatch.ko and stopwatch: $(echo "$out" | tr '\n' ';')"
+else
+	nok "stopwatch.ko and stopwatch layering: $out"
 fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -14,7 +14,7 @@
 
 #include <stopwatch/abi.h>
 
-#include "util/swd.h"
+#include "record/swd.h"
 
 /* A growing buffer of records of one CPU. */
 struct tbuf {

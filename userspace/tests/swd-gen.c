@@ -35,7 +35,7 @@
 
 #include <stopwatch/abi.h>
 
-#include "util/swd.h"
+#include "record/swd.h"
 
 #define PID_MAIN 1000
 #define PID_CHILD 1001

@@ -8,9 +8,9 @@
 
 #include "helpers.h"
 #include "profile.pb-c.h"
-#include "util/aggr.h"
-#include "util/flamegraph.h"
-#include "util/pprof.h"
+#include "record/aggr.h"
+#include "output/flamegraph.h"
+#include "output/pprof.h"
 
 static const char kallsyms[] =
 	"ffffffff81000000 T _stext\n"

@@ -10,7 +10,7 @@
 #include <errno.h>
 
 #include "helpers.h"
-#include "util/stat-display.h"
+#include "output/stat-display.h"
 
 #define FIXED_TIME 1700000000123456789ULL
 

@@ -6,7 +6,7 @@
 
 #include "helpers.h"
 #include "hist_samples.h"
-#include "util/hist.h"
+#include "control/hist.h"
 
 static struct sw_hist_set *parse_ok(const char *text, const char *probe)
 {

@@ -3,8 +3,8 @@
  * test_json.c - JSON string escaping and UTF-8 validation.
  */
 #include "helpers.h"
-#include "util/json.h"
-#include "util/utf8.h"
+#include "base/json.h"
+#include "base/utf8.h"
 
 static void check_str(const char *in, const char *want)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "helpers.h"
-#include "util/parse-options.h"
+#include "base/parse-options.h"
 
 struct args {
 	bool flag;

@@ -6,7 +6,7 @@
  */
 #include "helpers.h"
 #include "profile.pb-c.h"
-#include "util/paths.h"
+#include "output/paths.h"
 
 #define F1 "sw_test_f1"
 #define F2 "sw_test_f1;sw_test_f2"

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 #include "helpers.h"
-#include "util/pattern.h"
-#include "util/probe-spec.h"
+#include "control/pattern.h"
+#include "control/probe-spec.h"
 
 struct fx {
 	struct sw_pattern_src src;

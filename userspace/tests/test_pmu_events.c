@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "util/pmu-events.h"
+#include "control/pmu-events.h"
 #include "events.h"
 
 #define SYSFS "fixtures/sysfs"

@@ -3,8 +3,8 @@
  * test_prom.c - Prometheus escaping and names, seconds and human units.
  */
 #include "helpers.h"
-#include "util/prom.h"
-#include "util/units.h"
+#include "output/prom.h"
+#include "base/units.h"
 
 static void check_label(const char *in, const char *want)
 {

@@ -11,7 +11,7 @@
 
 #include "helpers.h"
 #include "streams.h"
-#include "util/recorder.h"
+#include "record/recorder.h"
 
 struct fake {
 	char dir[256];

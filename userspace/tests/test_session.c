@@ -8,7 +8,7 @@
 
 #include "helpers.h"
 #include "streams.h"
-#include "util/session.h"
+#include "record/session.h"
 
 static const char kallsyms[] =
 	"ffffffff81000000 T _stext\n"

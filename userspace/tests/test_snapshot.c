@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "util/debugfs.h"
-#include "util/snapshot.h"
+#include "control/debugfs.h"
+#include "control/snapshot.h"
 
 static const struct sw_snapshot_opts all = { .hist = true,
 					     .breakdown = true };

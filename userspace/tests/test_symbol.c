@@ -18,9 +18,9 @@
 
 #include "helpers.h"
 #include "streams.h"
-#include "util/machine.h"
-#include "util/recorder.h"
-#include "util/symbol.h"
+#include "record/machine.h"
+#include "record/recorder.h"
+#include "record/symbol.h"
 
 static char *bin(const char *name)
 {

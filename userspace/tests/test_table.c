@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "helpers.h"
-#include "util/table.h"
+#include "base/table.h"
 
 static const char stats_text[] =
 	"probe                         calls       min_ns   missed\n"

@@ -9,7 +9,7 @@
 
 #include "helpers.h"
 
-#include "util/upoint.h"
+#include "control/upoint.h"
 
 /* Resolves "SYMBIN/@file:@what"; returns the error (0) and the points. */
 static int resolve(const char *file, const char *what, const char *dbg,

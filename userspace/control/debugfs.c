@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs.c - find and read the stopwatch debugfs directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "control/debugfs.h"
+
+#ifndef DEBUGFS_MAGIC
+#define DEBUGFS_MAGIC 0x64626720
+#endif
+
+static char *sw_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = malloc(la + lb + 2);
+
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + 1, b, lb + 1);
+	return p;
+}
+
+/* 0 when @dir holds a regular "stats" file, else a negative errno. */
+static int sw_has_stats(const char *dir)
+{
+	struct stat st;
+	char *p = sw_path_join(dir, "stats");
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	if (stat(p, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = -ENOENT;
+	free(p);
+	return ret;
+}
+
+static int sw_is_debugfs(const char *path)
+{
+	struct statfs sfs;
+
+	return !statfs(path, &sfs) && sfs.f_type == DEBUGFS_MAGIC;
+}
+
+/* Explains why @dir, the one we were told to use, is not usable. */
+static int sw_debugfs_explain(const char *dir, int ret, struct sw_err *err)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (ret == -EACCES || ret == -EPERM)
+		return sw_err_set(err, ret,
+				  "%s: permission denied: debugfs is readable by root only; run stopwatch as root",
+				  dir);
+	if (ret == -ENOMEM)
+		return sw_err_set(err, ret, "out of memory");
+
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			return sw_err_set(err, -ENOTDIR,
+					  "%s is not a directory (expected the stopwatch debugfs directory)",
+					  dir);
+		if (sw_is_debugfs(dir) && !strstr(dir, "stopwatch")) {
+			char *sub = sw_path_join(dir, "stopwatch");
+
+			sw_err_set(err, -ENOENT,
+				   "%s not found: is stopwatch.ko loaded? (insmod stopwatch.ko)",
+				   sub ? sub : dir);
+			free(sub);
+			return -ENOENT;
+		}
+		if (!strcmp(dir, SW_DEBUGFS_MOUNT))
+			goto not_mounted;
+		return sw_err_set(err, -ENOENT,
+				  "%s: not a stopwatch debugfs directory (no 'stats' file in it or in %s/stopwatch)",
+				  dir, dir);
+	}
+	if (errno == EACCES)
+		return sw_err_set(err, -EACCES,
+				  "%s: permission denied: debugfs is readable by root only; run stopwatch as root",
+				  dir);
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while (strlen(parent) > 1 && parent[strlen(parent) - 1] == '/')
+		parent[strlen(parent) - 1] = '\0';
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	else if (slash)
+		strcpy(parent, "/");
+	else
+		strcpy(parent, ".");
+
+	if (sw_is_debugfs(parent))
+		return sw_err_set(err, -ENOENT,
+				  "%s not found: is stopwatch.ko loaded? (insmod stopwatch.ko)",
+				  dir);
+	if (!strcmp(parent, SW_DEBUGFS_MOUNT))
+		goto not_mounted;
+	return sw_err_set(err, -ENOENT, "%s: %s", dir, strerror(ENOENT));
+
+not_mounted:
+	return sw_err_set(err, -ENOENT,
+			  "debugfs is not mounted on %s: mount it with 'mount -t debugfs none %s'",
+			  SW_DEBUGFS_MOUNT, SW_DEBUGFS_MOUNT);
+}
+
+int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
+{
+	const char *env = getenv(SW_DEBUGFS_ENV);
+	char *sub = NULL;
+	int ret;
+
+	*out = NULL;
+	if (!dir || !*dir)
+		dir = env && *env ? env : SW_DEBUGFS_DIR;
+
+	ret = sw_has_stats(dir);
+	if (!ret) {
+		*out = strdup(dir);
+		return *out ? 0 : sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (ret == -EACCES || ret == -EPERM || ret == -ENOMEM)
+		return sw_debugfs_explain(dir, ret, err);
+
+	/* A debugfs mount point: use its stopwatch subdirectory. */
+	sub = sw_path_join(dir, "stopwatch");
+	if (!sub)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	if (!sw_has_stats(sub)) {
+		*out = sub;
+		return 0;
+	}
+	free(sub);
+	return sw_debugfs_explain(dir, ret, err);
+}
+
+int sw_read_fd(int fd, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap), *nb;
+	ssize_t r;
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		if (cap - n < 2) {
+			if (cap > (size_t)SSIZE_MAX / 2) {
+				free(b);
+				return -EFBIG;
+			}
+			nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			free(b);
+			return (int)r;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int sw_debugfs_read(const char *dir, const char *name, char **buf,
+		    size_t *len, struct sw_err *err)
+{
+	char *path = sw_path_join(dir, name);
+	int fd = -1, ret;
+
+	*buf = NULL;
+	if (!path)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = sw_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	ret = sw_read_fd(fd, buf, len);
+	if (ret)
+		sw_err_set(err, ret, "%s: %s", path, strerror(-ret));
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * debugfs.h - find and read the stopwatch debugfs directory.
+ */
+#ifndef _SW_UTIL_DEBUGFS_H
+#define _SW_UTIL_DEBUGFS_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+
+#define SW_DEBUGFS_MOUNT "/sys/kernel/debug"
+#define SW_DEBUGFS_DIR SW_DEBUGFS_MOUNT "/stopwatch"
+#define SW_DEBUGFS_ENV "STOPWATCH_DEBUGFS"
+
+/**
+ * sw_debugfs_find() - locate the stopwatch debugfs directory.
+ * @dir: a directory named by the user (--debugfs), or NULL
+ * @out: on success, a malloc()ed path the caller frees
+ * @err: message on failure; may be NULL
+ *
+ * Tries @dir, else $STOPWATCH_DEBUGFS, else /sys/kernel/debug/stopwatch.
+ * The directory is accepted when it holds a "stats" file; a directory
+ * whose "stopwatch" subdirectory holds one (a debugfs mount point) is
+ * accepted too and resolved to that subdirectory.
+ *
+ * Return: 0, -ENOENT (not found, module not loaded or debugfs not
+ * mounted, as the message says), -EACCES, -ENOMEM.
+ */
+int sw_debugfs_find(const char *dir, char **out, struct sw_err *err);
+
+/**
+ * sw_debugfs_read() - read a whole file of the stopwatch directory.
+ * @dir:  the directory, from sw_debugfs_find()
+ * @name: file name relative to @dir, e.g. "stats" or "hist/vfs_read"
+ * @buf:  on success a malloc()ed, NUL-terminated buffer the caller frees
+ * @len:  on success the number of bytes read (without the NUL); may be NULL
+ * @err:  message on failure; may be NULL
+ *
+ * debugfs files report size 0, so this reads until end of file.
+ *
+ * Return: 0 or a negative errno (-ENOENT when the file does not exist).
+ */
+int sw_debugfs_read(const char *dir, const char *name, char **buf,
+		    size_t *len, struct sw_err *err);
+
+/**
+ * sw_read_fd() - read everything from a file descriptor.
+ * @fd:  the descriptor
+ * @buf: on success a malloc()ed, NUL-terminated buffer
+ * @len: on success the byte count; may be NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+int sw_read_fd(int fd, char **buf, size_t *len);
+
+#endif /* _SW_UTIL_DEBUGFS_H */

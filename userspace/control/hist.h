@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist.h - log2 histograms in SystemTap's @hist_log layout, as printed by
+ * the stopwatch hist/<probe> files:
+ *
+ *   vfs_read: ns, 123 calls
+ *   value |-------------------------------------------------- count
+ *     256 |                                                    0
+ *    1024 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 100
+ *         ~
+ *   65536 |                                                    0
+ *
+ * Bucket 0 holds the value 0; bucket b >= 1 holds [2^(b-1), 2^b).  A row's
+ * label is its bucket's lower bound; "~" stands for all-zero buckets left
+ * out.  A file holds one such section per unit (ns, cycles, ...).
+ *
+ * The format has one owner, lib/stats.c (built into stopwatch.ko too):
+ * its sw_hist_print() prints it and its sw_hist_reader parses it; this
+ * file collects the sections and prints them with those.
+ */
+#ifndef _SW_UTIL_HIST_H
+#define _SW_UTIL_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/stats.h"
+#include "base/err.h"
+
+/**
+ * struct sw_hist - one histogram section.
+ * @unit:   what was measured: "ns", "cycles", ...
+ * @calls:  the call count of the title line
+ * @bucket: counts; buckets the input left out or elided are 0
+ */
+struct sw_hist {
+	char unit[SW_HIST_UNIT_LEN];
+	uint64_t calls;
+	uint64_t bucket[SW_HIST_BUCKETS];
+};
+
+/**
+ * struct sw_hist_set - all sections of one hist/<probe> file.
+ * @n:    number of sections
+ * @hist: the sections, in file order
+ */
+struct sw_hist_set {
+	size_t n;
+	struct sw_hist *hist;
+};
+
+/**
+ * sw_hist_parse() - parse the sections of a hist/<probe> file.
+ * @text:  NUL-terminated file contents
+ * @probe: the probe the title lines must name, or NULL to accept any
+ * @what:  name of the input for messages (usually its path)
+ * @out:   on success the sections, freed with sw_hist_set_free()
+ * @err:   message on failure; may be NULL
+ *
+ * Return: 0, -ENODATA (no section at all), -EINVAL (malformed), -ENOMEM.
+ */
+int sw_hist_parse(const char *text, const char *probe, const char *what,
+		  struct sw_hist_set **out, struct sw_err *err);
+
+void sw_hist_set_free(struct sw_hist_set *s);
+
+/* The section measuring @unit, or NULL. */
+const struct sw_hist *sw_hist_find(const struct sw_hist_set *s,
+				   const char *unit);
+
+/* Lower bound of bucket @b: 0 for bucket 0, else 2^(b-1). */
+static inline uint64_t sw_hist_low(unsigned int b)
+{
+	return sw_hist_bucket_low(b);
+}
+
+/* Bucket whose lower bound is @low, or -1 when @low is no bucket's bound. */
+int sw_hist_bucket_of(uint64_t low);
+
+/* Sum of the bucket counts, saturating at UINT64_MAX. */
+uint64_t sw_hist_total(const struct sw_hist *h);
+
+/* Index of the highest nonzero bucket, or -1 for an empty histogram. */
+int sw_hist_top(const struct sw_hist *h);
+
+/**
+ * sw_hist_fprint() - print a section the way the kernel does.
+ * @f:     output
+ * @probe: probe name for the title line
+ * @h:     the histogram
+ *
+ * Return: 0, or -EIO when writing failed.
+ */
+int sw_hist_fprint(FILE *f, const char *probe, const struct sw_hist *h);
+
+#endif /* _SW_UTIL_HIST_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pattern.h - expand function patterns ("vfs_*", "tcp_v[46]_*",
+ * "ext4:ext4_*") into the kernel functions stopwatch.ko can probe.
+ *
+ * What can be probed is the tracing subsystem's list of traceable
+ * functions (available_filter_functions: "name [module]" lines) minus the
+ * kprobe blacklist and stopwatch's own functions.  kallsyms is read only to
+ * name what a pattern matches but cannot be probed.  Pure logic: the
+ * callers read the files (sw_pattern_read_system()) or fixtures.
+ */
+#ifndef _SW_UTIL_PATTERN_H
+#define _SW_UTIL_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/err.h"
+
+/* How many skipped names sw_pattern_skipped_print() shows. */
+#define SW_PATTERN_SHOW 5
+
+/**
+ * struct sw_pattern_src - the text of the files patterns expand against.
+ * @avail:     available_filter_functions (required)
+ * @blacklist: the kprobe blacklist ("0xSTART-0xEND name" lines), or NULL
+ * @kallsyms:  /proc/kallsyms, or NULL (then nothing is named as skipped)
+ * @self:      a module whose functions are never probed ("stopwatch"), or
+ *             NULL
+ */
+struct sw_pattern_src {
+	const char *avail;
+	const char *blacklist;
+	const char *kallsyms;
+	const char *self;
+};
+
+/**
+ * struct sw_expansion - what patterns expanded to.
+ * @name:     the probeable functions, sorted, each once
+ * @n:        how many
+ * @skipped:  functions the patterns matched in kallsyms that cannot be
+ *            probed (not traceable, blacklisted, stopwatch's own), sorted
+ * @nskipped: how many
+ * @extra:    per name, the tokens written after it when adding (a user
+ *            point's uprobe=PATH:0xOFFSET), NULL for none; or NULL
+ */
+struct sw_expansion {
+	char **name;
+	size_t n;
+	char **skipped;
+	size_t nskipped;
+	char **extra;
+};
+
+/* True when @s holds a glob character (*, ?, [). */
+bool sw_pattern_is_glob(const char *s);
+
+/**
+ * sw_pattern_expand() - expand @npat patterns against @src.
+ * @pat:  the patterns: fnmatch(3) globs, "MOD:GLOB" for a module's
+ *        functions, or plain names
+ * @npat: how many
+ * @src:  the files' text
+ * @out:  on success, the expansion (freed with sw_expansion_free())
+ * @err:  why not, naming the pattern; may be NULL
+ *
+ * A pattern that matches no probeable function is an error: -ENOENT when
+ * it matches nothing at all, -EINVAL when everything it matches cannot be
+ * probed (the message names them).
+ *
+ * Return: 0 or a negative errno.
+ */
+int sw_pattern_expand(const char *const *pat, size_t npat,
+		      const struct sw_pattern_src *src,
+		      struct sw_expansion *out, struct sw_err *err);
+
+void sw_expansion_free(struct sw_expansion *e);
+
+/*
+ * Prints "stopwatch: N functions matched but cannot be probed: a, b, c,
+ * ... (first SW_PATTERN_SHOW)" when there are any.
+ */
+void sw_pattern_skipped_print(FILE *f, const char *cmd,
+			      const struct sw_expansion *e);
+
+/**
+ * sw_pattern_read_system() - read the running kernel's lists.
+ * @src: filled with malloc()ed texts, freed with sw_pattern_src_free()
+ * @err: why not; may be NULL
+ *
+ * available_filter_functions from /sys/kernel/tracing, else
+ * /sys/kernel/debug/tracing (mounting tracefs on /sys/kernel/tracing
+ * when neither is there); the kprobe blacklist and /proc/kallsyms when
+ * readable.  $STOPWATCH_TRACING names another directory holding
+ * available_filter_functions (tests).
+ *
+ * Return: 0 or a negative errno.
+ */
+int sw_pattern_read_system(struct sw_pattern_src *src, struct sw_err *err);
+void sw_pattern_src_free(struct sw_pattern_src *src);
+
+#endif /* _SW_UTIL_PATTERN_H */

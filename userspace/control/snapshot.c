@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot.c - read the stopwatch debugfs files into one struct.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "control/debugfs.h"
+#include "control/snapshot.h"
+
+static const char *const sw_bd_modes[] = { "pid", "tgid", "comm", "cpu",
+					   "none" };
+
+void sw_breakdown_free(struct sw_breakdown *bd)
+{
+	size_t i;
+
+	if (!bd)
+		return;
+	for (i = 0; i < bd->nrows; i++) {
+		free(bd->row[i].text);
+		free(bd->row[i].val);
+	}
+	free(bd->row);
+	free(bd->col);
+	free(bd->places);
+	free(bd->mode);
+	sw_table_free(bd->tab);
+	free(bd);
+}
+
+void sw_snapshot_free(struct sw_snapshot *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nprobes; i++) {
+		free(s->probe[i].val);
+		sw_hist_set_free(s->probe[i].hist);
+	}
+	free(s->probe);
+	free(s->col);
+	free(s->places);
+	free(s->dir);
+	sw_breakdown_free(s->bd);
+	sw_table_free(s->tab);
+	free(s);
+}
+
+static int sw_find_name(const char **names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
+int sw_snapshot_col(const struct sw_snapshot *s, const char *name)
+{
+	return sw_find_name(s->col, s->ncols, name);
+}
+
+int sw_breakdown_col(const struct sw_breakdown *bd, const char *name)
+{
+	return sw_find_name(bd->col, bd->ncols, name);
+}
+
+const struct sw_probe_stat *sw_snapshot_probe(const struct sw_snapshot *s,
+					      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprobes; i++)
+		if (!strcmp(s->probe[i].name, name))
+			return &s->probe[i];
+	return NULL;
+}
+
+static bool sw_filtered(const struct sw_snapshot_opts *o, const char *name)
+{
+	size_t i;
+
+	if (!o || !o->nfilter)
+		return true;
+	for (i = 0; i < o->nfilter; i++)
+		if (!strcmp(o->filter[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Parses the numeric cells of row @r, all but the columns @skip1 and
+ * @skip2.  The first row parsed (@first) sets each column's decimal
+ * places; every later row must print the column alike.
+ */
+static int sw_row_values(const struct sw_table *t, size_t r, int skip1,
+			 int skip2, unsigned int *places, bool first,
+			 uint64_t **out, const char *what, struct sw_err *err)
+{
+	uint64_t *val = calloc(t->ncols ? t->ncols : 1, sizeof(*val));
+	size_t c, n = 0;
+	unsigned int p;
+	int ret;
+
+	if (!val)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	for (c = 0; c < t->ncols; c++) {
+		const char *cell = sw_table_at(t, r, c);
+
+		if ((int)c == skip1 || (int)c == skip2)
+			continue;
+		ret = sw_parse_fixed(cell, &val[n], &p);
+		if (!ret && !first && p != places[n])
+			ret = -EDOM;
+		if (ret) {
+			free(val);
+			return sw_err_set(err, ret == -EDOM ? -EINVAL : ret,
+					  "%s: line %zu: column '%s': '%s' is %s",
+					  what, t->line[r], t->col[c], cell,
+					  ret == -ERANGE ?
+					  "too large for 64 bits" :
+					  ret == -EDOM ?
+					  "not printed with the decimal places of the rows above" :
+					  "not an unsigned number");
+		}
+		places[n++] = p;
+	}
+	*out = val;
+	return 0;
+}
+
+/*
+ * Names of the columns but @skip1 and @skip2, in order, and a zeroed
+ * array for their decimal places.
+ */
+static const char **sw_value_cols(const struct sw_table *t, int skip1,
+				  int skip2, size_t *n, unsigned int **places)
+{
+	const char **col = calloc(t->ncols ? t->ncols : 1, sizeof(*col));
+	size_t c;
+
+	*n = 0;
+	*places = calloc(t->ncols ? t->ncols : 1, sizeof(**places));
+	if (!col || !*places) {
+		free(col);
+		free(*places);
+		*places = NULL;
+		return NULL;
+	}
+	for (c = 0; c < t->ncols; c++)
+		if ((int)c != skip1 && (int)c != skip2)
+			col[(*n)++] = t->col[c];
+	return col;
+}
+
+int sw_snapshot_parse_stats(const char *text, const char *what,
+			    const struct sw_snapshot_opts *o,
+			    struct sw_snapshot **out, struct sw_err *err)
+{
+	struct sw_snapshot *s;
+	size_t r, i;
+	int pcol, ret;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_table_parse(text, what, &s->tab, err);
+	if (ret)
+		goto cleanup;
+	pcol = sw_table_col(s->tab, "probe");
+	if (pcol < 0) {
+		ret = sw_err_set(err, -EINVAL,
+				 "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
+				 what, s->tab->col[0]);
+		goto cleanup;
+	}
+	s->col = sw_value_cols(s->tab, pcol, -1, &s->ncols, &s->places);
+	s->probe = calloc(s->tab->nrows ? s->tab->nrows : 1,
+			  sizeof(*s->probe));
+	if (!s->col || !s->probe) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	for (r = 0; r < s->tab->nrows; r++) {
+		struct sw_probe_stat *p = &s->probe[s->nprobes];
+		const char *name = sw_table_at(s->tab, r, (size_t)pcol);
+
+		if (!sw_filtered(o, name))
+			continue;
+		if (sw_snapshot_probe(s, name)) {
+			ret = sw_err_set(err, -EINVAL,
+					 "%s: line %zu: probe '%s' appears twice",
+					 what, s->tab->line[r], name);
+			goto cleanup;
+		}
+		ret = sw_row_values(s->tab, r, pcol, -1, s->places, !s->nprobes,
+				    &p->val, what, err);
+		if (ret)
+			goto cleanup;
+		p->name = name;
+		s->nprobes++;
+	}
+	for (i = 0; o && i < o->nfilter; i++) {
+		if (sw_snapshot_probe(s, o->filter[i]))
+			continue;
+		ret = sw_err_set(err, -ENOENT,
+				 "probe '%s' is not being measured (%zu probe%s in %s)",
+				 o->filter[i], s->tab->nrows,
+				 s->tab->nrows == 1 ? "" : "s", what);
+		goto cleanup;
+	}
+	*out = s;
+	return 0;
+
+cleanup:
+	sw_snapshot_free(s);
+	return ret;
+}
+
+static int sw_bd_key(struct sw_bd_row *row, const char *mode, const char *what,
+		     size_t line, struct sw_err *err)
+{
+	bool numeric = !strcmp(mode, "pid") || !strcmp(mode, "tgid") ||
+		       !strcmp(mode, "cpu");
+
+	row->other = !strcmp(row->key, "other");
+	row->text = sw_unescape_octal(row->key);
+	if (!row->text)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	if (row->other || !numeric)
+		return 0;
+	if (sw_parse_u64(row->key, &row->num))
+		return sw_err_set(err, -EINVAL,
+				  "%s: line %zu: %s '%s' is not a number",
+				  what, line, mode, row->key);
+	row->is_num = true;
+	return 0;
+}
+
+int sw_breakdown_parse(const char *text, const char *mode, const char *what,
+		       const struct sw_snapshot *s, struct sw_breakdown **out,
+		       struct sw_err *err)
+{
+	struct sw_breakdown *bd;
+	size_t r, i;
+	int pcol, kcol = -1, ret;
+
+	*out = NULL;
+	bd = calloc(1, sizeof(*bd));
+	if (!bd)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_table_parse(text, what, &bd->tab, err);
+	if (ret)
+		goto cleanup;
+	pcol = sw_table_col(bd->tab, "probe");
+	if (pcol < 0) {
+		ret = sw_err_set(err, -EINVAL,
+				 "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
+				 what, bd->tab->col[0]);
+		goto cleanup;
+	}
+	if (mode && *mode)
+		kcol = sw_table_col(bd->tab, mode);
+	for (i = 0; kcol < 0 && i < sizeof(sw_bd_modes) / sizeof(*sw_bd_modes);
+	     i++)
+		kcol = sw_table_col(bd->tab, sw_bd_modes[i]);
+	if (kcol < 0) {
+		ret = sw_err_set(err, -EINVAL,
+				 "%s: the header has no key column named after the breakdown mode '%s'",
+				 what, mode && *mode ? mode : "?");
+		goto cleanup;
+	}
+	bd->mode = strdup(bd->tab->col[kcol]);
+	bd->col = sw_value_cols(bd->tab, pcol, kcol, &bd->ncols,
+				&bd->places);
+	bd->row = calloc(bd->tab->nrows ? bd->tab->nrows : 1,
+			 sizeof(*bd->row));
+	if (!bd->mode || !bd->col || !bd->row) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	for (r = 0; r < bd->tab->nrows; r++) {
+		struct sw_bd_row *row = &bd->row[bd->nrows];
+
+		row->probe = sw_table_at(bd->tab, r, (size_t)pcol);
+		if (s && !sw_snapshot_probe(s, row->probe))
+			continue;
+		row->key = sw_table_at(bd->tab, r, (size_t)kcol);
+		bd->nrows++;
+		ret = sw_bd_key(row, bd->mode, what, bd->tab->line[r], err);
+		if (!ret)
+			ret = sw_row_values(bd->tab, r, pcol, kcol,
+					    bd->places, bd->nrows == 1,
+					    &row->val, what, err);
+		if (ret)
+			goto cleanup;
+	}
+	*out = bd;
+	return 0;
+
+cleanup:
+	sw_breakdown_free(bd);
+	return ret;
+}
+
+static bool sw_safe_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..");
+}
+
+static int sw_load_hist(const char *dir, struct sw_probe_stat *p,
+			struct sw_err *err)
+{
+	char *text = NULL, *name = NULL, *what = NULL;
+	size_t len = strlen(p->name) + 6;
+	int ret;
+
+	if (!sw_safe_name(p->name))
+		return sw_err_set(err, -EINVAL,
+				  "%s/stats: probe name '%s' cannot be a file name",
+				  dir, p->name);
+	name = malloc(len);
+	what = malloc(strlen(dir) + len + 1);
+	if (!name || !what) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	snprintf(name, len, "hist/%s", p->name);
+	sprintf(what, "%s/%s", dir, name);
+	ret = sw_debugfs_read(dir, name, &text, NULL, err);
+	if (ret == -ENOENT) {
+		/* Removed after "stats" was read: no histogram this time. */
+		ret = 0;
+		goto cleanup;
+	}
+	if (ret)
+		goto cleanup;
+	ret = sw_hist_parse(text, p->name, what, &p->hist, err);
+cleanup:
+	free(text);
+	free(name);
+	free(what);
+	return ret;
+}
+
+static char *sw_trim_dup(const char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t\r\n");
+	n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	return strndup(s, n);
+}
+
+static int sw_load_breakdown(struct sw_snapshot *s, struct sw_err *err)
+{
+	char *text = NULL, *mode = NULL, *what = NULL;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, "breakdown", &text, NULL, err);
+	if (ret)
+		goto cleanup;
+	mode = sw_trim_dup(text);
+	free(text);
+	text = NULL;
+	what = malloc(strlen(s->dir) + sizeof("/breakdown_stats"));
+	if (!mode || !what) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	sprintf(what, "%s/breakdown_stats", s->dir);
+	ret = sw_debugfs_read(s->dir, "breakdown_stats", &text, NULL, err);
+	if (ret)
+		goto cleanup;
+	ret = sw_breakdown_parse(text, mode, what, s, &s->bd, err);
+cleanup:
+	free(text);
+	free(mode);
+	free(what);
+	return ret;
+}
+
+int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
+		     struct sw_snapshot **out, struct sw_err *err)
+{
+	struct sw_snapshot *s = NULL;
+	struct timespec ts;
+	char *text = NULL, *what = NULL;
+	uint64_t now;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+
+	what = malloc(strlen(dir) + sizeof("/stats"));
+	if (!what)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	sprintf(what, "%s/stats", dir);
+	ret = sw_debugfs_read(dir, "stats", &text, NULL, err);
+	if (ret)
+		goto cleanup;
+	ret = sw_snapshot_parse_stats(text, what, o, &s, err);
+	if (ret)
+		goto cleanup;
+	s->time_ns = now;
+	s->dir = strdup(dir);
+	if (!s->dir) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	for (i = 0; o->hist && i < s->nprobes; i++) {
+		ret = sw_load_hist(dir, &s->probe[i], err);
+		if (ret)
+			goto cleanup;
+	}
+	if (o->breakdown) {
+		ret = sw_load_breakdown(s, err);
+		if (ret)
+			goto cleanup;
+	}
+	*out = s;
+	s = NULL;
+cleanup:
+	sw_snapshot_free(s);
+	free(text);
+	free(what);
+	return ret;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prom.c - helpers for the Prometheus text exposition format.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/prom.h"
+#include "base/utf8.h"
+
+void sw_prom_label_value(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		int n;
+
+		if (*p == '\\') {
+			fputs("\\\\", f);
+		} else if (*p == '"') {
+			fputs("\\\"", f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else if (*p < 0x80) {
+			fputc(*p, f);
+		} else if ((n = sw_utf8_seq(p))) {
+			fwrite(p, 1, (size_t)n, f);
+			p += n;
+			continue;
+		} else {
+			fputc(0xc0 | (*p >> 6), f);
+			fputc(0x80 | (*p & 0x3f), f);
+		}
+		p++;
+	}
+	fputc('"', f);
+}
+
+void sw_prom_family(FILE *f, const char *name, const char *type,
+		    const char *help)
+{
+	fprintf(f, "# HELP %s ", name);
+	for (; *help; help++) {
+		if (*help == '\\')
+			fputs("\\\\", f);
+		else if (*help == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*help, f);
+	}
+	fprintf(f, "\n# TYPE %s %s\n", name, type);
+}
+
+char *sw_prom_name(char *out, size_t len, const char *pre, const char *s)
+{
+	size_t n = 0;
+	const char *p;
+
+	if (!len)
+		return out;
+	for (p = pre; *p && n + 1 < len; p++)
+		out[n++] = *p;
+	for (p = s; *p && n + 1 < len; p++) {
+		char c = *p;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 c == '_' || c == ':' || (n && c >= '0' && c <= '9');
+
+		out[n++] = ok ? c : '_';
+	}
+	out[n] = '\0';
+	return out;
+}

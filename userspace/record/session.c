@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - open a recording, account for its losses, replay it in time
+ * order.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "control/debugfs.h"
+#include "record/session.h"
+#include "base/table.h"
+
+static int sw_push(const struct sw_rec_header ***v, size_t *n, size_t *cap,
+		   const struct sw_rec_header *h)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 1024;
+		const struct sw_rec_header **p = realloc(*v, c * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = c;
+	}
+	(*v)[(*n)++] = h;
+	return 0;
+}
+
+static struct sw_cpu_recs *sw_cpu_of(struct sw_session *s, uint32_t cpu)
+{
+	struct sw_cpu_recs *c;
+	size_t i;
+
+	for (i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].cpu == cpu)
+			return &s->cpus[i];
+	c = realloc(s->cpus, (s->ncpus + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	s->cpus = c;
+	c = &s->cpus[s->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	return c;
+}
+
+/* Minimum size of each record type (before any variable part). */
+static const uint32_t sw_rec_min[SW_REC_TYPE_MAX] = {
+	[SW_REC_STREAM] = sizeof(struct sw_rec_stream),
+	[SW_REC_SAMPLE] = sizeof(struct sw_rec_sample),
+	[SW_REC_COMM] = sizeof(struct sw_rec_comm),
+	[SW_REC_FORK] = sizeof(struct sw_rec_fork),
+	[SW_REC_EXIT] = sizeof(struct sw_rec_exit),
+	[SW_REC_MMAP] = sizeof(struct sw_rec_mmap),
+	[SW_REC_LOST] = sizeof(struct sw_rec_lost),
+	[SW_REC_KERNEL] = sizeof(struct sw_rec_kernel),
+	[SW_REC_MODULE] = sizeof(struct sw_rec_module),
+	[SW_REC_END] = sizeof(struct sw_rec_end),
+};
+
+struct sw_end_seen {
+	uint32_t cpu;
+	struct sw_rec_end end;
+};
+
+/* Reads the per-CPU counter table of the sampler file ("all" row). */
+static void sw_parse_counters(struct sw_session *s, const char *text,
+			      size_t len, struct sw_losses *c, bool *ok)
+{
+	char *buf = strndup(text, len), *hdr, *all, *nl;
+	struct sw_table *t = NULL;
+	size_t r;
+
+	*ok = false;
+	if (!buf)
+		return;
+	for (hdr = buf; hdr; hdr = strchr(hdr, '\n')) {
+		if (*hdr == '\n')
+			hdr++;
+		if (!strncmp(hdr, "cpu ", 4) && strstr(hdr, " taken"))
+			break;
+	}
+	if (!hdr)
+		goto out;
+	all = strstr(hdr, "\nall ");
+	if (!all)
+		goto out;
+	nl = strchr(all + 1, '\n');
+	if (nl)
+		nl[1] = '\0';
+	if (sw_table_parse(hdr, "counters", &t, NULL))
+		goto out;
+	for (r = 0; r < t->nrows; r++) {
+		static const char *const names[] = {
+			"taken", "written", "lost_full", "lost_nested",
+			"lost_stack", "lost_throttled", "sb_lost",
+		};
+		uint64_t v[7] = { 0 };
+		size_t k;
+
+		if (strcmp(sw_table_at(t, r, 0), "all"))
+			continue;
+		for (k = 0; k < 7; k++) {
+			int col = sw_table_col(t, names[k]);
+
+			if (col < 0 ||
+			    sw_parse_u64(sw_table_at(t, r, (size_t)col), &v[k]))
+				goto out;
+		}
+		c->taken = v[0];
+		c->written = v[1];
+		c->full = v[2];
+		c->nested = v[3];
+		c->stack = v[4];
+		c->throttled = v[5];
+		c->sideband = v[6];
+		*ok = true;
+	}
+out:
+	(void)s;
+	sw_table_free(t);
+	free(buf);
+}
+
+/* Walks one section's records into the per-CPU lists. */
+static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
+			    struct sw_end_seen **ends, size_t *nends,
+			    struct sw_losses *lostrec, struct sw_err *err)
+{
+	const unsigned char *p = sec->data, *end = p + sec->size;
+	bool state = sec->type == SWD_SEC_STATE;
+	struct sw_cpu_recs *c = NULL;
+	int ret;
+
+	if (!state) {
+		c = sw_cpu_of(s, sec->arg);
+		if (!c)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	while (p < end) {
+		const struct sw_rec_header *h = (const void *)p;
+
+		p += h->size;
+		if (h->type < SW_REC_TYPE_MAX && h->size < sw_rec_min[h->type]) {
+			s->bad_records++;
+			continue;
+		}
+		switch (h->type) {
+		case SW_REC_STREAM: {
+			const struct sw_rec_stream *st = (const void *)h;
+
+			if (st->magic != SW_ABI_MAGIC)
+				return sw_err_set(err, -EPROTO,
+						  "%s: the records of CPU %u were written on a machine of another byte order",
+						  s->file->path, sec->arg);
+			if (st->major != SW_ABI_MAJOR)
+				return sw_err_set(err, -EPROTO,
+						  "%s: the sampler wrote record format %u.%u; this stopwatch reads %u.x (rebuild one of them)",
+						  s->file->path, st->major,
+						  st->minor, SW_ABI_MAJOR);
+			if (!s->have_stream) {
+				s->stream = *st;
+				s->have_stream = true;
+			}
+			continue;
+		}
+		case SW_REC_KERNEL:
+			if (!s->kernel.h.type)
+				memcpy(&s->kernel, h, sizeof(s->kernel));
+			continue;
+		case SW_REC_LOST: {
+			const struct sw_rec_lost *l = (const void *)h;
+
+			lostrec->full += l->full;
+			lostrec->nested += l->nested;
+			lostrec->stack += l->stack;
+			lostrec->throttled += l->throttled;
+			lostrec->sideband += l->sideband;
+			continue;
+		}
+		case SW_REC_END: {
+			struct sw_end_seen *e = NULL;
+			size_t k;
+
+			/* A CPU that went offline and came back ends its
+			 * stream more than once; END counters are cumulative
+			 * over the session: its last END holds its totals. */
+			for (k = 0; k < *nends; k++)
+				if ((*ends)[k].cpu == sec->arg)
+					e = &(*ends)[k];
+			if (e) {
+				if (h->time >= e->end.h.time)
+					memcpy(&e->end, h, sizeof(e->end));
+				continue;
+			}
+			e = realloc(*ends, (*nends + 1) * sizeof(*e));
+			if (!e)
+				return sw_err_set(err, -ENOMEM, "out of memory");
+			*ends = e;
+			e[*nends].cpu = sec->arg;
+			memcpy(&e[*nends].end, h, sizeof(e->end));
+			(*nends)++;
+			continue;
+		}
+		case SW_REC_SAMPLE:
+			if (!sw_sample_frames((const void *)h)) {
+				s->bad_records++;
+				continue;
+			}
+			s->nsamples++;
+			break;
+		case SW_REC_COMM:
+		case SW_REC_FORK:
+		case SW_REC_EXIT:
+		case SW_REC_MMAP:
+		case SW_REC_MODULE:
+			if (state || h->flags & SW_REC_F_SYNTH) {
+				ret = sw_push(&s->synth, &s->nsynth,
+					      &s->synthcap, h);
+				if (ret)
+					return sw_err_set(err, ret,
+							  "out of memory");
+				continue;
+			}
+			break;
+		default:
+			continue;	/* a later minor's type: skip */
+		}
+		if (!c) {
+			s->bad_records++;
+			continue;
+		}
+		ret = sw_push(&c->rec, &c->n, &c->cap, h);
+		if (ret)
+			return sw_err_set(err, ret, "out of memory");
+	}
+	return 0;
+}
+
+static int sw_session_perfmap(void *arg, uint32_t pid, const char **text,
+			      size_t *len)
+{
+	struct sw_session *s = arg;
+	uint64_t idx;
+
+	char path[64], *buf, **owned;
+	int fd, ret;
+
+	if (sw_u64map_get(&s->perfmaps, pid, &idx)) {
+		*text = s->file->sec[idx].data;
+		*len = s->file->sec[idx].size;
+		return 0;
+	}
+	/* Not recorded: the JIT may have written it after recording ended,
+	 * as perf reads it at report time. */
+	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = sw_read_fd(fd, &buf, len);
+	close(fd);
+	if (ret)
+		return ret;
+	/* Kept until the session closes. */
+	owned = realloc(s->owned, (s->nowned + 1) * sizeof(*owned));
+	if (!owned) {
+		free(buf);
+		return -ENOMEM;
+	}
+	s->owned = owned;
+	s->owned[s->nowned++] = buf;
+	*text = buf;
+	return 0;
+}
+
+/* The build-id the recorder read from @path ("hex path" lines). */
+static unsigned int sw_session_build_id(void *arg, const char *path,
+					unsigned char *bid)
+{
+	struct sw_session *s = arg;
+	const struct swd_section *sec = swd_find(s->file, SWD_SEC_BUILDIDS);
+	const char *p, *end;
+	size_t plen = strlen(path);
+
+	if (!sec)
+		return 0;
+	p = sec->data;
+	end = p + sec->size;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
+		unsigned int n = 0;
+
+		if (!nl)
+			nl = end;
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp && (size_t)(nl - sp - 1) == plen &&
+		    !memcmp(sp + 1, path, plen) && (sp - p) % 2 == 0 &&
+		    (sp - p) / 2 <= SW_BUILD_ID_MAX) {
+			for (; p + 2 * n < sp; n++) {
+				unsigned int v;
+
+				if (sscanf(p + 2 * n, "%2x", &v) != 1)
+					return 0;
+				bid[n] = (unsigned char)v;
+			}
+			return n;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}
+
+int sw_session_open(const char *path, const struct sw_session_opts *o,
+		    struct sw_session **out, struct sw_err *err)
+{
+	struct sw_losses lostrec = { 0 }, cnt = { 0 };
+	struct sw_end_seen *ends = NULL;
+	const struct swd_section *sec;
+	struct sw_session *s;
+	size_t nends = 0, i, j;
+	bool have_cnt = false;
+	char *v;
+	int ret;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	sw_u64map_init(&s->perfmaps);
+	ret = sw_machine_init(&s->m);
+	if (!ret)
+		ret = sw_symbolizer_init(&s->sym, &s->m,
+					 o ? o->debuginfo_path : NULL);
+	if (ret) {
+		sw_err_set(err, ret, "out of memory");
+		goto fail;
+	}
+	if (o) {
+		s->sym.no_src = o->no_src;
+		s->sym.warn = o->warn;
+		s->sym.warn_arg = o->warn_arg;
+	}
+	ret = swd_open(path, &s->file, err);
+	if (ret)
+		goto fail;
+	s->meta = swd_find(s->file, SWD_SEC_META);
+	v = sw_session_meta(s, "target_pid");
+	if (v && (!o || !o->all_pids))
+		s->target_pid = (uint32_t)strtoul(v, NULL, 10);
+	free(v);
+
+	for (i = 0; i < s->file->nsec; i++) {
+		sec = &s->file->sec[i];
+		if (sec->type == SWD_SEC_RECORDS || sec->type == SWD_SEC_STATE) {
+			ret = sw_index_records(s, sec, &ends, &nends, &lostrec,
+					       err);
+			if (ret)
+				goto fail;
+		} else if (sec->type == SWD_SEC_PERFMAP) {
+			ret = sw_u64map_put(&s->perfmaps, sec->arg, i);
+			if (ret) {
+				sw_err_set(err, ret, "out of memory");
+				goto fail;
+			}
+		} else if (sec->type == SWD_SEC_VDSO && !s->sym.vdso) {
+			s->sym.vdso = sec->data;
+			s->sym.vdso_size = sec->size;
+		} else if (sec->type == SWD_SEC_COUNTERS) {
+			sw_parse_counters(s, sec->data, sec->size, &cnt,
+					  &have_cnt);
+		}
+	}
+	s->sym.perfmap_text = sw_session_perfmap;
+	s->sym.build_id_of = sw_session_build_id;
+	s->sym.perfmap_arg = s;
+
+	sec = swd_find(s->file, SWD_SEC_KALLSYMS);
+	if (sec) {
+		char ref[SW_SYMNAME_LEN + 1];
+
+		memcpy(ref, s->kernel.ref_name, SW_SYMNAME_LEN);
+		ref[SW_SYMNAME_LEN] = '\0';
+		ret = sw_symbolizer_set_kallsyms(&s->sym, sec->data, sec->size,
+						 s->kernel.h.type ? ref : NULL,
+						 s->kernel.ref_addr);
+		if (ret) {
+			sw_err_set(err, ret, "out of memory");
+			goto fail;
+		}
+	}
+
+	/* Losses: END records per CPU are exact; else the final counters of
+	 * the sampler file; else what the LOST records said. */
+	s->lost.ncpus = (unsigned int)s->ncpus;
+	for (i = 0; i < s->ncpus; i++) {
+		bool found = false;
+
+		for (j = 0; j < nends; j++)
+			if (ends[j].cpu == s->cpus[i].cpu)
+				found = true;
+		if (!found)
+			s->lost.cpus_no_end++;
+	}
+	if (nends && !s->lost.cpus_no_end) {
+		for (j = 0; j < nends; j++) {
+			const struct sw_rec_end *e = &ends[j].end;
+
+			s->lost.taken += e->taken;
+			s->lost.written += e->written;
+			s->lost.full += e->lost_full;
+			s->lost.nested += e->lost_nested;
+			s->lost.stack += e->lost_stack;
+			s->lost.throttled += e->lost_throttled;
+			s->lost.sideband += e->sideband_lost;
+		}
+		s->lost.counted = true;
+	} else if (have_cnt) {
+		cnt.read = 0;
+		s->lost = (struct sw_losses){
+			.taken = cnt.taken, .written = cnt.written,
+			.full = cnt.full, .nested = cnt.nested,
+			.stack = cnt.stack, .throttled = cnt.throttled,
+			.sideband = cnt.sideband, .counted = true,
+			.cpus_no_end = s->lost.cpus_no_end,
+			.ncpus = s->lost.ncpus,
+		};
+	} else {
+		s->lost.full = lostrec.full;
+		s->lost.nested = lostrec.nested;
+		s->lost.stack = lostrec.stack;
+		s->lost.throttled = lostrec.throttled;
+		s->lost.sideband = lostrec.sideband;
+	}
+	s->lost.read = s->nsamples;
+	if (s->lost.counted && s->lost.written > s->nsamples)
+		s->lost.missing = s->lost.written - s->nsamples;
+	free(ends);
+	*out = s;
+	return 0;
+fail:
+	free(ends);
+	sw_session_close(s);
+	return ret;
+}
+
+void sw_session_close(struct sw_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	sw_symbolizer_free(&s->sym);
+	sw_machine_free(&s->m);
+	for (i = 0; i < s->ncpus; i++)
+		free(s->cpus[i].rec);
+	free(s->cpus);
+	free(s->synth);
+	sw_u64map_free(&s->perfmaps);
+	for (i = 0; i < s->nowned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	swd_close(s->file);
+	free(s);
+}
+
+char *sw_session_meta(const struct sw_session *s, const char *key)
+{
+	char *v = swd_kv_get(s->meta, key);
+
+	return v ? v : swd_kv_get(swd_find(s->file, SWD_SEC_END), key);
+}
+
+/* ---- replay ---------------------------------------------------------------- */
+
+struct sw_heap {
+	size_t *idx;	/* CPU stream indices, min-heap by next record time */
+	size_t n;
+	size_t *pos;
+	struct sw_cpu_recs *cpus;
+};
+
+static inline uint64_t sw_heap_time(const struct sw_heap *h, size_t i)
+{
+	const struct sw_cpu_recs *c = &h->cpus[h->idx[i]];
+
+	return c->rec[h->pos[h->idx[i]]]->time;
+}
+
+static void sw_heap_down(struct sw_heap *h, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < h->n && sw_heap_time(h, l) < sw_heap_time(h, m))
+			m = l;
+		if (r < h->n && sw_heap_time(h, r) < sw_heap_time(h, m))
+			m = r;
+		if (m == i)
+			return;
+		t = h->idx[i];
+		h->idx[i] = h->idx[m];
+		h->idx[m] = t;
+		i = m;
+	}
+}
+
+/* Is @pid in the recorded command's process tree? */
+static bool sw_in_target(struct sw_u64map *tree, uint32_t pid)
+{
+	uint64_t v;
+
+	return sw_u64map_get(tree, pid, &v);
+}
+
+static int sw_replay_one(struct sw_session *s, const struct sw_rec_header *h,
+			 struct sw_u64map *tree,
+			 int (*on_sample)(void *, const struct sw_rec_sample *),
+			 void *arg)
+{
+	const struct sw_rec_sample *smp;
+	int ret;
+
+	if (h->type != SW_REC_SAMPLE) {
+		if (h->type == SW_REC_FORK && s->target_pid) {
+			const struct sw_rec_fork *f = (const void *)h;
+
+			if (sw_in_target(tree, f->ppid) &&
+			    sw_u64map_put(tree, f->pid, 1))
+				return -ENOMEM;
+		}
+		ret = sw_machine_record(&s->m, h);
+		if (ret == -EINVAL) {
+			s->bad_records++;
+			return 0;
+		}
+		return ret;
+	}
+	smp = (const void *)h;
+	if (s->target_pid && !sw_in_target(tree, smp->pid)) {
+		s->filtered++;
+		return 0;
+	}
+	if (!s->first_time || h->time < s->first_time)
+		s->first_time = h->time;
+	if (h->time > s->last_time)
+		s->last_time = h->time;
+	return on_sample(arg, smp);
+}
+
+int sw_session_for_each(struct sw_session *s,
+			int (*on_sample)(void *arg,
+					 const struct sw_rec_sample *smp),
+			void *arg)
+{
+	struct sw_heap h = { 0 };
+	struct sw_u64map tree;
+	const struct swd_section *mods;
+	size_t i;
+	int ret = 0;
+
+	sw_u64map_init(&tree);
+	if (s->target_pid && sw_u64map_put(&tree, s->target_pid, 1))
+		return -ENOMEM;
+	for (i = 0; i < s->nsynth; i++) {
+		ret = sw_replay_one(s, s->synth[i], &tree, on_sample, arg);
+		if (ret)
+			goto out;
+	}
+	/* Without MODULE records, the /proc/modules snapshot. */
+	mods = swd_find(s->file, SWD_SEC_MODULES);
+	if (!s->m.nkmod && mods) {
+		ret = sw_machine_add_modules(&s->m, mods->data, mods->size);
+		if (ret)
+			goto out;
+	}
+	h.cpus = s->cpus;
+	h.idx = calloc(s->ncpus + 1, sizeof(*h.idx));
+	h.pos = calloc(s->ncpus + 1, sizeof(*h.pos));
+	if (!h.idx || !h.pos) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].n)
+			h.idx[h.n++] = i;
+	for (i = h.n; i-- > 0;)
+		sw_heap_down(&h, i);
+	while (h.n) {
+		size_t c = h.idx[0];
+		const struct sw_rec_header *rec = s->cpus[c].rec[h.pos[c]];
+
+		if (++h.pos[c] == s->cpus[c].n) {
+			h.idx[0] = h.idx[--h.n];
+		}
+		if (h.n)
+			sw_heap_down(&h, 0);
+		ret = sw_replay_one(s, rec, &tree, on_sample, arg);
+		if (ret)
+			goto out;
+	}
+out:
+	free(h.idx);
+	free(h.pos);
+	sw_u64map_free(&tree);
+	return ret;
+}
+
+int64_t sw_session_locate(struct sw_session *s, uint32_t pid, uint64_t addr,
+			  bool kernel, bool ret_addr, bool srcline)
+{
+	uint32_t image;
+	uint64_t rel;
+
+	if (ret_addr && addr)
+		addr--;
+	sw_machine_locate(&s->m, pid, addr, kernel, &image, &rel);
+	return sw_symbolize(&s->sym, image, rel, srcline);
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * session.h - a recording opened for reporting: the .swd file, the host
+ * facts it carries, the machine rebuilt from its side-band records, the
+ * symbolizer, and what was lost.
+ *
+ * sw_session_for_each() replays the records of all CPUs merged by time
+ * (records synthesized at start first), applies the side-band records to
+ * the machine and hands each sample of the selected processes to a
+ * callback, so that the callback resolves it against the machine as it was
+ * when the sample was taken.
+ */
+#ifndef _SW_UTIL_SESSION_H
+#define _SW_UTIL_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <stopwatch/abi.h>
+
+#include "base/err.h"
+#include "record/machine.h"
+#include "record/swd.h"
+#include "record/symbol.h"
+
+/**
+ * struct sw_losses - what the recording lost, by cause.
+ * @taken:       samples the sampler took (sum over CPUs), when known
+ * @written:     samples it wrote to the relay buffers, when known
+ * @full:        lost: buffer full
+ * @nested:      lost: handler interrupted itself
+ * @stack:       lost: user stack copy faulted (stack_fail=drop)
+ * @throttled:   lost: over max_rate
+ * @sideband:    side-band records lost (names, mappings: samples of the
+ *               processes concerned may show as [unknown])
+ * @read:        samples found in the file
+ * @missing:     samples the sampler wrote that are not in the file
+ *               (recording cut short, reader too slow, file damaged)
+ * @counted:     @taken/@written come from final counters (END records or
+ *               the sampler's counters at the end)
+ * @cpus_no_end: CPUs whose stream has no END record
+ * @ncpus:       CPUs with a stream
+ */
+struct sw_losses {
+	uint64_t taken;
+	uint64_t written;
+	uint64_t full;
+	uint64_t nested;
+	uint64_t stack;
+	uint64_t throttled;
+	uint64_t sideband;
+	uint64_t read;
+	uint64_t missing;
+	bool counted;
+	unsigned int cpus_no_end;
+	unsigned int ncpus;
+};
+
+/* Samples lost by all causes, including those missing from the file. */
+static inline uint64_t sw_losses_samples(const struct sw_losses *l)
+{
+	return l->full + l->nested + l->stack + l->throttled + l->missing;
+}
+
+/**
+ * struct sw_session_opts - how to open a recording.
+ * @debuginfo_path: libdwfl debuginfo path, or NULL for the default
+ * @all_pids:       report every process, not only the recorded command's
+ *                  process tree
+ * @no_src:         never look up source lines
+ * @warn:           called with warnings (missing files, stale builds)
+ * @warn_arg:       its argument
+ */
+struct sw_session_opts {
+	const char *debuginfo_path;
+	bool all_pids;
+	bool no_src;
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
+};
+
+struct sw_cpu_recs {
+	uint32_t cpu;
+	const struct sw_rec_header **rec;
+	size_t n;
+	size_t cap;
+};
+
+/**
+ * struct sw_session - an opened recording.
+ * @file:        the .swd file
+ * @meta:        its META section, or NULL
+ * @m:           the machine
+ * @sym:         the symbolizer
+ * @stream:      the first SW_REC_STREAM found (settings), or zeroed
+ * @have_stream: @stream is valid
+ * @kernel:      the SW_REC_KERNEL record, or zeroed
+ * @target_pid:  the recorded command's or -p process, 0 for all
+ * @lost:        losses
+ * @cpus:        records per CPU, in file order
+ * @ncpus:       number of CPU streams
+ * @synth:       records synthesized at start and STATE records, applied
+ *               first
+ * @nsynth:      their number
+ * @synthcap:    allocated
+ * @nsamples:    sample records found
+ * @filtered:    samples of processes outside the target tree (after
+ *               sw_session_for_each())
+ * @bad_records: records too short for their type (skipped)
+ * @first_time:  earliest sample time
+ * @last_time:   latest sample time
+ * @perfmaps:    PERFMAP sections by pid
+ * @owned:       perf maps read from /tmp at report time, freed at close
+ * @nowned:      their number
+ */
+struct sw_session {
+	struct swd_file *file;
+	const struct swd_section *meta;
+	struct sw_machine m;
+	struct sw_symbolizer sym;
+	struct sw_rec_stream stream;
+	bool have_stream;
+	struct sw_rec_kernel kernel;
+	uint32_t target_pid;
+	struct sw_losses lost;
+	struct sw_cpu_recs *cpus;
+	size_t ncpus;
+	const struct sw_rec_header **synth;
+	size_t nsynth;
+	size_t synthcap;
+	uint64_t nsamples;
+	uint64_t filtered;
+	uint64_t bad_records;
+	uint64_t first_time;
+	uint64_t last_time;
+	struct sw_u64map perfmaps;
+	char **owned;
+	size_t nowned;
+};
+
+/**
+ * sw_session_open() - open a recording.
+ * @path: the .swd file
+ * @o:    options
+ * @out:  on success the session, freed with sw_session_close()
+ * @err:  message on failure
+ *
+ * Return: 0 or a negative errno (see swd_open(); -EPROTO for a stream of
+ * another record ABI major).
+ */
+int sw_session_open(const char *path, const struct sw_session_opts *o,
+		    struct sw_session **out, struct sw_err *err);
+
+void sw_session_close(struct sw_session *s);
+
+/**
+ * sw_session_for_each() - replay the recording.
+ * @s:         the session
+ * @on_sample: called for each sample of the selected processes, with the
+ *             machine as of the sample's time; a nonzero return stops the
+ *             replay and is returned
+ * @arg:       passed to @on_sample
+ *
+ * Can be called once per session (the machine keeps the final state).
+ *
+ * Return: 0, @on_sample's nonzero value, or -ENOMEM.
+ */
+int sw_session_for_each(struct sw_session *s,
+			int (*on_sample)(void *arg,
+					 const struct sw_rec_sample *smp),
+			void *arg);
+
+/* The value of @key in META, else in END (malloc()ed), or NULL. */
+char *sw_session_meta(const struct sw_session *s, const char *key);
+
+/**
+ * sw_session_locate() - symbolize one address of a sample.
+ * @s:        the session
+ * @pid:      the sample's process
+ * @addr:     the address
+ * @kernel:   a kernel address
+ * @ret_addr: a return address (callers' frames): looked up at @addr - 1 so
+ *            that the call instruction, not the next one, is found
+ * @srcline:  also look up the source line
+ *
+ * Return: an id for sw_symres_get(&s->sym, id), or a negative errno.
+ */
+int64_t sw_session_locate(struct sw_session *s, uint32_t pid, uint64_t addr,
+			  bool kernel, bool ret_addr, bool srcline);
+
+#endif /* _SW_UTIL_SESSION_H */
