@@ -13,7 +13,8 @@
  * (reset, events changed), so the handlers never see a half-made table and
  * never take a lock.  Each CPU's part has a single writer (the handler
  * running on that CPU, which kprobes and the core never nest) and a
- * seqcount for readers on other CPUs.
+ * seqcount for readers on other CPUs (its writer's section:
+ * wrapper/seqlock.h).
  */
 #ifndef _STOPWATCH_AGG_H
 #define _STOPWATCH_AGG_H
@@ -29,6 +30,7 @@
 #include "lib/evcall.h"
 #include "lib/events.h"
 #include "lib/parse.h"
+#include "wrapper/seqlock.h"
 #include "wrapper/smp.h"
 #include "wrapper/timekeeping.h"
 
@@ -173,40 +175,6 @@ struct sw_aggs {
 };
 
 /*
- * sw_stat_write_begin(), sw_stat_write_end() - a per-CPU statistics
- * writer's section: raw_write_seqcount_begin() and _end().  On arm64 the
- * sequence is loaded once and the end is a release store (the section's
- * stores are seen before the even sequence, as after smp_wmb()): one
- * barrier and one load fewer.  Elsewhere the kernel's own (x86_64's
- * increment is one instruction, its barriers the compiler's).  Readers
- * are the same (read_seqcount_begin(), read_seqcount_retry()).
- * Context: the owning CPU's single writer (preemption disabled).
- */
-static __always_inline unsigned int sw_stat_write_begin(seqcount_t *s)
-{
-#ifdef CONFIG_ARM64
-	unsigned int seq = READ_ONCE(s->sequence) + 1;
-
-	WRITE_ONCE(s->sequence, seq);
-	smp_wmb(); /* the odd sequence before the section's stores */
-	return seq;
-#else
-	raw_write_seqcount_begin(s);
-	return 0;
-#endif
-}
-
-static __always_inline void sw_stat_write_end(seqcount_t *s, unsigned int seq)
-{
-#ifdef CONFIG_ARM64
-	/* the section's stores before the even sequence */
-	smp_store_release(&s->sequence, seq + 1);
-#else
-	raw_write_seqcount_end(s);
-#endif
-}
-
-/*
  * sw_timing_record() - fold one call's wall time into this CPU's
  * statistics.
  * Context: the measurement core's exit half: preemption disabled, possibly
@@ -217,13 +185,13 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 {
 	struct sw_pcpu *pc = this_cpu_ptr(g->pcpu);
 	bool migrated = entry_cpu != sw_cpu();
-	unsigned int seq = sw_stat_write_begin(&pc->seq);
+	unsigned int seq = sw_write_seqcount_begin(&pc->seq);
 
 	sw_stats_add(&pc->st, ns);
 	sw_hist_count(pc->hist, ns);
 	if (migrated)
 		pc->migrated++;
-	sw_stat_write_end(&pc->seq, seq);
+	sw_write_seqcount_end(&pc->seq, seq);
 	/* Its stamps came from two CPUs' clocks: are they still in step? */
 	if (unlikely(migrated))
 		sw_clock_check();
@@ -284,7 +252,7 @@ static __always_inline void sw_evgen_record_n(struct sw_evgen *g, u32 n,
 	struct sw_evpcpu *pc = this_cpu_ptr(g->pcpu);
 	u32 i;
 	struct sw_evstat *es = pc->ev;
-	unsigned int seq = sw_stat_write_begin(&pc->seq);
+	unsigned int seq = sw_write_seqcount_begin(&pc->seq);
 
 	/*
 	 * The first event out of the loop (a set has one at least): one
@@ -306,7 +274,7 @@ static __always_inline void sw_evgen_record_n(struct sw_evgen *g, u32 n,
 				sw_stats_add(&pc->cpi, cpi);
 		}
 	}
-	sw_stat_write_end(&pc->seq, seq);
+	sw_write_seqcount_end(&pc->seq, seq);
 }
 
 /*

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * attach.h - the ways stopwatch attaches to a function.  Each mechanism
- * calls the measurement core (core/core.h) from its handlers and folds
- * into the aggregations it is given; it knows nothing of the registry.
+ * makes the measurement core's halves for its calls (SW_CORE_HALVES(),
+ * core/core.h) and calls them from its handlers with the probe's struct
+ * sw_target; it knows nothing of the registry.
  *
  *   kretprobe.c  kprobe at entry, return address hijacked for the exit
  *   uprobe.c     a user function: uprobe at entry, uretprobe at return
- *   tramp.c      ftrace direct call into one of the module's own
- *                trampolines (tramp_x86.S): entry, the function's body,
- *                exit, all in one stack frame; no instances to run out of
+ *                (no per-call storage: the core's stacked halves)
+ *   tramp.c      ftrace direct call into one of the companion module's
+ *                trampolines (tramp/): entry, the function's body, exit,
+ *                all in one stack frame; no instances to run out of
+ *                (tramp_run.c: the halves)
  *
- * A new mechanism (uprobe, tracepoint, trampoline) is one more file here
- * with the same shape: init (fill in, disabled), register (all checks,
- * messages naming the function), enable, unregister in batches, missed
- * counts by cause.
+ * A new mechanism is one more file here with the same shape: init (fill
+ * in, disabled), register (all checks, messages naming the function),
+ * enable, unregister in batches, missed counts by cause.
  */
 #ifndef _STOPWATCH_ATTACH_H
 #define _STOPWATCH_ATTACH_H
@@ -22,24 +24,21 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 
+#include "core/core.h"
 #include "lib/parse.h"
 #include "wrapper/uprobes.h"
 
-struct sw_aggs;
-struct sw_spec;
-
 /**
  * struct sw_kretprobe - a function timed through a kretprobe.
- * @krp:          the kretprobe; each instance's data is a struct sw_call
- * @aggs:         where its calls are folded
- * @spec:         its filters and keys, NULL when it has none
+ * @krp:          the kretprobe; each instance's data is the core's record
+ *                of its call (kretprobe.c)
+ * @target:       the probe as the core sees it: its aggregations and spec
  * @missed_base:  kretprobe nmissed at the last reset
  * @reentry_base: kprobe nmissed at the last reset
  */
 struct sw_kretprobe {
 	struct kretprobe krp;
-	struct sw_aggs *aggs;
-	const struct sw_spec *spec;
+	struct sw_target target;
 	unsigned long missed_base;
 	unsigned long reentry_base;
 };
@@ -65,8 +64,8 @@ struct sw_usite;
  * @site:   its site while registered
  * @inst:   its installer: a consumer of its own whose filter puts the
  *          breakpoint into the address spaces it wants
- * @aggs:   where its calls are folded
- * @spec:   its filters and keys, NULL when it has none
+ * @target: the probe as the core sees it: where its calls are folded, its
+ *          filters and keys
  * @name:   BINARY:NAME, for messages
  * @file:   the file's path as given
  * @offset: the file offset of the function's first instruction
@@ -80,8 +79,7 @@ struct sw_usite;
 struct sw_uprobe {
 	struct sw_usite *site;
 	struct sw_uprobe_reg inst;
-	struct sw_aggs *aggs;
-	const struct sw_spec *spec;
+	struct sw_target target;
 	const char *name;
 	const char *file;
 	u64 offset;
@@ -100,9 +98,9 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
 /**
  * struct sw_tramp - a kernel function timed through a direct-call
  * trampoline (tramp.c).
+ * @target:   the probe as the core sees it: its aggregations and spec
+ *            (first: the handlers pass it with no arithmetic)
  * @ops:      the ftrace_ops whose filter names the function
- * @aggs:     where its calls are folded
- * @spec:     its filters and keys, NULL when it has none
  * @name:     the function
  * @release:  called with @arg by sw_tramp_unregister() once no half can
  *            use the probe any more (the owner frees @aggs there)
@@ -116,9 +114,8 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  * @registered: the direct call is installed
  */
 struct sw_tramp {
+	struct sw_target target;
 	struct ftrace_ops ops;
-	struct sw_aggs *aggs;
-	const struct sw_spec *spec;
 	const char *name;
 	void (*release)(void *arg);
 	void *arg;

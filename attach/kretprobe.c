@@ -3,8 +3,8 @@
  * kretprobe.c - attaching through a kretprobe.
  *
  * The entry handler runs the core's entry half into the instance's data
- * (struct sw_call), so a call that sleeps and returns on another CPU is
- * still measured from its own entry; the return handler runs the exit
+ * (struct sw_krp_data), so a call that sleeps and returns on another CPU
+ * is still measured from its own entry; the return handler runs the exit
  * half.  A call that finds all maxactive instances in use, or hits while
  * another kprobe handler runs on its CPU, is not measured: kprobes counts
  * it (nmissed), and the stats file shows both causes.
@@ -36,8 +36,49 @@ sw_krp_of(struct kretprobe_instance *ri)
 {
 	struct kretprobe *rp = sw_kretprobe_of(ri);
 
+	/* krp first: the same pointer, tested once. */
+	BUILD_BUG_ON(offsetof(struct sw_kretprobe, krp));
 	return likely(rp) ? container_of(rp, struct sw_kretprobe, krp) : NULL;
 }
+
+/**
+ * struct sw_krp_data - a kretprobe instance's data: what the core keeps
+ * of its call.
+ * @call: the call's record
+ * @vc:   a lean call's events
+ */
+struct sw_krp_data {
+	struct sw_call call;
+	struct sw_vcall vc;
+};
+
+/* The core's record of the call of instance @ri, and its probe. */
+static __always_inline struct sw_krp_data *
+sw_krp_rec(struct kretprobe_instance *ri)
+{
+	return (struct sw_krp_data *)ri->data;
+}
+
+static __always_inline bool sw_krp_probe(struct kretprobe_instance *ri,
+					 const struct sw_target **t)
+{
+	struct sw_kretprobe *k = sw_krp_of(ri);
+
+	if (unlikely(!k))
+		return false;
+	*t = &k->target;
+	return true;
+}
+
+/*
+ * The core's halves for kretprobe calls: sw_krp_enter(), sw_krp_exit(),
+ * and for probes without a spec sw_krp_enter_nospec(), which finds the
+ * probe only for the full half (call paths on), and sw_krp_exit_nospec().
+ */
+SW_CORE_HALVES(sw_krp, struct kretprobe_instance *, sw_krp_rec,
+	       struct sw_krp_data *)
+SW_CORE_HALVES_NOSPEC(sw_krp, struct kretprobe_instance *, sw_krp_rec,
+		      struct sw_krp_data *, sw_krp_probe)
 
 static unsigned int maxactive;
 module_param(maxactive, uint, 0444);
@@ -78,130 +119,57 @@ int sw_maxactive(void)
 }
 
 /*
- * sw_krp_entry() - kretprobe entry handler.
- * Context: kprobe pre-handler: preemption disabled, possibly interrupts off
- * or NMI; the same under PREEMPT_RT.  Takes no locks, allocates nothing.
- * Returns nonzero for a call the probe's filters leave out: kretprobes
- * then gives the instance back and runs no return handler for it.
+ * sw_krp_entry(), sw_krp_return() - the kretprobe's handlers: the core's
+ * entry half, and its exit half.
+ * Context: sw_krp_entry() is the kprobe pre-handler: preemption disabled,
+ * possibly interrupts off or NMI; the same under PREEMPT_RT.
+ * sw_krp_return() is the kretprobe return handler on the calling thread:
+ * likewise, and kprobes runs no other handler on this CPU meanwhile (a
+ * nested hit counts as missed).  Neither takes a lock or allocates.  The
+ * entry handler returns nonzero for a call the probe's filters leave
+ * out: kretprobes then gives the instance back and runs no return handler
+ * for it.
  */
 static int sw_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	return !k || !sw_core_enter((struct sw_call *)ri->data, k->aggs,
-				    k->spec, regs);
+	return !k || !sw_krp_enter(&k->target, ri, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry);
 
-/*
- * sw_krp_return() - kretprobe return handler.
- * Context: kretprobe return handler on the calling thread: preemption
- * disabled, possibly NMI; the same under PREEMPT_RT.  kprobes runs no other
- * handler on this CPU meanwhile (a nested hit counts as missed).
- */
 static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
-		sw_core_exit(k->aggs, k->spec, (struct sw_call *)ri->data,
-			     regs);
+		sw_krp_exit(&k->target, sw_krp_rec(ri), regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return);
 
-/**
- * struct sw_krp_data - a plain probe's instance data (sw_krp_entry_plain()).
- * @call: the call's record
- * @vc:   a lean call's events (sw_core_enter_lean())
- */
-struct sw_krp_data {
-	struct sw_call call;
-	struct sw_vcall vc;
-};
-
 /*
- * The core's halves without a spec for a call on the call paths, out of
- * line: inlined, their registers and stack would be set up in every call
- * of the plain handlers below, time-only ones too.  A call with events
- * otherwise takes the core's lean event halves, inline or not by
- * architecture (__sw_ev_halves).
+ * sw_krp_entry_nospec(), sw_krp_return_nospec() - the same for a probe
+ * with no filters or keys of its own (most of them).
  * Context: as sw_krp_entry() and sw_krp_return().
  */
-static noinline int sw_krp_enter_full(struct kretprobe_instance *ri,
-				      struct pt_regs *regs)
-{
-	struct sw_kretprobe *k = sw_krp_of(ri);
-
-	if (unlikely(!k))
-		return 1;
-	/* The probe's aggregations name its call paths. */
-	sw_core_enter((struct sw_call *)ri->data, k->aggs, NULL, regs);
-	return 0;
-}
-NOKPROBE_SYMBOL(sw_krp_enter_full);
-
-static noinline void sw_krp_exit_full(struct sw_aggs *a, struct sw_call *c,
-				      struct pt_regs *regs)
-{
-	sw_core_exit(a, NULL, c, regs);
-}
-NOKPROBE_SYMBOL(sw_krp_exit_full);
-
-static __sw_ev_halves void sw_krp_enter_ev(struct sw_krp_data *d,
-					   const struct sw_evset *set)
-{
-	sw_core_enter_lean(&d->call, &d->vc, set);
-}
-NOKPROBE_SYMBOL(sw_krp_enter_ev);
-
-static __sw_ev_halves void sw_krp_exit_ev(struct sw_aggs *a,
-					  struct sw_krp_data *d,
-					  struct pt_regs *regs)
-{
-	sw_core_exit_lean(a, &d->call, &d->vc, regs);
-}
-NOKPROBE_SYMBOL(sw_krp_exit_ev);
-
-/*
- * sw_krp_entry_plain(), sw_krp_return_plain() - the handlers of a probe
- * with no filters or keys of its own (most of them): the core without a
- * spec, known when compiling; a time-only call runs the lean halves.
- * Context: as sw_krp_entry() and sw_krp_return().
- */
-static int sw_krp_entry_plain(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
-{
-	struct sw_evset *set = rcu_dereference_sched(sw_evset);
-	struct sw_krp_data *d = (struct sw_krp_data *)ri->data;
-
-	if (likely(!sw_paths_on())) {
-		sw_core_enter_time(&d->call);
-		if (unlikely(set))
-			sw_krp_enter_ev(d, set);
-		return 0;
-	}
-	return sw_krp_enter_full(ri, regs);
-}
-NOKPROBE_SYMBOL(sw_krp_entry_plain);
-
-static int sw_krp_return_plain(struct kretprobe_instance *ri,
+static int sw_krp_entry_nospec(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	struct sw_kretprobe *k = sw_krp_of(ri);
-	struct sw_krp_data *d = (struct sw_krp_data *)ri->data;
+	return sw_krp_enter_nospec(ri, regs);
+}
+NOKPROBE_SYMBOL(sw_krp_entry_nospec);
 
-	if (unlikely(!k))
-		return 0;
-	if (likely(!d->call.pend))
-		sw_core_exit_time(k->aggs, &d->call, regs);
-	else if (likely(sw_pend_is_lean(d->call.pend)))
-		sw_krp_exit_ev(k->aggs, d, regs);
-	else
-		sw_krp_exit_full(k->aggs, &d->call, regs);
+static int sw_krp_return_nospec(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct sw_kretprobe *k = sw_krp_of(ri);
+
+	if (likely(k))
+		sw_krp_exit_nospec(&k->target, sw_krp_rec(ri), regs);
 	return 0;
 }
-NOKPROBE_SYMBOL(sw_krp_return_plain);
+NOKPROBE_SYMBOL(sw_krp_return_nospec);
 
 /*
  * sw_krp_entry_stacked(), sw_krp_return_stacked() - the handlers with the
@@ -214,7 +182,7 @@ static int sw_krp_entry_stacked(struct kretprobe_instance *ri,
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
-	return !k || !sw_core_enter_stacked(k, k->aggs, k->spec, regs);
+	return !k || !sw_core_enter_stacked(k, &k->target, regs);
 }
 NOKPROBE_SYMBOL(sw_krp_entry_stacked);
 
@@ -224,7 +192,7 @@ static int sw_krp_return_stacked(struct kretprobe_instance *ri,
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
-		sw_core_exit_stacked(k, k->aggs, k->spec, regs);
+		sw_core_exit_stacked(k, &k->target, regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(sw_krp_return_stacked);
@@ -240,18 +208,17 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 		       struct sw_aggs *aggs, const struct sw_spec *spec)
 {
 	memset(k, 0, sizeof(*k));
-	k->aggs = aggs;
-	k->spec = spec;
+	k->target.aggs = aggs;
+	k->target.spec = spec;
 	k->krp.kp.symbol_name = symbol;
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
-	k->krp.entry_handler = spec ? sw_krp_entry : sw_krp_entry_plain;
-	k->krp.handler = spec ? sw_krp_return : sw_krp_return_plain;
+	k->krp.entry_handler = spec ? sw_krp_entry : sw_krp_entry_nospec;
+	k->krp.handler = spec ? sw_krp_return : sw_krp_return_nospec;
 	if (stacked) {
 		k->krp.entry_handler = sw_krp_entry_stacked;
 		k->krp.handler = sw_krp_return_stacked;
 	}
-	k->krp.data_size = spec ? sizeof(struct sw_call) :
-				  sizeof(struct sw_krp_data);
+	k->krp.data_size = sizeof(struct sw_krp_data);
 	k->krp.maxactive = sw_maxactive();
 }
 

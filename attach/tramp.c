@@ -156,8 +156,8 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   void (*release)(void *arg), void *arg)
 {
 	memset(t, 0, sizeof(*t));
-	t->aggs = aggs;
-	t->spec = spec;
+	t->target.aggs = aggs;
+	t->target.spec = spec;
 	t->name = symbol;
 	t->release = release;
 	t->arg = arg;

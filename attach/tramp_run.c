@@ -30,7 +30,7 @@ static DEFINE_PER_CPU(int, sw_tramp_busy);
  *        measured the call, else 0
  * @gen:  the companion's number for the attach the call entered under
  * @idx:  the stub's index
- * @vc:   a lean call's events (sw_core_enter_lean())
+ * @vc:   a lean call's events
  * @spare: nothing: the frame keeps the size the companion gives it
  */
 struct sw_tramp_frame {
@@ -42,6 +42,15 @@ struct sw_tramp_frame {
 	struct sw_vcall vc;
 	u64 spare;
 };
+
+/* The core's record of the call of frame @f: the frame itself. */
+static __always_inline struct sw_tramp_frame *sw_tf_rec(struct sw_tramp_frame *f)
+{
+	return f;
+}
+
+SW_CORE_HALVES(sw_tf, struct sw_tramp_frame *, sw_tf_rec,
+	       struct sw_tramp_frame *)
 
 #ifdef CONFIG_ARM64
 static_assert(offsetof(struct sw_tramp_frame, regs.regs[0]) == SW_TF_X0);
@@ -72,43 +81,6 @@ static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
 static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
 #endif
 
-/*
- * The core's full halves (a probe with a spec; at entry also call paths),
- * out of line: inlined, their registers and stack would be saved and set
- * up in every call, time-only ones too.  A probe with no spec counting
- * events takes the core's lean event halves, inline or not by
- * architecture (__sw_ev_halves); it still takes the full exit half for a
- * call that entered while call paths were on.
- * Context: as the halves below, preemption disabled, the guard held.
- */
-static noinline bool sw_tramp_enter_full(struct sw_tramp_frame *f,
-					 struct sw_tramp *t)
-{
-	return sw_core_enter(&f->call, t->aggs, t->spec, &f->regs);
-}
-NOKPROBE_SYMBOL(sw_tramp_enter_full);
-
-static noinline void sw_tramp_exit_full(struct sw_tramp_frame *f,
-					struct sw_tramp *t)
-{
-	sw_core_exit(t->aggs, t->spec, &f->call, &f->regs);
-}
-NOKPROBE_SYMBOL(sw_tramp_exit_full);
-
-static __sw_ev_halves void sw_tramp_enter_ev(struct sw_tramp_frame *f,
-					     const struct sw_evset *set)
-{
-	sw_core_enter_lean(&f->call, &f->vc, set);
-}
-NOKPROBE_SYMBOL(sw_tramp_enter_ev);
-
-static __sw_ev_halves void sw_tramp_exit_ev(struct sw_tramp_frame *f,
-					    struct sw_tramp *t)
-{
-	sw_core_exit_lean(t->aggs, &f->call, &f->vc, &f->regs);
-}
-NOKPROBE_SYMBOL(sw_tramp_exit_ev);
-
 /**
  * sw_tramp_enter() - the entry half, called by the companion's trampoline.
  * @frame: the trampoline's struct sw_tramp_frame
@@ -129,16 +101,8 @@ notrace void sw_tramp_enter(void *frame)
 	if (unlikely(!t) || unlikely(!READ_ONCE(t->armed)))
 		return;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-		struct sw_evset *set = rcu_dereference_sched(sw_evset);
-
-		if (likely(!t->spec && !sw_paths_on())) {
-			sw_core_enter_time(&f->call);
-			if (unlikely(set))
-				sw_tramp_enter_ev(f, set);
+		if (sw_tf_enter(&t->target, f, &f->regs))
 			f->seq = t->seq;
-		} else if (sw_tramp_enter_full(f, t)) {
-			f->seq = t->seq;
-		}
 	} else {
 		atomic_long_inc(&t->reentry);
 	}
@@ -172,20 +136,10 @@ notrace void sw_tramp_exit(void *frame)
 
 	if (unlikely(!t) || unlikely(t->seq != f->seq))
 		return;
-	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-		if (likely(!t->spec)) {
-			if (likely(!f->call.pend))
-				sw_core_exit_time(t->aggs, &f->call, &f->regs);
-			else if (likely(sw_pend_is_lean(f->call.pend)))
-				sw_tramp_exit_ev(f, t);
-			else
-				sw_tramp_exit_full(f, t);
-		} else {
-			sw_tramp_exit_full(f, t);
-		}
-	} else {
+	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1))
+		sw_tf_exit(&t->target, f, &f->regs);
+	else
 		atomic_long_inc(&t->reentry);
-	}
 	this_cpu_dec(sw_tramp_busy);
 }
 NOKPROBE_SYMBOL(sw_tramp_exit);

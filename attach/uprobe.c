@@ -120,9 +120,9 @@ static bool sw_up_wants_current(const struct sw_uprobe *u)
 {
 	const struct sw_filter *f;
 
-	if (!u->spec || !(u->spec->f.flags & SW_UP_MM_FILTERS))
+	if (!u->target.spec || !(u->target.spec->f.flags & SW_UP_MM_FILTERS))
 		return true;
-	f = &u->spec->f;
+	f = &u->target.spec->f;
 	if ((f->flags & SW_F_TGID) && current->tgid != (pid_t)f->tgid)
 		return false;
 	if ((f->flags & SW_F_PID) && current->tgid != sw_up_tgid_of(f->pid))
@@ -137,11 +137,11 @@ static bool sw_up_wants_mm(const struct sw_uprobe *u, struct mm_struct *mm)
 	struct task_struct *t;
 	bool ret;
 
-	if (!u->spec || !(u->spec->f.flags & SW_UP_MM_FILTERS))
+	if (!u->target.spec || !(u->target.spec->f.flags & SW_UP_MM_FILTERS))
 		return true;
 	if (current->mm == mm)
 		return sw_up_wants_current(u);
-	f = &u->spec->f;
+	f = &u->target.spec->f;
 	/* follow= alone: decided at the first hit, in the process itself. */
 	if (!(f->flags & (SW_F_PID | SW_F_TGID)))
 		return true;
@@ -210,7 +210,7 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 		}
 		/* Pairs with sw_uprobe_enable(): armed after registration. */
 		if (smp_load_acquire(&u->armed) &&
-		    sw_core_enter_stacked(u, u->aggs, u->spec, regs))
+		    sw_core_enter_stacked(u, &u->target, regs))
 			wanted = true;
 		else if (!wanted && sw_up_wants_current(u))
 			wanted = true;
@@ -250,7 +250,7 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 		}
 		/* A process it does not want never entered it. */
 		if (sw_up_wants_current(u))
-			sw_core_exit_stacked(u, u->aggs, u->spec, regs);
+			sw_core_exit_stacked(u, &u->target, regs);
 	}
 	preempt_enable();
 	return 0;
@@ -312,8 +312,8 @@ void sw_uprobe_init(struct sw_uprobe *u, const char *name, const char *file,
 	u->name = name;
 	u->file = file;
 	u->offset = offset;
-	u->aggs = aggs;
-	u->spec = spec;
+	u->target.aggs = aggs;
+	u->target.spec = spec;
 }
 
 /* The site of @path's inode at @offset, or NULL. Context: sites lock. */

@@ -3,30 +3,41 @@
  * core.h - the measurement core: what happens at the entry and at the
  * exit of every measured call, whatever attached to it.
  *
- *   entry  CPU, clock; with events, the call is pushed on its thread's
- *          pending stack (pending.c) and its first counting segment opens
- *   exit   with events, the last segment closes; the clock; the call is
- *          folded into the probe's aggregations (agg/) and popped
- *   virt.c the sched_switch hook: closes the segments of every call in
- *          flight of the thread switched out and opens those of the thread
- *          switched in, so event counts cover the calling thread alone
+ *   entry  CPU, clock; with events, the counters
+ *   exit   with events, the counters again; the clock; the call is folded
+ *          into the probe's aggregations (agg/)
+ *   virt.c the sched_switch hook: follows every call in flight of the
+ *          threads it switches, so event counts cover the calling thread
+ *          alone
  *
- * A probe with filters or keys of its own hands its struct sw_spec to
- * both halves: the entry half checks the filters before anything else
- * (a filtered-out call reads no clock and no counter, and the mechanism
- * runs no exit half for it) and captures the keys only the entry can see
- * (arguments); the exit half drops calls outside the duration
- * window (counted apart) and keys the call's row.  A probe without either
- * passes NULL: one predictable branch is all it costs.
+ * An attach mechanism (attach/) keeps a record of each call in flight (a
+ * struct sw_call and a struct sw_vcall beside it: a kretprobe instance's
+ * data, a trampoline's stack frame), makes the core's two halves for it
+ * with SW_CORE_HALVES(), and its handlers call them with the record and
+ * the call's probe (struct sw_target): that is all of it.  The core
+ * chooses how each call is measured:
  *
- * An attach mechanism (attach/) keeps one struct sw_call per call in
- * flight wherever it can (a kretprobe instance's data, a trampoline's
- * stack frame) and calls sw_core_enter() and sw_core_exit() from its
- * handlers.  A mechanism with nowhere to keep it (a uprobe) calls
- * sw_core_enter_stacked() and sw_core_exit_stacked() (stacked.c): the
- * record then lives in the call's entry on its thread's pending stack.
- * The per-thread record of calls in flight is stopwatch's own
- * (pending.c), the same for every mechanism.
+ *   time only  no spec, no events, no call paths: the CPU and a stamp
+ *   lean       events, no spec, call paths off: the counts are differences
+ *              of the thread's virtual counts, kept in the struct sw_vcall
+ *              (pending.h); nothing goes on the pending stack
+ *   full       a probe with filters or keys of its own (struct sw_spec), or
+ *              call paths on: filters at entry, the duration window and the
+ *              row's key at exit, the call on its thread's pending stack
+ *              (pending.c) with its path node and its counting segments
+ *   stacked    a mechanism with no per-call storage (a uprobe):
+ *              sw_core_enter_stacked(), sw_core_exit_stacked() (stacked.c),
+ *              the whole record in the call's pending entry
+ *
+ * The first two are inline in the mechanism's handlers; the full halves
+ * are out of line, so that the time-only and lean calls set up no
+ * registers or stack for them.  Where the lean halves go is the
+ * architecture's choice (wrapper/arch.h, SW_ARCH_LEAN_INLINE).
+ *
+ * A filtered-out call reads no clock and no counter, and the mechanism
+ * runs no exit half for it (the entry half returns false).  The
+ * per-thread record of calls in flight is stopwatch's own (pending.c),
+ * the same for every mechanism.
  */
 #ifndef _STOPWATCH_CORE_H
 #define _STOPWATCH_CORE_H
@@ -38,6 +49,7 @@
 #include "agg/agg.h"
 #include "lib/parse.h"
 #include "pmu/pmu.h"
+#include "wrapper/arch.h"
 #include "wrapper/timekeeping.h"
 
 /* Calls in flight per thread whose events are virtualized. */
@@ -68,7 +80,7 @@ struct sw_call {
 /**
  * struct sw_vcall - the events of a lean call in flight: a call of a probe
  * with no spec, entered while call paths are off, whose attach mechanism
- * keeps this beside its struct sw_call (sw_core_enter_lean()).  Its counts
+ * keeps this beside its struct sw_call (__sw_core_enter_lean()).  Its counts
  * are differences of its thread's virtual counts (virt.c): nothing goes
  * on the pending stack, only the thread's number of lean calls in flight
  * goes up and down.
@@ -156,6 +168,18 @@ struct sw_spec {
 	struct sw_by by;
 };
 
+/**
+ * struct sw_target - a probe as the core sees it, embedded in each attach
+ * mechanism's own (struct sw_kretprobe, struct sw_tramp, struct
+ * sw_uprobe) and fixed for its life.
+ * @aggs: where its calls are folded
+ * @spec: its filters and keys, NULL when it has none
+ */
+struct sw_target {
+	struct sw_aggs *aggs;
+	const struct sw_spec *spec;
+};
+
 /*
  * A local variable left out of -ftrivial-auto-var-init (CONFIG_INIT_STACK_
  * ALL_ZERO): zeroing a sample array costs instructions that depend on the
@@ -181,13 +205,12 @@ bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns);
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns, const u64 *acc,
 			u32 bad);
-void sw_core_evs_unmeasured(struct sw_evgen *evs);
 
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
-bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
-			   const struct sw_spec *s, struct pt_regs *regs);
-bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
-			  const struct sw_spec *s, struct pt_regs *regs);
+bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
+			   struct pt_regs *regs);
+bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
+			  struct pt_regs *regs);
 
 /*
  * core/stacked.c: entries owned by intervals that are not calls (a span
@@ -226,11 +249,29 @@ static __always_inline bool sw_paths_on(void)
 	return static_branch_unlikely(&sw_paths_key);
 }
 
+/* core/virt.c */
+int sw_virt_init(void);
+void sw_virt_exit(void);
+
+/* core/init.c */
+int sw_core_init(void);
+void sw_core_cleanup(void);
+
+/*
+ * core/fast.c: the folds of calls whose events count as unmeasured, out of
+ * line (rare): a lean call entered under another event set than the
+ * current one, and any call entered without events folded into event
+ * statistics.
+ */
+void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
+				  struct pt_regs *regs, u32 set_id);
+void sw_core_evs_unmeasured(struct sw_evgen *evs);
+
 /*
  * sw_core_enter_path() - push a call on its thread's pending stack with
  * its path node (paths on).  No room: the call is measured without a path
  * (counted twice: in the pending file by cause, in the paths file).
- * Context: as sw_core_enter().
+ * Context: the entry half (SW_CORE_HALVES()).
  */
 static __always_inline void sw_core_enter_path(struct sw_call *c,
 					       const struct sw_aggs *a)
@@ -247,36 +288,10 @@ static __always_inline void sw_core_enter_path(struct sw_call *c,
 	sw_paths_enter(pd, a);
 }
 
-/* core/virt.c */
-int sw_virt_init(void);
-void sw_virt_exit(void);
-
-/* core/init.c */
-int sw_core_init(void);
-void sw_core_cleanup(void);
-
-/*
- * __sw_ev_halves - how a mechanism's lean halves take the core's event
- * halves (sw_core_enter_events(), sw_core_exit()) for a probe with no
- * spec: inline where that costs a time-only call little (arm64 6.12: the
- * first event 40 instructions fewer per call, a time-only call 4 more),
- * out of line where it does not (x86_64 6.12: inline, every time-only
- * call paid 20 more for a realigned frame and six saved registers).
- */
-#ifdef CONFIG_ARM64
-#define __sw_ev_halves __always_inline
-#else
-#define __sw_ev_halves noinline
-#endif
-
 /*
  * sw_core_enter_time() - the entry half of a time-only call: its CPU and
- * the clock, nothing on the pending stack.  For a probe with no spec
- * while call paths are off, this and then, when events are counted,
- * sw_core_enter_events() are sw_core_enter(): a mechanism can inline
- * them and keep the rest out of line, so that its registers and stack
- * are not set up in every call.
- * Context: as sw_core_enter().
+ * the clock, nothing on the pending stack.
+ * Context: the entry half (SW_CORE_HALVES()).
  */
 static __always_inline void sw_core_enter_time(struct sw_call *c)
 {
@@ -286,24 +301,20 @@ static __always_inline void sw_core_enter_time(struct sw_call *c)
 }
 
 /*
- * sw_core_enter() - the entry half of a measured call.
- * @c:    the call's record, kept by the attach mechanism until the exit
+ * __sw_core_enter_full() - the entry half of a call of a probe with a
+ * spec, or while call paths are on (the full halves' body).
+ * @c:    the call's record
  * @a:    the probe's aggregations (a filtered-out call is counted there;
- *        its path_id names its path nodes); may be NULL for a probe with
- *        no spec while call paths are off
+ *        its path_id names its path nodes)
  * @s:    the probe's filters and keys, NULL when it has none
  * @regs: the registers at the function's entry
- *
- * Context: the attach mechanism's entry handler: preemption disabled,
- * possibly interrupts off or NMI (under PREEMPT_RT too: kprobe handlers
- * run with preemption disabled there as well).  No locks, no allocation.
- * Return: false when a filter left the call out: the mechanism must not
- * run the exit half for it.
+ * Context: the entry half (SW_CORE_HALVES()).
+ * Return: false when a filter left the call out.
  */
-static __always_inline bool sw_core_enter(struct sw_call *c,
-					  struct sw_aggs *a,
-					  const struct sw_spec *s,
-					  struct pt_regs *regs)
+static __always_inline bool __sw_core_enter_full(struct sw_call *c,
+						 struct sw_aggs *a,
+						 const struct sw_spec *s,
+						 struct pt_regs *regs)
 {
 	struct sw_evset *set;
 
@@ -325,83 +336,79 @@ static __always_inline bool sw_core_enter(struct sw_call *c,
 	return true;
 }
 
-/*
- * __sw_core_fold() - fold a returned call into @a (sw_core_exit()'s body).
- * @pd:       the call's pending entry, NULL when it has none
- * @ev:       whether the call was entered with events (false for a
- *            time-only call: a constant in that copy, its event code
- *            compiles away)
- * @measured: whether its event counts (@acc) were counted with the
- *            current set (a constant in a lean call's copy: no test)
+/**
+ * struct sw_ret - a returned call as its fold takes it: by value, so that
+ * what is a constant in one copy of the fold (a time-only call's, a lean
+ * call's) compiles away there.
+ * @ns:       its wall time, sw_clock_since() of its entry stamp
+ * @pd:       its entry on the pending stack (call paths read it), or NULL
+ * @measured: whether @acc holds its event counts under @set_id
  * @acc:      its event counts when @measured
  * @bad:      events of @acc it was not counted for
- * @set_id:   the event set it was entered with
- * @ns:       its wall time, sw_clock_since() of its entry stamp
- *
- * A call outside the probe's duration window is counted apart
- * (filtered_short, filtered_long) and folded into nothing else.
+ * @set_id:   the event set it was entered with, 0 for none
  */
-static __always_inline void __sw_core_fold(struct sw_aggs *a,
-					   const struct sw_spec *s,
-					   struct sw_call *c,
-					   struct pt_regs *regs,
-					   struct sw_pending *pd, bool ev,
-					   bool measured, const u64 *acc,
-					   u32 bad, u32 set_id, u64 ns)
+struct sw_ret {
+	u64 ns;
+	struct sw_pending *pd;
+	bool measured;
+	const u64 *acc;
+	u32 bad;
+	u32 set_id;
+};
+
+/*
+ * sw_core_fold() - fold a returned call into @a.  A call outside the
+ * probe's duration window is counted apart (filtered_short,
+ * filtered_long) and folded into nothing else; calls entered under other
+ * events count as unmeasured in the event statistics.
+ * Context: the exit half (SW_CORE_HALVES()).
+ */
+static __always_inline void sw_core_fold(struct sw_aggs *a,
+					 const struct sw_spec *s,
+					 struct sw_call *c,
+					 struct pt_regs *regs,
+					 const struct sw_ret r)
 {
 	struct sw_evgen *evs;
 	struct sw_bdgen *bd;
 
 	/* Paths count every call the entry let in, whatever its duration. */
-	if (pd && unlikely(pd->pgen))
-		sw_paths_exit(pd, ns, measured);
+	if (r.pd && unlikely(r.pd->pgen))
+		sw_paths_exit(r.pd, r.ns, r.measured);
 	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
-	    !sw_core_window(a, &s->f, ns))
+	    !sw_core_window(a, &s->f, r.ns))
 		return;
-	sw_timing_record(rcu_dereference_sched(a->gen), ns, c->cpu);
+	sw_timing_record(rcu_dereference_sched(a->gen), r.ns, c->cpu);
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)
-		sw_core_key_record(bd, c, regs, ns,
-				   measured && bd->set_id == set_id ? acc : NULL,
-				   bad);
-	/* Calls entered under other events count as unmeasured. */
+		sw_core_key_record(bd, c, regs, r.ns,
+				   r.measured && bd->set_id == r.set_id ?
+				   r.acc : NULL, r.bad);
 	evs = rcu_dereference_sched(a->evs);
 	if (evs) {
 		/* Read beside its set id: one pair load. */
 		u32 n = evs->n;
 
-		if (ev && measured && likely(evs->set_id == set_id))
-			sw_evgen_record_n(evs, n, acc, bad);
+		if (r.measured && likely(evs->set_id == r.set_id))
+			sw_evgen_record_n(evs, n, r.acc, r.bad);
 		else
 			sw_core_evs_unmeasured(evs);
 	}
 }
 
-/* __sw_core_fold() from the clock, with @acc NULL when not measured. */
-static __always_inline void sw_core_fold(struct sw_aggs *a,
-					 const struct sw_spec *s,
-					 struct sw_call *c, struct pt_regs *regs,
-					 struct sw_pending *pd, bool ev,
-					 const u64 *acc, u32 bad, u32 set_id)
-{
-	__sw_core_fold(a, s, c, regs, pd, ev, acc != NULL, acc, bad, set_id,
-		       sw_clock_since(c->t0));
-}
-
 /*
- * sw_core_exit() - the exit half: fold the call into @a and forget it.
- * @a:    the probe's aggregations
- * @s:    the probe's filters and keys, NULL when it has none
- * @c:    the call's record from sw_core_enter()
- * @regs: the registers at the function's return
- *
- * Context: the attach mechanism's exit handler, on the calling thread:
- * preemption disabled, possibly NMI.  The mechanism runs no other handler
- * on this CPU meanwhile, so this CPU's statistics have a single writer.
+ * __sw_core_exit_full() - the exit half of a call entered by
+ * __sw_core_enter_full() (the full halves' body); a time-only call of any
+ * probe too.
+ * @a, @s: as __sw_core_enter_full()
+ * @c:     the call's record
+ * @regs:  the registers at the function's return
+ * Context: the exit half (SW_CORE_HALVES()).
  */
-static __always_inline void sw_core_exit(struct sw_aggs *a,
-					 const struct sw_spec *s,
-					 struct sw_call *c, struct pt_regs *regs)
+static __always_inline void __sw_core_exit_full(struct sw_aggs *a,
+						const struct sw_spec *s,
+						struct sw_call *c,
+						struct pt_regs *regs)
 {
 	struct sw_pending *pd = c->pend;
 
@@ -409,43 +416,33 @@ static __always_inline void sw_core_exit(struct sw_aggs *a,
 		/* First thing after the function: close the segment. */
 		bool measured = sw_core_exit_events(pd);
 
-		sw_core_fold(a, s, c, regs, pd, true,
-			     measured ? pd->ev.acc : NULL, pd->ev.bad,
-			     pd->set_id);
+		sw_core_fold(a, s, c, regs, (struct sw_ret){
+			.ns = sw_clock_since(c->t0), .pd = pd,
+			.measured = measured, .acc = pd->ev.acc,
+			.bad = pd->ev.bad, .set_id = pd->set_id });
 		sw_pending_pop(pd);
 		return;
 	}
-	sw_core_fold(a, s, c, regs, NULL, false, NULL, 0, 0);
+	sw_core_fold(a, s, c, regs,
+		     (struct sw_ret){ .ns = sw_clock_since(c->t0) });
 }
 
 /*
- * sw_core_exit_time() - sw_core_exit() of a call with no pending entry
- * (@c->pend NULL) of a probe with no spec: its whole exit half.
- * Context: as sw_core_exit().
- */
-static __always_inline void sw_core_exit_time(struct sw_aggs *a,
-					      struct sw_call *c,
-					      struct pt_regs *regs)
-{
-	sw_core_fold(a, NULL, c, regs, NULL, false, NULL, 0, 0);
-}
-
-/*
- * sw_core_enter_lean() - the event half of a lean call's entry, after
- * sw_core_enter_time(), for a probe with no spec while call paths are
- * off: the call is counted in its thread's lean calls (so that the
- * sched_switch hook follows the thread's virtual counts, virt.c) and the
- * thread's virtual counts are read into @vc, the last thing before the
- * function runs.  Without a slot for the thread the call is measured for
- * time only (its events count as unmeasured; the pending file says why).
+ * __sw_core_enter_lean() - the event half of a lean call's entry, after
+ * sw_core_enter_time(): the call is counted in its thread's lean calls
+ * (so that the sched_switch hook follows the thread's virtual counts,
+ * virt.c) and the thread's virtual counts are read into @vc, the last
+ * thing before the function runs.  Without a slot for the thread the call
+ * is measured for time only (its events count as unmeasured; the pending
+ * file says why).
  * @c:   the call's record, from sw_core_enter_time()
  * @vc:  its events' record, kept by the mechanism beside @c until the exit
  * @set: the event set counted now
- * Context: as sw_core_enter().
+ * Context: the entry half (SW_CORE_HALVES()).
  */
-static __always_inline void sw_core_enter_lean(struct sw_call *c,
-					       struct sw_vcall *vc,
-					       const struct sw_evset *set)
+static __always_inline void __sw_core_enter_lean(struct sw_call *c,
+						 struct sw_vcall *vc,
+						 const struct sw_evset *set)
 {
 	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
 
@@ -461,24 +458,20 @@ static __always_inline void sw_core_enter_lean(struct sw_call *c,
 	sw_vcall_read(vc, set, c->cpu);
 }
 
-/* core/filter.c: a lean call entered under another event set. */
-void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
-				  struct pt_regs *regs, u32 set_id);
-
 /*
- * sw_core_exit_lean() - the exit half of a lean call (sw_pend_is_lean()
- * of @c->pend): its counts, then it leaves its thread's lean calls and
- * is folded into @a.
+ * __sw_core_exit_lean() - the exit half of a lean call (sw_pend_is_lean()
+ * of @c->pend): its counts, then it leaves its thread's lean calls and is
+ * folded into @a.
  * @a:    the probe's aggregations
  * @c:    the call's record
- * @vc:   its events' record, from sw_core_enter_lean()
+ * @vc:   its events' record, from __sw_core_enter_lean()
  * @regs: the registers at the function's return
- * Context: as sw_core_exit().
+ * Context: the exit half (SW_CORE_HALVES()).
  */
-static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
-					      struct sw_call *c,
-					      struct sw_vcall *vc,
-					      struct pt_regs *regs)
+static __always_inline void __sw_core_exit_lean(struct sw_aggs *a,
+						struct sw_call *c,
+						struct sw_vcall *vc,
+						struct pt_regs *regs)
 {
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);
 	struct sw_thread *th = sw_pend_lean_thread(c->pend);
@@ -499,8 +492,206 @@ static __always_inline void sw_core_exit_lean(struct sw_aggs *a,
 	 * nothing of them is kept in registers across it.
 	 */
 	ns = sw_clock_since(c->t0);
-	__sw_core_fold(a, NULL, c, regs, NULL, true, true, vc->v, vc->bad,
-		       vc->set_id, ns);
+	sw_core_fold(a, NULL, c, regs, (struct sw_ret){
+		.ns = ns, .measured = true, .acc = vc->v, .bad = vc->bad,
+		.set_id = vc->set_id });
+}
+
+/*
+ * __sw_core_exit_time() - the exit half of a call with no pending entry
+ * (@c->pend NULL) of a probe with no spec: its whole exit half.
+ * Context: the exit half (SW_CORE_HALVES()).
+ */
+static __always_inline void __sw_core_exit_time(struct sw_aggs *a,
+						struct sw_call *c,
+						struct pt_regs *regs)
+{
+	sw_core_fold(a, NULL, c, regs,
+		     (struct sw_ret){ .ns = sw_clock_since(c->t0) });
+}
+
+/*
+ * __sw_lean - how SW_CORE_HALVES() makes a mechanism's lean halves:
+ * inlined into its handlers where the architecture wants them so
+ * (SW_ARCH_LEAN_INLINE), else functions of its own.
+ */
+#ifdef SW_ARCH_LEAN_INLINE
+#define __sw_lean __always_inline
+#else
+#define __sw_lean noinline
+#endif
+
+/**
+ * SW_CORE_HALVES() - the measurement core's two halves, made for one
+ * attach mechanism: all its handlers call.
+ * @name: prefix of what it defines
+ * @type: the mechanism's pointer to a call's storage at entry (a
+ *        trampoline's frame, a kretprobe instance)
+ * @rec:  its function (inline) from @type to the call's record, a pointer
+ *        of type @rtype, kept by the mechanism until the exit
+ * @rtype: the record: a struct with the call's struct sw_call as member
+ *        call and a struct sw_vcall (a lean call's events) as member vc
+ *
+ * Defines, static in the mechanism's file:
+ *
+ *   bool name##_enter(const struct sw_target *t, type p,
+ *		       struct pt_regs *regs);
+ *   void name##_exit(const struct sw_target *t, rtype r,
+ *		      struct pt_regs *regs);
+ *
+ * the entry half of a call of probe @t kept at @p (@regs: the registers at
+ * the function's entry), false when a filter left it out (the mechanism
+ * then runs no exit half for it); and its exit half (@r: the call's
+ * record, @regs: the registers at the return), which folds it into the
+ * probe's aggregations.  They choose the way of each call: time only (no
+ * spec, no events, no call paths: its CPU and a stamp), lean (events, no
+ * spec, call paths off: __sw_core_enter_lean()) or full (a spec, or call
+ * paths on: __sw_core_enter_full()).  The first two are inline; the full
+ * halves are functions of their own, so that time-only and lean calls set
+ * up no registers or stack for them; the lean ones where the
+ * architecture says (__sw_lean).  The functions the halves call are made
+ * here, in the mechanism's file, and take the pointer its handler holds
+ * (at entry @p, at exit @r): a pointer derived from it up front would be
+ * kept in a register across the whole handler, time-only calls included.
+ *
+ * Context: the mechanism's entry handler, and its exit handler on the
+ * calling thread: preemption disabled, possibly interrupts off or NMI
+ * (the same under PREEMPT_RT: kprobe handlers run with preemption
+ * disabled there too).  No locks, no allocation.  The mechanism runs no
+ * other handler on this CPU meanwhile, so this CPU's statistics have a
+ * single writer.
+ */
+#define SW_CORE_HALVES(name, type, rec, rtype)				\
+static noinline bool name##_enter_full(const struct sw_target *t,	\
+				       type p, struct pt_regs *regs)	\
+{									\
+	return __sw_core_enter_full(&rec(p)->call, t->aggs, t->spec,	\
+				    regs);				\
+}									\
+NOKPROBE_SYMBOL(name##_enter_full);					\
+									\
+static noinline void name##_exit_full(const struct sw_target *t,	\
+				      rtype r, struct pt_regs *regs)	\
+{									\
+	__sw_core_exit_full(t->aggs, t->spec, &r->call, regs);		\
+}									\
+NOKPROBE_SYMBOL(name##_exit_full);					\
+									\
+static __sw_lean void name##_enter_lean(type p,			\
+					const struct sw_evset *set)	\
+{									\
+	__sw_core_enter_lean(&rec(p)->call, &rec(p)->vc, set);		\
+}									\
+NOKPROBE_SYMBOL(name##_enter_lean);					\
+									\
+static __sw_lean void name##_exit_lean(struct sw_aggs *a, rtype r,	\
+				       struct pt_regs *regs)		\
+{									\
+	__sw_core_exit_lean(a, &r->call, &r->vc, regs);			\
+}									\
+NOKPROBE_SYMBOL(name##_exit_lean);					\
+									\
+static __always_inline bool name##_enter(const struct sw_target *t,	\
+					 type p, struct pt_regs *regs)	\
+{									\
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);	\
+									\
+	if (likely(!t->spec) && likely(!sw_paths_on())) {		\
+		sw_core_enter_time(&rec(p)->call);			\
+		if (unlikely(set))					\
+			name##_enter_lean(p, set);			\
+		return true;						\
+	}								\
+	return name##_enter_full(t, p, regs);				\
+}									\
+									\
+static __always_inline void name##_exit(const struct sw_target *t,	\
+					rtype r, struct pt_regs *regs)	\
+{									\
+	if (likely(!t->spec)) {						\
+		struct sw_pending *pd = r->call.pend;			\
+									\
+		if (likely(!pd))					\
+			__sw_core_exit_time(t->aggs, &r->call, regs);	\
+		else if (likely(sw_pend_is_lean(pd)))			\
+			name##_exit_lean(t->aggs, r, regs);		\
+		else							\
+			name##_exit_full(t, r, regs);			\
+	} else {							\
+		name##_exit_full(t, r, regs);				\
+	}								\
+}
+
+/**
+ * SW_CORE_HALVES_NOSPEC() - SW_CORE_HALVES()'s halves for the handlers of
+ * probes without a spec, for a mechanism that finds a call's probe only at
+ * a cost (a kretprobe, from its instance): only the full entry half needs
+ * it, and only while call paths are on.  Made after SW_CORE_HALVES(@name,
+ * @type, @rec, @rtype).
+ * @name, @type, @rec, @rtype: as SW_CORE_HALVES()
+ * @probe_of: the mechanism's function (inline) from @type to the call's
+ *        probe: bool probe_of(type p, const struct sw_target **t), false
+ *        when it is gone (the call is then left out)
+ *
+ * Defines, static in the mechanism's file:
+ *
+ *   int name##_enter_nospec(type p, struct pt_regs *regs);
+ *   void name##_exit_nospec(const struct sw_target *t, rtype r,
+ *			     struct pt_regs *regs);
+ *
+ * name##_enter() and name##_exit() of a probe known to have no spec, the
+ * entry half returning as a kprobe entry handler does: 0, or nonzero for a
+ * call left out.
+ *
+ * Context: as SW_CORE_HALVES().
+ */
+#define SW_CORE_HALVES_NOSPEC(name, type, rec, rtype, probe_of)		\
+static noinline int name##_enter_nospec_full(type p,			\
+					     struct pt_regs *regs)	\
+{									\
+	const struct sw_target *t;					\
+									\
+	if (unlikely(!probe_of(p, &t)))					\
+		return 1;						\
+	__sw_core_enter_full(&rec(p)->call, t->aggs, NULL, regs);	\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(name##_enter_nospec_full);				\
+									\
+static noinline void name##_exit_nospec_full(struct sw_aggs *a,	\
+					     rtype r,			\
+					     struct pt_regs *regs)	\
+{									\
+	__sw_core_exit_full(a, NULL, &r->call, regs);			\
+}									\
+NOKPROBE_SYMBOL(name##_exit_nospec_full);				\
+									\
+static __always_inline int name##_enter_nospec(type p,			\
+					       struct pt_regs *regs)	\
+{									\
+	struct sw_evset *set = rcu_dereference_sched(sw_evset);	\
+									\
+	if (likely(!sw_paths_on())) {					\
+		sw_core_enter_time(&rec(p)->call);			\
+		if (unlikely(set))					\
+			name##_enter_lean(p, set);			\
+		return 0;						\
+	}								\
+	return name##_enter_nospec_full(p, regs);			\
+}									\
+									\
+static __always_inline void						\
+name##_exit_nospec(const struct sw_target *t, rtype r,			\
+		   struct pt_regs *regs)				\
+{									\
+	struct sw_pending *pd = r->call.pend;				\
+									\
+	if (likely(!pd))						\
+		__sw_core_exit_time(t->aggs, &r->call, regs);		\
+	else if (likely(sw_pend_is_lean(pd)))				\
+		name##_exit_lean(t->aggs, r, regs);			\
+	else								\
+		name##_exit_nospec_full(t->aggs, r, regs);		\
 }
 
 #endif /* _STOPWATCH_CORE_H */

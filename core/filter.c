@@ -3,9 +3,8 @@
  * filter.c - the measurement core's per-probe predicates and keys: the
  * filters checked at entry before the clock or any counter is read, the
  * duration window checked at exit, and the key of the row a call is
- * folded into; and the out-of-line folds of calls whose events count as
- * unmeasured.  Only probes with a struct sw_spec, or with rows, or such
- * calls get here; the time-only path of a plain probe stays in core.h.
+ * folded into.  Only probes with a struct sw_spec, or with rows, get here;
+ * the time-only path of a plain probe stays in core.h.
  *
  * Every function runs in the attach mechanism's handlers: preemption
  * disabled, possibly interrupts off or NMI; the same under PREEMPT_RT (the
@@ -124,7 +123,7 @@ NOKPROBE_SYMBOL(sw_key_entry);
  * @s:    the probe's spec
  * @regs: the registers at the function's entry
  *
- * Context: as sw_core_enter().
+ * Context: the core's entry half.
  * Return: false when the call is filtered out.
  */
 bool sw_core_enter_spec(struct sw_call *c, struct sw_aggs *a,
@@ -147,7 +146,7 @@ NOKPROBE_SYMBOL(sw_core_enter_spec);
  * @f:  the probe's filters (min_ns, max_ns)
  * @ns: the call's wall time
  *
- * Context: as sw_core_exit().
+ * Context: the core's exit half.
  * Return: true when the call is to be folded in.
  */
 bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns)
@@ -200,7 +199,7 @@ NOKPROBE_SYMBOL(sw_key_value);
  * Numeric parts go to key.id then key.id2 in the order of by=; a comm part
  * to key.comm.
  *
- * Context: as sw_core_exit().
+ * Context: the core's exit half.
  */
 void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns, const u64 *acc,
@@ -235,36 +234,3 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 	sw_bd_add(bd, &key, ns, acc, bad);
 }
 NOKPROBE_SYMBOL(sw_core_key_record);
-
-/**
- * sw_core_evs_unmeasured() - count a returning call entered without events
- * as unmeasured in the probe's event statistics: out of line, so that the
- * exit half of time-only calls sets up no registers for it.
- * @evs: the probe's event statistics
- *
- * Context: as sw_core_exit().
- */
-void sw_core_evs_unmeasured(struct sw_evgen *evs)
-{
-	sw_evgen_unmeasured(evs);
-}
-NOKPROBE_SYMBOL(sw_core_evs_unmeasured);
-
-/**
- * sw_core_exit_lean_unmeasured() - sw_core_exit_lean()'s fold of a call
- * entered under another event set than the current one (or none now):
- * its events count as unmeasured.  Out of line: rare, and the inline
- * fold then knows its counts are there.
- * @a:      the probe's aggregations
- * @c:      the call's record
- * @regs:   the registers at the function's return
- * @set_id: the event set it was entered with
- *
- * Context: as sw_core_exit().
- */
-void sw_core_exit_lean_unmeasured(struct sw_aggs *a, struct sw_call *c,
-				  struct pt_regs *regs, u32 set_id)
-{
-	sw_core_fold(a, NULL, c, regs, NULL, true, NULL, 0, set_id);
-}
-NOKPROBE_SYMBOL(sw_core_exit_lean_unmeasured);

@@ -180,23 +180,6 @@ void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set)
 }
 NOKPROBE_SYMBOL(sw_pending_close_slow);
 
-#ifdef CONFIG_ARM64
-/* The general ways of the lean readings, out of line here (pending.h). */
-void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
-		       u32 n, unsigned long flags)
-{
-	__sw_vcall_read_all(vc, ec, n, flags);
-}
-NOKPROBE_SYMBOL(sw_vcall_read_all);
-
-void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
-			const struct sw_evcpu *ec, unsigned long flags)
-{
-	__sw_vcall_close_all(vc, set, ec, flags);
-}
-NOKPROBE_SYMBOL(sw_vcall_close_all);
-#endif
-
 /* A call found its thread's stack full. Context: the core's entry half. */
 void sw_pending_too_deep(void)
 {

@@ -143,7 +143,7 @@ static __always_inline void sw_pending_open(struct sw_pending *pd,
  * open its first counting segment.  Without room on the thread's pending
  * stack the call is measured for time only (its events count as
  * unmeasured; the pending file says why).
- * Context: as sw_core_enter().
+ * Context: the core's entry half.
  */
 static __always_inline void sw_core_enter_events(struct sw_call *c,
 						 const struct sw_evset *set)
@@ -162,7 +162,7 @@ static __always_inline void sw_core_enter_events(struct sw_call *c,
  * each counter and folding it into the call at once (no array of
  * samples in between).  A CPU without counters of @set, or a segment not
  * open, takes the general way, out of line (sw_pending_close_slow()).
- * Context: as sw_core_exit().
+ * Context: the core's exit half.
  */
 static __always_inline void sw_pending_close(struct sw_pending *pd,
 					     const struct sw_evset *set)
@@ -177,7 +177,7 @@ static __always_inline void sw_pending_close(struct sw_pending *pd,
 		sw_pending_close_slow(pd, set);
 		return;
 	}
-	flags = sw_pmu_irq_save();
+	flags = sw_irq_save();
 	for (i = 0; i < n; i++) {
 		struct sw_ctr_sample s __sw_noinit;
 
@@ -186,14 +186,14 @@ static __always_inline void sw_pending_close(struct sw_pending *pd,
 		else
 			bad |= 1U << i;
 	}
-	sw_pmu_irq_restore(flags);
+	sw_irq_restore(flags);
 	ev->open = 0;
 	ev->bad = bad;
 }
 
 /*
  * sw_core_exit_events() - close a returning call's last segment.
- * Context: as sw_core_exit().
+ * Context: the core's exit half.
  * Return: whether the call was counted with the current event set.
  */
 static __always_inline bool sw_core_exit_events(struct sw_pending *pd)
@@ -230,10 +230,10 @@ static __always_inline bool __sw_pmu_read_virt(const struct sw_evctr *ctr,
 
 	/*
 	 * The counter's four fields at once, two pair loads: where no call
-	 * follows (direct only), or arm64 (enough registers to keep them
-	 * across perf's read; x86_64 would spill them around it).
+	 * follows (direct only), or where the architecture keeps them in
+	 * registers across perf's read (SW_ARCH_CTR_PAIRS).
 	 */
-	if (direct_only || IS_ENABLED(CONFIG_ARM64)) {
+	if (direct_only || SW_ARCH_CTR_PAIRS) {
 		c = *ctr;
 		src = &c;
 	}
@@ -296,8 +296,8 @@ static __always_inline u32 sw_vcall_close_ev(struct sw_vcall *vc,
  * @vc:    the call's events
  * @ec:    this CPU's counters of the set
  * @n:     the set's events
- * @flags: from sw_pmu_irq_save(), restored here
- * Context: the core's entry half, interrupts off (sw_pmu_irq_save()).
+ * @flags: from sw_irq_save(), restored here
+ * Context: the core's entry half, interrupts off (sw_irq_save()).
  */
 static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
 						const struct sw_evcpu *ec,
@@ -310,7 +310,7 @@ static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
 	bad = sw_vcall_read_ev(vc, ec, cpu, 0, 0);
 	for (i = 1; unlikely(i < n); i++)
 		bad = sw_vcall_read_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
+	sw_irq_restore(flags);
 	vc->bad = n > 1 ? bad | SW_VCALL_MULTI : bad;
 }
 
@@ -319,8 +319,8 @@ static __always_inline void __sw_vcall_read_all(struct sw_vcall *vc,
  * @vc:    the call's events
  * @set:   the event set it was entered with
  * @ec:    this CPU's counters of @set
- * @flags: from sw_pmu_irq_save(), restored here
- * Context: the core's exit half, interrupts off (sw_pmu_irq_save()).
+ * @flags: from sw_irq_save(), restored here
+ * Context: the core's exit half, interrupts off (sw_irq_save()).
  */
 static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
 						 const struct sw_evset *set,
@@ -333,18 +333,18 @@ static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
 	bad = sw_vcall_close_ev(vc, ec, cpu, 0, bad);
 	for (i = 1; unlikely(i < n); i++)
 		bad = sw_vcall_close_ev(vc, ec, cpu, i, bad);
-	sw_pmu_irq_restore(flags);
+	sw_irq_restore(flags);
 	vc->bad = bad;
 }
 
 /*
- * Where the general ways go.  Out of line (pending.c) where the core's
- * lean halves are inlined into the mechanism's handlers (arm64,
- * __sw_ev_halves): called in tail position, they make the handler save
- * no registers.  Inline where the lean halves are functions of their own
- * already (x86_64): there a call would only cost more.
+ * Where the general ways go: out of line (fast.c) where the core's lean
+ * halves are inlined into the mechanisms' handlers (SW_ARCH_LEAN_INLINE):
+ * called in tail position, they make the handler save no registers.
+ * Inline where the lean halves are functions of their own already: there
+ * a call would only cost more.
  */
-#ifdef CONFIG_ARM64
+#ifdef SW_ARCH_LEAN_INLINE
 void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
 		       u32 n, unsigned long flags);
 void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
@@ -358,9 +358,9 @@ void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
  * sw_vcall_read() - a lean call's entry reading: the set's id, and its
  * thread's virtual counts and gaps, into @vc (set_id, v, g, bad).  One
  * event read directly is the whole of it here; any other case takes the
- * general way (sw_vcall_read_all(), out of line on arm64, in tail
- * position: no value of this one is live across the call, so the handler
- * saves no registers for it).
+ * general way (sw_vcall_read_all(), out of line where the lean halves are
+ * inline, in tail position: no value of this one is live across the call,
+ * so the handler saves no registers for it).
  * Context: the core's entry half.
  */
 static __always_inline void sw_vcall_read(struct sw_vcall *vc,
@@ -378,11 +378,11 @@ static __always_inline void sw_vcall_read(struct sw_vcall *vc,
 		vc->bad = SW_EVCALL_ALL_BAD;
 		return;
 	}
-	flags = sw_pmu_irq_save();
+	flags = sw_irq_save();
 	if (likely(n == 1) &&
 	    likely(sw_pmu_read_virt_direct(&ec->ctr[0], cpu, &vc->v[0],
 					   &vc->g[0]))) {
-		sw_pmu_irq_restore(flags);
+		sw_irq_restore(flags);
 		vc->bad = 0;
 		return;
 	}
@@ -410,7 +410,7 @@ static __always_inline void sw_vcall_close(struct sw_vcall *vc,
 		vc->bad = SW_EVCALL_ALL_BAD;
 		return;
 	}
-	flags = sw_pmu_irq_save();
+	flags = sw_irq_save();
 	/*
 	 * bad 0: one event, good at entry (SW_VCALL_MULTI).  Differences
 	 * modulo 2^64: virtual counts may wrap.
@@ -420,7 +420,7 @@ static __always_inline void sw_vcall_close(struct sw_vcall *vc,
 	    likely(sw_pmu_read_virt_direct(&ec->ctr[0], cpu, &v, &g)) &&
 	    likely(g == vc->g[0] && (s64)(v - v0) >= 0)) {
 		v -= v0;
-		sw_pmu_irq_restore(flags);
+		sw_irq_restore(flags);
 		vc->v[0] = v;
 		return;
 	}

@@ -8,7 +8,7 @@
  *
  * The entry pushes whether or not events are counted; the exit folds the
  * topmost entry of its owner (entries above it are calls whose exit never
- * came: orphaned) exactly as sw_core_exit() folds a kept record.  Both
+ * came: orphaned) exactly as the exit half folds a kept record.  Both
  * halves run with preemption disabled (the mechanism disables it: uprobe
  * handlers run in task context), no locks, no allocation, no printk.
  */
@@ -20,8 +20,7 @@
  * sw_core_enter_stacked() - the entry half of a call kept on the pending
  * stack.
  * @owner: the mechanism's tag for the probe (its exit half passes the same)
- * @a:     the probe's aggregations (a filtered-out call is counted there)
- * @s:     the probe's filters and keys, NULL when it has none
+ * @t:     the probe (a filtered-out call is counted in its aggregations)
  * @regs:  the registers at the function's entry
  *
  * Context: the mechanism's entry handler on the calling thread, with
@@ -32,9 +31,11 @@
  * must not expect an entry at the exit (sw_core_exit_stacked() would count
  * it as unmatched).
  */
-bool sw_core_enter_stacked(const void *owner, struct sw_aggs *a,
-			   const struct sw_spec *s, struct pt_regs *regs)
+bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
+			   struct pt_regs *regs)
 {
+	const struct sw_spec *s = t->spec;
+	struct sw_aggs *a = t->aggs;
 	struct sw_evset *set;
 	struct sw_pending *pd;
 	u64 key[2] = {};
@@ -71,8 +72,7 @@ NOKPROBE_SYMBOL(sw_core_enter_stacked);
  * stack: fold the topmost entry of @owner on the current thread into @a
  * and pop it with every entry above it (counted as orphaned).
  * @owner: the tag given to sw_core_enter_stacked()
- * @a:     the probe's aggregations
- * @s:     the probe's filters and keys, NULL when it has none
+ * @t:     the probe
  * @regs:  the registers at the function's return
  *
  * Context: the mechanism's return handler on the calling thread, with
@@ -80,8 +80,8 @@ NOKPROBE_SYMBOL(sw_core_enter_stacked);
  * Return: false when the thread had no entry of @owner (counted as
  * unmatched in the pending file).
  */
-bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
-			  const struct sw_spec *s, struct pt_regs *regs)
+bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
+			  struct pt_regs *regs)
 {
 	struct sw_thread *th = sw_pending_current();
 	struct sw_pending *pd = NULL;
@@ -103,8 +103,10 @@ bool sw_core_exit_stacked(const void *owner, struct sw_aggs *a,
 	}
 	/* First thing after the function: close the segment. */
 	measured = pd->set_id && sw_core_exit_events(pd);
-	sw_core_fold(a, s, &pd->call, regs, pd, true,
-		     measured ? pd->ev.acc : NULL, pd->ev.bad, pd->set_id);
+	sw_core_fold(t->aggs, t->spec, &pd->call, regs, (struct sw_ret){
+		.ns = sw_clock_since(pd->call.t0), .pd = pd,
+		.measured = measured, .acc = pd->ev.acc, .bad = pd->ev.bad,
+		.set_id = pd->set_id });
 	sw_pending_pop(pd);
 	return true;
 }

@@ -8,6 +8,9 @@
 #define _STOPWATCH_STATS_H
 
 #include "sw_types.h"
+#ifdef __KERNEL__
+#include "wrapper/arch.h"	/* SW_ARCH_STATS: the hot path's own */
+#endif
 
 /* Bucket 0 holds 0; bucket b >= 1 holds [2^(b-1), 2^b). */
 #define SW_HIST_BUCKETS 65
@@ -58,48 +61,13 @@ static inline sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
  */
 static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
 {
-#if defined(__KERNEL__) && defined(CONFIG_ARM64)
-	/*
-	 * The same, in the fewest instructions: the six fields in three
-	 * loads, the count and the sum stored together and so are the two
-	 * halves of the square's sum, and the saturations taken on the carry
-	 * (CSINV of the zero register is all ones).  GCC loads and stores
-	 * them one by one, materializes U64_MAX, and tests the carry of the
-	 * 128-bit sum apart.  The extremes are stored only when they move.
-	 */
-	u64 count, sum, min, max, lo, hi, qlo, qhi;
-
+#ifdef SW_ARCH_STATS
 	BUILD_BUG_ON(offsetof(struct sw_stats, sum) != 8 ||
 		     offsetof(struct sw_stats, min) != 16 ||
 		     offsetof(struct sw_stats, max) != 24 ||
-		     offsetof(struct sw_stats, sq) != 32);
-	asm("ldp	%[count], %[sum], [%[s]]\n\t"
-	    "ldp	%[lo], %[hi], [%[s], #32]\n\t"
-	    "mul	%[qlo], %[v], %[v]\n\t"
-	    "umulh	%[qhi], %[v], %[v]\n\t"
-	    "add	%[count], %[count], #1\n\t"
-	    "adds	%[sum], %[sum], %[v]\n\t"
-	    "csinv	%[sum], %[sum], xzr, cc\n\t"
-	    "adds	%[lo], %[lo], %[qlo]\n\t"
-	    "adcs	%[hi], %[hi], %[qhi]\n\t"
-	    "csinv	%[lo], %[lo], xzr, cc\n\t"
-	    "csinv	%[hi], %[hi], xzr, cc\n\t"
-	    "ldp	%[min], %[max], [%[s], #16]\n\t"
-	    "stp	%[count], %[sum], [%[s]]\n\t"
-	    "stp	%[lo], %[hi], [%[s], #32]\n\t"
-	    "cmp	%[v], %[min]\n\t"
-	    "b.hs	1f\n\t"
-	    "str	%[v], [%[s], #16]\n"
-	    "1:\n\t"
-	    "cmp	%[v], %[max]\n\t"
-	    "b.ls	2f\n\t"
-	    "str	%[v], [%[s], #24]\n"
-	    "2:"
-	    : [count] "=&r" (count), [sum] "=&r" (sum), [min] "=&r" (min),
-	      [max] "=&r" (max), [lo] "=&r" (lo), [hi] "=&r" (hi),
-	      [qlo] "=&r" (qlo), [qhi] "=&r" (qhi), "+m" (*s)
-	    : [s] "r" (s), [v] "r" (value)
-	    : "cc");
+		     offsetof(struct sw_stats, sq) != 32 ||
+		     sizeof(*s) != 48);
+	sw_arch_stats_add((u64 *)s, value);
 #else
 	s->count++;
 	if (unlikely(check_add_overflow(s->sum, value, &s->sum)))
@@ -133,19 +101,8 @@ static inline unsigned int sw_hist_bucket(u64 value)
  */
 static __always_inline void sw_hist_count(u64 *hist, u64 value)
 {
-#if defined(__KERNEL__) && defined(CONFIG_ARM64)
-	/*
-	 * Bucket 64 - CLZ: arm64's CLZ of 0 is 64, so no branch for 0 (where
-	 * fls64() has one), and the count's address is the end of the
-	 * histogram less 8 * CLZ, one instruction.
-	 */
-	u64 *at, lz;
-
-	asm("clz	%[lz], %[v]\n\t"
-	    "sub	%[at], %[end], %[lz], lsl #3"
-	    : [at] "=r" (at), [lz] "=&r" (lz)
-	    : [end] "r" (hist + SW_HIST_BUCKETS - 1), [v] "r" (value));
-	(*at)++;
+#ifdef SW_ARCH_STATS
+	sw_arch_hist_count(hist + SW_HIST_BUCKETS - 1, value);
 #else
 	hist[sw_hist_bucket(value)]++;
 #endif

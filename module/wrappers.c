@@ -5,11 +5,15 @@
  * (uprobes.h, ftrace.h: for the attach mechanisms to come), so a kernel
  * API change breaks the build at once rather than later.  Defines nothing.
  */
+#include "wrapper/arch.h"
 #include "wrapper/cgroup.h"
 #include "wrapper/ftrace.h"
+#include "wrapper/irqflags.h"
 #include "wrapper/kprobes.h"
 #include "wrapper/module.h"
 #include "wrapper/perf_event.h"
+#include "wrapper/seqlock.h"
+#include "wrapper/smp.h"
 #include "wrapper/stacktrace.h"
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"

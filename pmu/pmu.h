@@ -17,6 +17,7 @@
 #include <linux/seqlock.h>
 #include <linux/seq_file.h>
 
+#include "wrapper/irqflags.h"
 #include "wrapper/perf_event.h"
 #include "wrapper/smp.h"
 #include "lib/events.h"
@@ -102,47 +103,6 @@ void sw_pmu_exit(void);
 struct sw_evset *sw_pmu_set_locked(void);
 
 /*
- * sw_pmu_irq_save(), sw_pmu_irq_restore() - interrupts off around a
- * reading, inline: the handlers mostly run with them off already (a
- * kprobe's breakpoint, the scheduler), and then nothing is written.  Raw:
- * no irq-flag tracing in a probe handler.
- */
-static __always_inline unsigned long sw_pmu_irq_save(void)
-{
-#if defined(CONFIG_ARM64) && !defined(CONFIG_ARM64_PSEUDO_NMI)
-	/* DAIF only: the I bit tested where it is read, no mask kept apart. */
-	unsigned long flags;
-
-	BUILD_BUG_ON(PSR_I_BIT != 1 << 7);
-	asm volatile("mrs	%0, daif\n\t"
-		     "tbnz	%0, #7, 1f\n\t"
-		     "msr	daifset, #3\n"
-		     "1:"
-		     : "=r" (flags) : : "memory");
-	return flags;
-#else
-	unsigned long flags = arch_local_save_flags();
-
-	if (!arch_irqs_disabled_flags(flags))
-		arch_local_irq_disable();
-	return flags;
-#endif
-}
-
-static __always_inline void sw_pmu_irq_restore(unsigned long flags)
-{
-#if defined(CONFIG_ARM64) && !defined(CONFIG_ARM64_PSEUDO_NMI)
-	asm volatile("tbnz	%0, #7, 1f\n\t"
-		     "msr	daif, %0\n"
-		     "1:"
-		     : : "r" (flags) : "memory");
-#else
-	if (!arch_irqs_disabled_flags(flags))
-		arch_local_irq_restore(flags);
-#endif
-}
-
-/*
  * sw_pmu_read_ctr() - read one counter of this CPU (sw_pmu_read()'s step,
  * for callers that fold each value as it comes); sw_pmu_read_ctr_direct()
  * by the direct read only (false when it must go through perf, and always
@@ -151,7 +111,7 @@ static __always_inline void sw_pmu_irq_restore(unsigned long flags)
  * @cpu: this CPU
  * @s:   the sample, output; untouched when there is no value
  *
- * Context: interrupts off (sw_pmu_irq_save()), preemption off.
+ * Context: interrupts off (sw_irq_save()), preemption off.
  * Return: false when the counter has no value (none on this CPU, not
  * active on it).
  */
@@ -232,11 +192,11 @@ static __always_inline u32 sw_pmu_read(const struct sw_evset *set,
 
 	if (unlikely(!c))
 		return SW_EVCALL_ALL_BAD;
-	flags = sw_pmu_irq_save();
+	flags = sw_irq_save();
 	for (i = 0; i < n; i++)
 		if (!sw_pmu_read_ctr(&c->ctr[i], cpu, &s[i]))
 			unread |= 1U << i;
-	sw_pmu_irq_restore(flags);
+	sw_irq_restore(flags);
 	return unread;
 }
 

@@ -28,6 +28,7 @@
 
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/timekeeping.h>
 #ifdef CONFIG_X86_64
 #include <asm/msr.h>
@@ -118,9 +119,12 @@ static __always_inline u64 sw_clock_stamp(void)
 
 static __always_inline u64 sw_clock_since(u64 t0)
 {
-	u64 t1 = ktime_get_mono_fast_ns();
+	u64 ns;
 
-	return t1 > t0 ? t1 - t0 : 0;
+	/* Borrow, not compare: one subtraction whose flags choose (arm64). */
+	if (unlikely(check_sub_overflow(ktime_get_mono_fast_ns(), t0, &ns)))
+		return 0;
+	return ns;
 }
 
 static inline void sw_clock_check(void)
