@@ -591,15 +591,36 @@ static __sw_lean void name##_exit_lean(struct sw_aggs *a, rtype r,	\
 }									\
 NOKPROBE_SYMBOL(name##_exit_lean);					\
 									\
+/* Time only, and lean with events: the halves' inline ways. */	\
+static __always_inline void name##_enter_fast(type p,			\
+					      const struct sw_evset *set)\
+{									\
+	sw_core_enter_time(&rec(p)->call);				\
+	if (unlikely(set))						\
+		name##_enter_lean(p, set);				\
+}									\
+									\
+static __always_inline bool name##_exit_fast(struct sw_aggs *a, rtype r,\
+					     struct pt_regs *regs)	\
+{									\
+	struct sw_pending *pd = r->call.pend;				\
+									\
+	if (likely(!pd))						\
+		__sw_core_exit_time(a, &r->call, regs);			\
+	else if (likely(sw_pend_is_lean(pd)))				\
+		name##_exit_lean(a, r, regs);				\
+	else								\
+		return false;						\
+	return true;							\
+}									\
+									\
 static __always_inline bool name##_enter(const struct sw_target *t,	\
 					 type p, struct pt_regs *regs)	\
 {									\
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);	\
 									\
 	if (likely(!t->spec) && likely(!sw_paths_on())) {		\
-		sw_core_enter_time(&rec(p)->call);			\
-		if (unlikely(set))					\
-			name##_enter_lean(p, set);			\
+		name##_enter_fast(p, set);				\
 		return true;						\
 	}								\
 	return name##_enter_full(t, p, regs);				\
@@ -608,18 +629,9 @@ static __always_inline bool name##_enter(const struct sw_target *t,	\
 static __always_inline void name##_exit(const struct sw_target *t,	\
 					rtype r, struct pt_regs *regs)	\
 {									\
-	if (likely(!t->spec)) {						\
-		struct sw_pending *pd = r->call.pend;			\
-									\
-		if (likely(!pd))					\
-			__sw_core_exit_time(t->aggs, &r->call, regs);	\
-		else if (likely(sw_pend_is_lean(pd)))			\
-			name##_exit_lean(t->aggs, r, regs);		\
-		else							\
-			name##_exit_full(t, r, regs);			\
-	} else {							\
-		name##_exit_full(t, r, regs);				\
-	}								\
+	if (likely(!t->spec) && likely(name##_exit_fast(t->aggs, r, regs)))\
+		return;							\
+	name##_exit_full(t, r, regs);					\
 }
 
 /**
@@ -672,9 +684,7 @@ static __always_inline int name##_enter_nospec(type p,			\
 	struct sw_evset *set = rcu_dereference_sched(sw_evset);	\
 									\
 	if (likely(!sw_paths_on())) {					\
-		sw_core_enter_time(&rec(p)->call);			\
-		if (unlikely(set))					\
-			name##_enter_lean(p, set);			\
+		name##_enter_fast(p, set);				\
 		return 0;						\
 	}								\
 	return name##_enter_nospec_full(p, regs);			\
@@ -684,14 +694,9 @@ static __always_inline void						\
 name##_exit_nospec(const struct sw_target *t, rtype r,			\
 		   struct pt_regs *regs)				\
 {									\
-	struct sw_pending *pd = r->call.pend;				\
-									\
-	if (likely(!pd))						\
-		__sw_core_exit_time(t->aggs, &r->call, regs);		\
-	else if (likely(sw_pend_is_lean(pd)))				\
-		name##_exit_lean(t->aggs, r, regs);			\
-	else								\
-		name##_exit_nospec_full(t->aggs, r, regs);		\
+	if (likely(name##_exit_fast(t->aggs, r, regs)))			\
+		return;							\
+	name##_exit_nospec_full(t->aggs, r, regs);			\
 }
 
 #endif /* _STOPWATCH_CORE_H */
