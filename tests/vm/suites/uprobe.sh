@@ -341,7 +341,7 @@ is "the sleeping program returned normally" "$?" 0
 "$U" sleep 200 100 & S3=$!
 fails=0
 i=0
-while [ $i -lt 20 ]; do
+while [ $i -lt 10 ]; do
 	unload
 	r=$(load)
 	[ "$r" = ok ] || fails=$((fails + 1))
@@ -351,7 +351,7 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 unload
-is "20 load / probe / rmmod cycles under load" "$fails" 0
+is "10 load / probe / rmmod cycles under load" "$fails" 0
 check "stopwatch unloaded" sh -c '! [ -d /sys/module/stopwatch ]'
 kill "$S1" "$S2" "$S3" 2>/dev/null
 wait "$S1"; r1=$?
