@@ -49,14 +49,14 @@ if [ $direct = 1 ]; then
 	is "one on each" "$(mech sw_test_target@k) $(mech sw_test_target)" "0 0 1 0"
 	tctl "callers 3 2" >/dev/null
 	is "the kretprobe counts the 5 calls" "$(col sw_test_target@k calls)" 5
-	is "by=caller: 3 from sw_test_caller_a" "$(keyed sw_test_target '^caller=sw_test_caller_a\+0x')" 3
-	is "by=caller: 2 from sw_test_caller_b" "$(keyed sw_test_target '^caller=sw_test_caller_b\+0x')" 2
+	is "by=caller: 3 from sw_test_caller_a" "$(keyed sw_test_target '^caller=sw_test_caller_a[+]0x')" 3
+	is "by=caller: 2 from sw_test_caller_b" "$(keyed sw_test_target '^caller=sw_test_caller_b[+]0x')" 2
 	diag "keys: $(awk '$1 == "sw_test_target" { printf "%s %s; ", $2, $3 }' "$D/keys" | head -c 300)"
 	is "remove them" "$(ctl probes '-sw_test_target@k -sw_test_target')" ok
 	is "a trampoline alone by caller (no kretprobe)" \
 		"$(ctl probes '+sw_test_target attach=trampoline args=1 by=caller')" ok
 	tctl "callers 1 4" >/dev/null
-	is "by=caller: 4 from sw_test_caller_b" "$(keyed sw_test_target '^caller=sw_test_caller_b\+0x')" 4
+	is "by=caller: 4 from sw_test_caller_b" "$(keyed sw_test_target '^caller=sw_test_caller_b[+]0x')" 4
 	is "remove it" "$(ctl probes '-sw_test_target')" ok
 else
 	skip "no ftrace direct calls: no trampoline's caller key"
