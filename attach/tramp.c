@@ -152,8 +152,9 @@ const char *sw_tramp_why(int err)
 	case -EBUSY:
 		return "another direct caller (e.g. a BPF fentry/fexit program) holds it";
 	case -EINVAL:
-	case -ENOENT:
 		return "ftrace cannot trace it";
+	case -ENOENT:
+		return "ftrace cannot trace it, or its module is going away";
 	default:
 		return "ftrace refused the direct call";
 	}
