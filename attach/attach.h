@@ -55,6 +55,7 @@ void sw_kretprobe_unregister(struct sw_kretprobe **ks, int n);
 void sw_kretprobe_missed(struct sw_kretprobe *k, unsigned long *maxactive,
 			 unsigned long *reentry);
 void sw_kretprobe_reset_missed(struct sw_kretprobe *k);
+bool sw_kretprobe_gone(struct sw_kretprobe *k);
 
 struct sw_usite;
 
@@ -107,11 +108,16 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  * @arg:      for @release
  * @reentry:  calls not measured because a handler half ran on their CPU
  * @reentry_base: @reentry at the last reset
+ * @addr:     the function's address (as its kprobe resolved it)
  * @seq:      its number, never 0 and never reused while the module is
  *            loaded: a call in flight knows its probe by it
  * @idx:      its stub, -1 when none
  * @armed:    its handlers measure calls
- * @registered: the direct call is installed
+ * @registered: the direct call is installed (ftrace holds @ops)
+ * @detached: the function's module went: its direct call was removed
+ *            before the module's text, the probe stays (no calls)
+ * @caller:   its rows are keyed by the caller: the exit half looks
+ *            behind a kretprobe sharing the function for the real one
  */
 struct sw_tramp {
 	struct sw_target target;
@@ -121,10 +127,13 @@ struct sw_tramp {
 	void *arg;
 	atomic_long_t reentry;
 	unsigned long reentry_base;
+	unsigned long addr;
 	u32 seq;
 	int idx;
 	bool armed;
 	bool registered;
+	bool detached;
+	bool caller;
 };
 
 int sw_attach_param(void);
@@ -133,10 +142,13 @@ const char *sw_tramp_why(int err);
 void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   struct sw_aggs *aggs, const struct sw_spec *spec,
 		   void (*release)(void *arg), void *arg);
-int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs);
+int sw_tramp_register(struct sw_tramp *t, struct kprobe *kp, int nargs);
 void sw_tramp_enable(struct sw_tramp *t);
 void sw_tramp_unregister(struct sw_tramp **ts, int n);
+int sw_tramp_init_module(void);
 void sw_tramp_exit_module(void);
+bool sw_tramp_detached(const struct sw_tramp *t);
+bool sw_tramp_companion_owns(unsigned long addr);
 unsigned long sw_tramp_missed(struct sw_tramp *t);
 void sw_tramp_reset_missed(struct sw_tramp *t);
 

@@ -230,8 +230,9 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
  * @ret:  what register_kprobe() or register_kretprobe() returned
  * @addr: the probed address, when @ret is 0
  *
- * A registered probe on one of stopwatch's own functions is refused: the
- * caller then unregisters it.
+ * A registered probe on one of stopwatch's own functions (this module's,
+ * or the trampolines' companion's: sw_tramp_companion_owns()) is refused:
+ * the caller then unregisters it.
  *
  * Context: process context.
  * Return: 0, -ENOENT (no such function), -EINVAL (cannot be probed, or one
@@ -253,8 +254,9 @@ int sw_kprobe_result(const char *what, const char *name, int ret,
 		sw_error("%s '%s': cannot be probed (%d)", what, name, ret);
 		return ret;
 	}
-	if (within_module((unsigned long)addr, THIS_MODULE)) {
-		sw_error("%s '%s': stopwatch does not probe its own functions",
+	if (within_module((unsigned long)addr, THIS_MODULE) ||
+	    sw_tramp_companion_owns((unsigned long)addr)) {
+		sw_error("%s '%s': stopwatch does not probe its own functions (stopwatch.ko's and stopwatch_tramp.ko's)",
 			 what, name);
 		return -EINVAL;
 	}
@@ -358,4 +360,16 @@ void sw_kretprobe_reset_missed(struct sw_kretprobe *k)
 {
 	k->missed_base = READ_ONCE(k->krp.nmissed);
 	k->reentry_base = READ_ONCE(k->krp.kp.nmissed);
+}
+
+/**
+ * sw_kretprobe_gone() - whether @k's function went with its module
+ * (kprobes marked the kprobe gone: it hits no more).
+ * @k: the probe
+ *
+ * Context: any (a racy read: the stats file).
+ */
+bool sw_kretprobe_gone(struct sw_kretprobe *k)
+{
+	return kprobe_gone(&k->krp.kp);
 }

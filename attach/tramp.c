@@ -37,7 +37,23 @@
  * an RCU grace period (no half still uses the probe: the companion runs
  * them with preemption disabled) and calls the owner's release.  The
  * companion is found at the first trampoline (symbol_get(), loaded with
- * request_module() if need be) and let go at module exit.
+ * request_module() if need be) and let go at module exit, or when the
+ * module's init fails after it was found.
+ *
+ * Modules: a trampoline on a module's function must not outlive its
+ * text.  A module notifier, run after kprobes' own (whose kprobe on the
+ * function is then marked gone), removes the direct calls into a module
+ * that goes (into its init text when that is freed) while ftrace still
+ * has the module's records, and marks the probes detached: they stay,
+ * count nothing more, and say so (the stats column detached).  A
+ * registration checks, under the same lock, that the kprobe which found
+ * the function is not gone, so none lands on a module past its notifier.
+ * When ftrace refuses to let a direct call go, the probe is never freed:
+ * ftrace holds its ftrace_ops, and its stub stays reserved (logged).
+ *
+ * The companion's own text (its stubs above all) is never probed: its
+ * sw_tramp_owns() says what is its, for every attach path
+ * (sw_kprobe_result()).
  *
  * The default (the attach parameter) is auto: a trampoline for every
  * function given its argument count (the stopwatch program gives it from
@@ -53,6 +69,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
@@ -135,8 +152,9 @@ const char *sw_tramp_why(int err)
 	case -EBUSY:
 		return "another direct caller (e.g. a BPF fentry/fexit program) holds it";
 	case -EINVAL:
-	case -ENOENT:
 		return "ftrace cannot trace it";
+	case -ENOENT:
+		return "ftrace cannot trace it, or its module is going away";
 	default:
 		return "ftrace refused the direct call";
 	}
@@ -162,13 +180,56 @@ void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 	t->release = release;
 	t->arg = arg;
 	t->idx = -1;
+	t->caller = spec && (spec->by.k[0] == SW_KEY_CALLER ||
+			     spec->by.k[1] == SW_KEY_CALLER);
+}
+
+/**
+ * sw_tramp_detached() - whether @t's function went with its module.
+ * @t: the probe
+ *
+ * Context: any (a racy read: the stats file).
+ */
+bool sw_tramp_detached(const struct sw_tramp *t)
+{
+	return READ_ONCE(t->detached);
+}
+
+/**
+ * sw_tramp_companion_owns() - whether @addr is the companion's
+ * (stopwatch_tramp.ko's text: its stubs and their common body), which no
+ * attach path may probe: a kretprobe there would take over the address
+ * the stubs return through.
+ * @addr: a probed address
+ *
+ * Context: process context.
+ * Return: true when the companion is loaded and @addr is in it.
+ */
+bool sw_tramp_companion_owns(unsigned long addr)
+{
+	bool (*owns)(unsigned long addr) = symbol_get(sw_tramp_owns);
+	bool ret;
+
+	if (!owns)
+		return false;
+	ret = owns(addr);
+	symbol_put(sw_tramp_owns);
+	return ret;
 }
 
 #ifdef SW_HAVE_TRAMP
 
-/* The slots, the companion's ops and the probes' numbers. */
+/*
+ * The slots, the companion's ops, the probes' numbers, their registered
+ * and detached states.  Never held across request_module(): a module
+ * that fails to load runs the module notifier, which takes it.
+ */
 static DEFINE_MUTEX(sw_tramp_lock);
 static u32 sw_tramp_seq;
+/* Direct calls removed because their module went; probes ftrace kept. */
+static unsigned int sw_tramp_ndetached;
+static unsigned int sw_tramp_nleaked;
+static bool sw_tramp_nb_on;
 
 /*
  * The companion's exports, from symbol_get() (a reference on it, which it
@@ -184,8 +245,9 @@ static struct sw_tramp_ops sw_tramp_ops = {
 };
 
 /*
- * Finds the companion and attaches our halves to its trampolines, once.
- * Context: process context, under sw_tramp_lock (request_module() sleeps).
+ * Finds the companion and attaches our halves to its trampolines, once
+ * (sw_tramp_register() has loaded it if it could).
+ * Context: process context, under sw_tramp_lock.
  * Return: 0, -ENOPKG (not loaded and cannot be), -EPROTO (of another
  * version) or -EBUSY.
  */
@@ -195,13 +257,10 @@ static int sw_tramp_companion(void)
 	void (*detach_fn)(struct sw_tramp_ops *ops);
 	int ret;
 
+	lockdep_assert_held(&sw_tramp_lock);
 	if (sw_tramp_attach_fn)
 		return 0;
 	attach_fn = symbol_get(sw_tramp_attach);
-	if (!attach_fn) {
-		request_module("stopwatch_tramp");
-		attach_fn = symbol_get(sw_tramp_attach);
-	}
 	if (!attach_fn)
 		return -ENOPKG;
 	detach_fn = symbol_get(sw_tramp_detach);
@@ -220,20 +279,121 @@ static int sw_tramp_companion(void)
 	return 0;
 }
 
+/*
+ * Loads the companion if it is not loaded (sw_tramp_companion() then
+ * finds it).  Not under sw_tramp_lock: a module that fails to load runs
+ * the module notifier, which takes it.
+ * Context: process context; request_module() sleeps.
+ */
+static void sw_tramp_load_companion(void)
+{
+	if (READ_ONCE(sw_tramp_attach_fn))
+		return;
+	if (symbol_get(sw_tramp_attach)) {
+		symbol_put(sw_tramp_attach);
+		return;
+	}
+	request_module("stopwatch_tramp");
+}
+
 static unsigned long sw_tramp_addr(int idx)
 {
 	return sw_tramp_ops.stubs + idx * SW_TRAMP_STUB_SIZE;
 }
 
+/*
+ * Removes @t's direct call.  When ftrace refuses, it still holds @t's
+ * ftrace_ops (and its filter): @t is then never released and keeps its
+ * stub, said in the log (rate-limited) with the count of such probes.
+ * Context: process context, under sw_tramp_lock.
+ * Return: true when the direct call is gone.
+ */
+static bool sw_tramp_direct_off(struct sw_tramp *t)
+{
+	int ret;
+
+	lockdep_assert_held(&sw_tramp_lock);
+	ret = sw_ftrace_direct_unregister(&t->ops, sw_tramp_addr(t->idx));
+	if (!ret) {
+		t->registered = false;
+		return true;
+	}
+	sw_tramp_nleaked++;
+	pr_warn_ratelimited(SW_NAME ": %s: ftrace did not give back its direct call (%d): the probe stays allocated and stub %d reserved (%u such probes)\n",
+			    t->name, ret, t->idx, sw_tramp_nleaked);
+	return false;
+}
+
+/*
+ * A module goes (or its init text is freed, MODULE_STATE_LIVE): remove
+ * the direct calls into it while ftrace still has its records, before
+ * its text is freed.  Run after kprobes' notifier (a lower priority), so
+ * that a registration after this one finds its kprobe gone.
+ * Context: process context, the module notifier chain's (no module
+ * lock held).
+ */
+static int sw_tramp_module_cb(struct notifier_block *nb, unsigned long val,
+			      void *data)
+{
+	struct module *mod = data;
+	int i, n = 0;
+
+	if (val != MODULE_STATE_GOING && val != MODULE_STATE_LIVE)
+		return NOTIFY_DONE;
+	mutex_lock(&sw_tramp_lock);
+	for (i = 0; i < SW_TRAMP_SLOTS; i++) {
+		struct sw_tramp *t = sw_tramp_slot[i];
+
+		if (!t || !t->registered)
+			continue;
+		if (val == MODULE_STATE_GOING ? !within_module(t->addr, mod) :
+		    !within_module_init(t->addr, mod))
+			continue;
+		WRITE_ONCE(t->armed, false);
+		WRITE_ONCE(t->detached, true);
+		if (sw_tramp_direct_off(t))
+			n++;
+	}
+	sw_tramp_ndetached += n;
+	mutex_unlock(&sw_tramp_lock);
+	if (n)
+		pr_info(SW_NAME ": module %s %s: %d trampoline%s detached (%u in all)\n",
+			mod->name, val == MODULE_STATE_GOING ? "going" : "init freed",
+			n, n == 1 ? "" : "s", sw_tramp_ndetached);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sw_tramp_module_nb = {
+	.notifier_call = sw_tramp_module_cb,
+	/* After kprobes_module_callback() (priority 0). */
+	.priority = -1,
+};
+
+/**
+ * sw_tramp_init_module() - watch modules go, for the trampolines on their
+ * functions.
+ *
+ * Context: process context (module init), before any trampoline.
+ * Return: 0 or a negative errno.
+ */
+int sw_tramp_init_module(void)
+{
+	int ret = register_module_notifier(&sw_tramp_module_nb);
+
+	sw_tramp_nb_on = !ret;
+	return ret;
+}
+
 /**
  * sw_tramp_register() - install the direct call, disarmed.
  * @t:     from sw_tramp_init()
- * @addr:  the function's address, as its kprobe resolved it (its start,
- *         or on x86_64 its ftrace site just past an ENDBR): ftrace maps
- *         either to the site, by a binary search.  Selecting by name
- *         instead would look up the name of every traceable function
- *         (tens of thousands), and would take every static function of
- *         that name, where the kprobe took one.
+ * @kp:    the registered kprobe that found the function: its address
+ *         (its start, or on x86_64 its ftrace site just past an ENDBR:
+ *         ftrace maps either to the site, by a binary search; selecting
+ *         by name instead would look up the name of every traceable
+ *         function, tens of thousands, and would take every static
+ *         function of that name, where the kprobe took one), and whether
+ *         the function's module went meanwhile (gone: -ENOENT)
  * @nargs: the function's argument count, -1 when unknown
  *
  * Says nothing: the caller decides between an error and a fallback
@@ -243,18 +403,23 @@ static unsigned long sw_tramp_addr(int idx)
  * Return: 0, -ENODATA (argument count unknown), -E2BIG (stack
  * arguments), -ENOPKG or -EPROTO (no companion module of our version),
  * -ENOSPC (no free stub), -EBUSY (another direct caller), -EINVAL
- * (ftrace cannot trace the function), -ENOMEM, or another errno of
- * ftrace.
+ * (ftrace cannot trace the function), -ENOENT (its module went), -ENOMEM,
+ * or another errno of ftrace.
  */
-int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs)
+int sw_tramp_register(struct sw_tramp *t, struct kprobe *kp, int nargs)
 {
+	unsigned long addr = (unsigned long)kp->addr;
 	int i, ret;
 
 	if (nargs < 0)
 		return -ENODATA;
 	if (nargs > SW_TRAMP_MAX_ARGS)
 		return -E2BIG;
+	sw_tramp_load_companion();
 	mutex_lock(&sw_tramp_lock);
+	ret = -ENOENT;
+	if (kprobe_gone(kp))
+		goto out_unlock;
 	ret = sw_tramp_companion();
 	if (ret)
 		goto out_unlock;
@@ -272,6 +437,7 @@ int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs)
 		++sw_tramp_seq;
 	t->seq = sw_tramp_seq;
 	t->idx = i;
+	t->addr = addr;
 	/* The halves read the probe's number through the slot. */
 	smp_store_release(&sw_tramp_slot[i], t);
 	ret = sw_ftrace_direct_register(&t->ops, sw_tramp_addr(i));
@@ -302,26 +468,23 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 	bool stubs = false;
 	int i;
 
+	mutex_lock(&sw_tramp_lock);
 	for (i = 0; i < n; i++) {
 		struct sw_tramp *t = ts[i];
 
 		WRITE_ONCE(t->armed, false);
-		if (t->registered) {
-			int ret = sw_ftrace_direct_unregister(&t->ops,
-						sw_tramp_addr(t->idx));
-
-			if (ret)
-				pr_warn(SW_NAME ": %s: removing the direct call failed (%d)\n",
-					t->name, ret);
-			t->registered = false;
-		}
+		if (t->registered && !sw_tramp_direct_off(t))
+			continue;	/* ftrace holds it: kept, its stub too */
 		stubs |= t->idx >= 0;
 	}
+	mutex_unlock(&sw_tramp_lock);
 	if (stubs) {
 		/* No task is between an ftrace site and its stub any more. */
 		synchronize_rcu_tasks();
 		mutex_lock(&sw_tramp_lock);
 		for (i = 0; i < n; i++) {
+			if (ts[i]->registered)
+				continue;
 			if (ts[i]->idx >= 0)
 				WRITE_ONCE(sw_tramp_slot[ts[i]->idx], NULL);
 			ts[i]->idx = -1;
@@ -330,20 +493,30 @@ void sw_tramp_unregister(struct sw_tramp **ts, int n)
 		/* No half uses them any more (the companion's RCU-sched). */
 		synchronize_rcu();
 	}
+	/* Under no lock: the owner's release may free @ts[i]. */
 	for (i = 0; i < n; i++)
-		ts[i]->release(ts[i]->arg);
+		if (!ts[i]->registered)
+			ts[i]->release(ts[i]->arg);
 }
 
 /**
- * sw_tramp_exit_module() - let the companion go: no half of ours runs
- * from now on, and calls still in flight in its trampolines return to
- * their callers untouched.
+ * sw_tramp_exit_module() - stop watching modules and let the companion
+ * go: no half of ours runs from now on, and calls still in flight in its
+ * trampolines return to their callers untouched.
  *
- * Context: process context (module exit), after every probe is
- * unregistered.
+ * Context: process context (module exit, or a failed init), after every
+ * probe is unregistered.
  */
 void sw_tramp_exit_module(void)
 {
+	if (sw_tramp_nb_on)
+		unregister_module_notifier(&sw_tramp_module_nb);
+	sw_tramp_nb_on = false;
+	if (sw_tramp_nleaked)
+		pr_warn(SW_NAME ": %u trampoline probe%s left to ftrace, which kept %s direct call%s (their stubs pass calls through untouched)\n",
+			sw_tramp_nleaked, sw_tramp_nleaked == 1 ? "" : "s",
+			sw_tramp_nleaked == 1 ? "its" : "their",
+			sw_tramp_nleaked == 1 ? "" : "s");
 	if (!sw_tramp_attach_fn)
 		return;
 	sw_tramp_detach_fn(&sw_tramp_ops);
@@ -366,9 +539,14 @@ void sw_tramp_enable(struct sw_tramp *t)
 
 #else /* !SW_HAVE_TRAMP */
 
-int sw_tramp_register(struct sw_tramp *t, unsigned long addr, int nargs)
+int sw_tramp_register(struct sw_tramp *t, struct kprobe *kp, int nargs)
 {
 	return -EOPNOTSUPP;
+}
+
+int sw_tramp_init_module(void)
+{
+	return 0;
 }
 
 void sw_tramp_unregister(struct sw_tramp **ts, int n)

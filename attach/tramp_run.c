@@ -13,6 +13,7 @@
 #include <linux/ptrace.h>
 
 #include "core/core.h"
+#include "wrapper/kprobes.h"
 #include "tramp.h"
 
 #ifdef SW_HAVE_TRAMP
@@ -81,6 +82,24 @@ static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
 static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
 #endif
 
+/*
+ * A call whose rows are keyed by its caller, when a kretprobe shares the
+ * function: ftrace ran the kretprobe first, which put its own trampoline
+ * in place of the return address the stub then saved; the kretprobe's
+ * record of the call (found by the call's stack and frame pointers at
+ * entry) has the real one.
+ * Context: as sw_tramp_exit(); reads only the current thread's list.
+ */
+static __always_inline void sw_tf_real_caller(struct sw_tramp_frame *f)
+{
+	unsigned long ret;
+
+	ret = sw_kretprobe_real_return((unsigned long)f + SW_TF_ENTRY_SP,
+			*(unsigned long *)((char *)f + SW_TF_CALLER_FP));
+	if (ret)
+		instruction_pointer_set(&f->regs, ret);
+}
+
 /**
  * sw_tramp_enter() - the entry half, called by the companion's trampoline.
  * @frame: the trampoline's struct sw_tramp_frame
@@ -136,9 +155,11 @@ notrace void sw_tramp_exit(void *frame)
 
 	if (unlikely(!t) || unlikely(t->seq != f->seq))
 		return;
-	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1))
+	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
+		if (unlikely(t->caller))
+			sw_tf_real_caller(f);
 		sw_tf_exit(&t->target, f, &f->regs);
-	else
+	} else
 		atomic_long_inc(&t->reentry);
 	this_cpu_dec(sw_tramp_busy);
 }

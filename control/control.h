@@ -22,8 +22,10 @@
 /*
  * 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended
  * 1.2: filtered, filtered_short, filtered_long appended (last columns)
+ * 1.3: attach, attach_err appended
+ * 1.4: detached appended
  */
-#define SW_STATS_FORMAT_MINOR 3
+#define SW_STATS_FORMAT_MINOR 4
 
 /**
  * struct sw_ctl_file - a debugfs file (sw_debugfs_add_ctl()).

@@ -170,8 +170,7 @@ static int sw_attach_kernel(struct sw_probe *p)
 		return ret;
 	sw_tramp_init(&p->tp, p->func, &p->aggs, sw_probe_spec(p),
 		      sw_probe_release, p);
-	ret = sw_tramp_register(&p->tp, (unsigned long)k->krp.kp.addr,
-				p->nargs);
+	ret = sw_tramp_register(&p->tp, &k->krp.kp, p->nargs);
 	if (!ret) {
 		p->tramp = true;
 		p->kp_left = true;
@@ -765,11 +764,14 @@ int sw_registry_init(void)
 		ret = sw_tramp_check_params();
 	if (ret)
 		return ret;
+	ret = sw_tramp_init_module();
+	if (ret)
+		return ret;
 	sw_hist_dir = debugfs_create_dir("hist", sw_debugfs_root());
 	if (IS_ERR(sw_hist_dir)) {
 		ret = PTR_ERR(sw_hist_dir);
 		sw_hist_dir = NULL;
-		return ret;
+		goto out_tramp_exit;
 	}
 	if (probes && *probes) {
 		buf = kstrdup(probes, GFP_KERNEL);
@@ -784,6 +786,9 @@ int sw_registry_init(void)
 
 out_remove_hist:
 	sw_debugfs_remove(&sw_hist_dir);
+out_tramp_exit:
+	/* The companion too, if an addition undone above had found it. */
+	sw_tramp_exit_module();
 	return ret;
 }
 

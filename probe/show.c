@@ -22,7 +22,9 @@
  * (filtered_short), longer than max_ns (filtered_long); then how the
  * probe is attached (attach: 0 kretprobe, 1 trampoline, 2 uprobe) and
  * why a kernel function with attach=auto is not on a trampoline
- * (attach_err: a positive errno, 0 when it is or was not asked to be).
+ * (attach_err: a positive errno, 0 when it is or was not asked to be);
+ * last whether its function went with its module (detached: 1, the
+ * probe counts nothing more; 0 otherwise).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
@@ -31,8 +33,9 @@ void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
 		   "migrated");
 	sw_evgen_header(m, set);
-	seq_printf(m, " %10s %14s %14s %6s %10s\n", "filtered",
-		   "filtered_short", "filtered_long", "attach", "attach_err");
+	seq_printf(m, " %10s %14s %14s %6s %10s %8s\n", "filtered",
+		   "filtered_short", "filtered_long", "attach", "attach_err",
+		   "detached");
 }
 
 /*
@@ -55,6 +58,18 @@ static void sw_probe_missed(struct sw_probe *p, unsigned long *maxactive,
 		return;
 	}
 	sw_kretprobe_missed(&p->kp, maxactive, reentry);
+}
+
+/*
+ * Whether a kernel function's probe went with the function's module: its
+ * trampoline was detached (attach/tramp.c), or kprobes marked its
+ * kretprobe gone.
+ */
+static int sw_probe_detached(struct sw_probe *p)
+{
+	if (p->upath)
+		return 0;
+	return p->tramp ? sw_tramp_detached(&p->tp) : sw_kretprobe_gone(&p->kp);
 }
 
 /**
@@ -82,10 +97,10 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
 		sw_evgen_cols(m, evs, &buf->evr);
-	seq_printf(m, " %10llu %14llu %14llu %6d %10d\n",
+	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
 		   filtered[SW_FILTERED_LONG], p->upath ? 2 : p->tramp ? 1 : 0,
-		   p->attach_err);
+		   p->attach_err, sw_probe_detached(p));
 }
 
 /*

@@ -16,6 +16,9 @@
  * to the companion, which finds the ops gone (or of a later load:
  * another generation) and goes straight back to the caller.
  *
+ * Version 3 added sw_tramp_owns(): stopwatch.ko refuses probes on what
+ * it says is the companion's.
+ *
  * The frame, from the stack pointer up (x86_64; arm64 below):
  *
  *   0    struct pt_regs (168 bytes): the argument registers at entry;
@@ -65,6 +68,8 @@
 #define SW_TF_GEN	380
 #define SW_TF_IDX	384
 #define SW_TF_SIZE	544
+#define SW_TF_CALLER_FP	560
+#define SW_TF_ENTRY_SP	576
 #else
 #define SW_TF_R9	64
 #define SW_TF_R8	72
@@ -79,14 +84,25 @@
 #define SW_TF_GEN	212
 #define SW_TF_IDX	216
 #define SW_TF_SIZE	368
+/* The saved %rbp (the caller's), and where the caller's return address is. */
+#define SW_TF_CALLER_FP	(SW_TF_SIZE)
+#define SW_TF_ENTRY_SP	(SW_TF_SIZE + 16)
 #endif
+
+/*
+ * Above the frame, both architectures: the caller's frame pointer is at
+ * SW_TF_CALLER_FP, and SW_TF_ENTRY_SP is the stack pointer at the
+ * function's entry (x86_64: where its return address is).  A kretprobe
+ * sharing the function replaced that return address before the stub ran;
+ * its record of the call is found by them (attach/tramp_run.c).
+ */
 
 /*
  * The version of everything in this file: a companion loaded from an
  * older or newer stopwatch refuses the ops (-EPROTO) and stopwatch.ko
  * falls back to kretprobes, saying so, until the machine reboots.
  */
-#define SW_TRAMP_ABI		2
+#define SW_TRAMP_ABI		3
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -117,6 +133,7 @@ struct sw_tramp_ops {
  */
 int sw_tramp_attach(struct sw_tramp_ops *ops);
 void sw_tramp_detach(struct sw_tramp_ops *ops);
+bool sw_tramp_owns(unsigned long addr);
 #endif /* !__ASSEMBLY__ */
 
 #endif /* _STOPWATCH_TRAMP_ABI_H */

@@ -136,6 +136,19 @@ void sw_tramp_detach(struct sw_tramp_ops *ops)
 }
 EXPORT_SYMBOL_GPL(sw_tramp_detach);
 
+/**
+ * sw_tramp_owns() - whether @addr is this module's (its stubs, their
+ * common body, the functions here): stopwatch.ko probes none of it.
+ * @addr: an address
+ *
+ * Context: any.
+ */
+bool sw_tramp_owns(unsigned long addr)
+{
+	return within_module(addr, THIS_MODULE);
+}
+EXPORT_SYMBOL_GPL(sw_tramp_owns);
+
 /* Never unloaded: an init function and no exit function. */
 static int __init swt_init(void)
 {

@@ -41,18 +41,24 @@ static inline int sw_ftrace_direct_register(struct ftrace_ops *ops,
 #endif
 }
 
-/* Undoes sw_ftrace_direct_register(), freeing @ops' filter. */
+/*
+ * Undoes sw_ftrace_direct_register(), freeing @ops' filter.  On failure
+ * ftrace may still hold @ops (its list, its filter): nothing is freed
+ * then, and the caller must keep @ops for good.
+ */
 static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 					      unsigned long addr)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	return unregister_ftrace_direct(ops, addr, true);
-#else
-	int ret = unregister_ftrace_direct_multi(ops, addr);
+	int ret;
 
-	ftrace_free_filter(ops);
-	return ret;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	ret = unregister_ftrace_direct(ops, addr, false);
+#else
+	ret = unregister_ftrace_direct_multi(ops, addr);
 #endif
+	if (!ret)
+		ftrace_free_filter(ops);
+	return ret;
 }
 #endif /* SW_HAVE_FTRACE_DIRECT */
 

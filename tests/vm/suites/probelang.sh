@@ -36,11 +36,11 @@ if [ ! -r "$MOD" ] || [ ! -r "$TMOD" ]; then
 fi
 is "load stopwatch" "$(load)" ok
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
-check "version says stats_format 1.3" grep -qx 'stats_format 1\.3' "$D/version"
+check "version says stats_format 1.4" grep -qx 'stats_format 1\.4' "$D/version"
 hdr=$(head -n 1 "$D/stats" | tr -s ' ')
 case "$hdr" in
-*" filtered filtered_short filtered_long attach attach_err") ok "stats ends with the filtered columns, then attach (1.3)" ;;
-*) not_ok "stats ends with the filtered columns, then attach (1.3)"; diag "header: $hdr" ;;
+*" filtered filtered_short filtered_long attach attach_err detached") ok "stats ends with the filtered columns, then attach (1.3), then detached (1.4)" ;;
+*) not_ok "stats ends with the filtered columns, then attach (1.3), then detached (1.4)"; diag "header: $hdr" ;;
 esac
 is "keys header" "$(head -n 1 "$D/keys" | tr -s ' ')" \
 	"probe key calls min_ns avg_ns max_ns stddev_ns total_ns"
