@@ -94,6 +94,7 @@ is "a span line with a line break inside -> EINVAL" \
 	"$(ctl spans "+nl start=sched:sched_switch:tid${nl}stop=sched:sched_switch:tid")" EINVAL
 check "last_error names the offset" grep -q "control character 0x0a at offset 32" "$D/last_error"
 is "nothing added" "$(cat "$D/spans")" ""
+grep -q '^+nl ' "$D/spans" && ctl spans -nl >/dev/null
 is "a tab is still a separator" \
 	"$(ctl spans "+tb	start=sched:sched_switch:tid stop=sched:sched_switch:tid") $(ctl spans -tb)" "ok ok"
 
