@@ -174,6 +174,8 @@ EVS=cpu-clock,page-faults
 if [ "$SW_ARCH" = arm64 ] && hw_pmu; then
 	if [ "$(ctl events instructions,cpu-clock)" = ok ]; then
 		EVS=instructions,cpu-clock
+	elif [ "$(ctl events cycles,cpu-clock)" = ok ]; then
+		EVS=cycles,cpu-clock
 	else
 		diag "no hardware events here: $(cat "$D/last_error")"
 	fi
