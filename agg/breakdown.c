@@ -26,7 +26,7 @@
 #define SW_BD_SLOTS_LIMIT 65536
 
 unsigned int sw_bd_slots = 64;
-module_param_named(breakdown_slots, sw_bd_slots, uint, 0444);
+module_param_named(breakdown_slots, sw_bd_slots, uint, 0400);
 MODULE_PARM_DESC(breakdown_slots,
 		 "Breakdown rows per probe per CPU before calls count as 'other', 1 to 65536 (default 64)");
 

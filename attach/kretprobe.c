@@ -81,12 +81,12 @@ SW_CORE_HALVES_NOSPEC(sw_krp, struct kretprobe_instance *, sw_krp_rec,
 		      struct sw_krp_data *, sw_krp_probe)
 
 static unsigned int maxactive;
-module_param(maxactive, uint, 0444);
+module_param(maxactive, uint, 0400);
 MODULE_PARM_DESC(maxactive,
 		 "Calls of one probed function that can be in flight at once; more are counted as missed (default 0 = max(128, 16 x possible CPUs))");
 
 static bool stacked;
-module_param(stacked, bool, 0444);
+module_param(stacked, bool, 0400);
 MODULE_PARM_DESC(stacked,
 		 "Kretprobes keep their calls on the pending stack, as a mechanism without instance data must (tests the core's stacked mode; default off)");
 

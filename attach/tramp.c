@@ -89,7 +89,7 @@
 #endif
 
 static char *attach = "auto";
-module_param(attach, charp, 0444);
+module_param(attach, charp, 0400);
 MODULE_PARM_DESC(attach,
 		 "How kernel functions are attached unless a probe's attach= says: auto (default: a trampoline where the function allows, else kretprobe, said in stats), kretprobe, or trampoline (a trampoline or an error)");
 

@@ -235,6 +235,7 @@ void sw_paths_enter(struct sw_pending *pd, const struct sw_aggs *a);
 void sw_paths_exit(struct sw_pending *pd, u64 ns, bool measured);
 void sw_paths_no_entry(void);
 int sw_paths_probe_id(const char *name);
+void sw_paths_probe_put(int id);
 struct sw_paths_gen;
 int sw_paths_prepare(const struct sw_evset *set);
 struct sw_paths_gen *sw_paths_commit(void);

@@ -119,12 +119,12 @@ struct sw_paths_gen {
 };
 
 static bool paths;
-module_param(paths, bool, 0444);
+module_param(paths, bool, 0400);
 MODULE_PARM_DESC(paths,
 		 "Keep call paths from load on (default off; the debugfs paths file turns them on and off)");
 
 static unsigned int max_paths = 1024;
-module_param(max_paths, uint, 0444);
+module_param(max_paths, uint, 0400);
 MODULE_PARM_DESC(max_paths,
 		 "Call-path nodes kept, rounded up to a power of two; calls on further paths are dropped from the paths and counted (default 1024)");
 
@@ -139,8 +139,23 @@ static DEFINE_MUTEX(sw_paths_lock);
 static struct sw_paths_gen __rcu *sw_paths_gen;
 static struct sw_paths_gen *sw_paths_next;
 static u32 sw_paths_last_id;
-static char **sw_path_names;	/* probe id i is sw_path_names[i - 1] */
+/*
+ * The probes' names in the paths: probe id i is sw_path_names[i - 1].  A
+ * name is held by the probes of that name (refs); one no probe holds is
+ * retired: kept while nodes of the current generation may name it, freed
+ * by a sweep (sw_paths_sweep_locked()), its id then free for another name.
+ */
+struct sw_path_name {
+	char *name;	/* NULL: a free id */
+	u32 refs;
+	bool used;	/* a sweep's mark: a node names it */
+};
+static struct sw_path_name *sw_path_names;
 static u32 sw_path_nnames, sw_path_names_cap;
+static u32 sw_path_nlive;	/* names not NULL */
+static u32 sw_path_retired, sw_path_sweep_at = 16;
+
+static void sw_paths_sweep_locked(void);
 static struct dentry *sw_paths_file;
 
 static __always_inline struct sw_path_stat *
@@ -371,8 +386,10 @@ struct sw_paths_gen *sw_paths_commit(void)
 	struct sw_paths_gen *old = NULL;
 
 	lockdep_assert_held(&sw_paths_lock);
-	if (sw_paths_next)
+	if (sw_paths_next) {
 		old = rcu_replace_pointer(sw_paths_gen, sw_paths_next, 1);
+		sw_paths_sweep_locked();
+	}
 	sw_paths_next = NULL;
 	mutex_unlock(&sw_paths_lock);
 	return old;
@@ -405,9 +422,47 @@ void sw_paths_done(struct sw_paths_gen *old)
 
 /* ---- probe names ---------------------------------------------------- */
 
+/*
+ * Frees the retired names that no node of the current generation names
+ * (all of them when there is none), and sets when the next sweep comes:
+ * once the retired names have doubled, so that a sweep (one pass over the
+ * table) is paid for by as many removals.
+ * Context: process context, sw_paths_lock held.
+ */
+static void sw_paths_sweep_locked(void)
+{
+	struct sw_paths_gen *g = rcu_dereference_protected(sw_paths_gen, 1);
+	u32 i, slot, id;
+
+	lockdep_assert_held(&sw_paths_lock);
+	for (i = 0; i < sw_path_nnames; i++)
+		sw_path_names[i].used = false;
+	for (slot = 0; g && slot < sw_pathtab_slots(&g->tab); slot++) {
+		id = sw_path_key_probe(READ_ONCE(g->tab.keys[slot]));
+		if (id >= 1 && id <= sw_path_nnames)
+			sw_path_names[id - 1].used = true;
+	}
+	sw_path_retired = 0;
+	for (i = 0; i < sw_path_nnames; i++) {
+		struct sw_path_name *pn = &sw_path_names[i];
+
+		if (!pn->name || pn->refs)
+			continue;
+		if (pn->used) {
+			sw_path_retired++;
+			continue;
+		}
+		kfree(pn->name);
+		pn->name = NULL;
+		sw_path_nlive--;
+	}
+	sw_path_sweep_at = max(2 * sw_path_retired, 16U);
+}
+
 /**
- * sw_paths_probe_id() - the id naming a probe in the paths: the same for
- * the same name for the module's life (a probe removed and added again
+ * sw_paths_probe_id() - the id naming a probe in the paths, held until
+ * sw_paths_probe_put(): the same for the same name while that name is in
+ * use, or named by the current paths (a probe removed and added again
  * continues its paths).
  * @name: the probe's identity (FUNC or FUNC@TAG)
  *
@@ -416,21 +471,29 @@ void sw_paths_done(struct sw_paths_gen *old)
  */
 int sw_paths_probe_id(const char *name)
 {
+	struct sw_path_name *pn = NULL;
 	int ret = -ENOMEM;
 	char *copy;
 	u32 i;
 
 	mutex_lock(&sw_paths_lock);
 	for (i = 0; i < sw_path_nnames; i++) {
-		if (!strcmp(sw_path_names[i], name)) {
+		if (!sw_path_names[i].name) {
+			if (!pn)
+				pn = &sw_path_names[i];
+			continue;
+		}
+		if (!strcmp(sw_path_names[i].name, name)) {
+			if (!sw_path_names[i].refs++)
+				sw_path_retired--;
 			ret = i + 1;
 			goto out;
 		}
 	}
-	if (sw_path_nnames == sw_path_names_cap) {
+	if (!pn && sw_path_nnames == sw_path_names_cap) {
 		u32 cap = max(2 * sw_path_names_cap, 64U);
-		char **n = krealloc_array(sw_path_names, cap, sizeof(*n),
-					  GFP_KERNEL);
+		struct sw_path_name *n = krealloc_array(sw_path_names, cap,
+							sizeof(*n), GFP_KERNEL);
 
 		if (!n)
 			goto out;
@@ -440,11 +503,38 @@ int sw_paths_probe_id(const char *name)
 	copy = kstrdup(name, GFP_KERNEL);
 	if (!copy)
 		goto out;
-	sw_path_names[sw_path_nnames++] = copy;
-	ret = sw_path_nnames;
+	if (!pn)
+		pn = &sw_path_names[sw_path_nnames++];
+	pn->name = copy;
+	pn->refs = 1;
+	sw_path_nlive++;
+	ret = pn - sw_path_names + 1;
 out:
 	mutex_unlock(&sw_paths_lock);
 	return ret;
+}
+
+/**
+ * sw_paths_probe_put() - a probe no longer holds its name's id: the name
+ * is retired when no probe holds it, and freed by a later sweep once no
+ * path names it.
+ * @id: from sw_paths_probe_id() (0 or less: nothing)
+ *
+ * Context: process context, no handler of the probe running any more (it
+ * adds no node with @id from now on); may sleep.
+ */
+void sw_paths_probe_put(int id)
+{
+	struct sw_path_name *pn;
+
+	if (id <= 0)
+		return;
+	mutex_lock(&sw_paths_lock);
+	pn = &sw_path_names[id - 1];
+	if (!WARN_ON_ONCE(!pn->name || !pn->refs) && !--pn->refs &&
+	    ++sw_path_retired >= sw_path_sweep_at)
+		sw_paths_sweep_locked();
+	mutex_unlock(&sw_paths_lock);
 }
 
 /* ---- the switch and the file ---------------------------------------- */
@@ -484,6 +574,8 @@ static int sw_paths_reset_locked(void)
 		return -ENOMEM;
 	}
 	old = rcu_replace_pointer(sw_paths_gen, g, 1);
+	/* The retired names' nodes went with the old generation. */
+	sw_paths_sweep_locked();
 	mutex_unlock(&sw_paths_lock);
 	synchronize_rcu();
 	sw_paths_gen_free(old);
@@ -552,9 +644,9 @@ static int sw_paths_show(struct seq_file *m)
 		for (slot = 0; slot < sw_pathtab_slots(&g->tab); slot++)
 			nodes += !!READ_ONCE(g->tab.keys[slot]);
 	}
-	seq_printf(m, "paths_format 1\nenabled %d\nnodes %u\nmax_nodes %u\n",
+	seq_printf(m, "paths_format 1\nenabled %d\nnodes %u\nmax_nodes %u\nprobe_names %u\n",
 		   static_key_enabled(&sw_paths_key), nodes,
-		   1U << sw_pathtab_bits(max_paths));
+		   1U << sw_pathtab_bits(max_paths), sw_path_nlive);
 	for (i = 0; i < SW_PATHS_DROP_N; i++)
 		seq_printf(m, "%s %llu\n", sw_paths_drop_names[i], dropped[i]);
 	seq_puts(m, "events");
@@ -586,8 +678,9 @@ static int sw_paths_show(struct seq_file *m)
 
 			if (j)
 				seq_putc(m, ';');
-			if (id >= 1 && id <= sw_path_nnames)
-				seq_puts(m, sw_path_names[id - 1]);
+			if (id >= 1 && id <= sw_path_nnames &&
+			    sw_path_names[id - 1].name)
+				seq_puts(m, sw_path_names[id - 1].name);
 			else
 				seq_printf(m, "probe#%u", id);
 		}
@@ -654,8 +747,10 @@ void sw_paths_exit_module(void)
 	sw_paths_gen_free(rcu_dereference_protected(sw_paths_gen, 1));
 	RCU_INIT_POINTER(sw_paths_gen, NULL);
 	for (i = 0; i < sw_path_nnames; i++)
-		kfree(sw_path_names[i]);
+		kfree(sw_path_names[i].name);
 	kfree(sw_path_names);
 	sw_path_names = NULL;
-	sw_path_nnames = sw_path_names_cap = 0;
+	sw_path_nnames = sw_path_names_cap = sw_path_nlive = 0;
+	sw_path_retired = 0;
+	sw_path_sweep_at = 16;
 }

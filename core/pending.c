@@ -61,7 +61,7 @@ struct sw_pending_cnt {
 };
 
 static unsigned int max_threads = 1024;
-module_param(max_threads, uint, 0444);
+module_param(max_threads, uint, 0400);
 MODULE_PARM_DESC(max_threads,
 		 "Threads that can have calls in flight with events counted at once, rounded up to a power of two; calls of further threads count as unmeasured for their events (default 1024)");
 
@@ -76,6 +76,27 @@ static unsigned int sw_threads_bits;
 static struct sw_thread *sw_no_thread;
 static DEFINE_PER_CPU(struct sw_pending_cnt, sw_pending_cnt);
 DEFINE_PER_CPU(struct sw_thread *, sw_cur_thread);
+/*
+ * The task each CPU's sched_switch hook last saw leave.  From the hook to
+ * switch_to() it is still current while the remembered slot is already
+ * next's: a handler in that window (a span point on sched_switch after the
+ * hook, a probe on a function the scheduler calls before switching) looks
+ * its thread's slot up without remembering it, else the next switch-out
+ * of next would find prev's slot remembered and miss next's calls.
+ */
+static DEFINE_PER_CPU(struct task_struct *, sw_leaving);
+
+/**
+ * sw_pending_leaving() - whether the current thread is being switched out
+ * on this CPU: its sched_switch hook has run, switch_to() has not.
+ *
+ * Context: any handler (preemption disabled).
+ */
+bool sw_pending_leaving(void)
+{
+	return __this_cpu_read(sw_leaving) == current;
+}
+NOKPROBE_SYMBOL(sw_pending_leaving);
 static struct dentry *sw_pending_file;
 
 /* The slot of @t, or NULL. Context: any (see the top for who may race). */
@@ -126,7 +147,8 @@ struct sw_thread *sw_pending_slot(void)
 		this_cpu_inc(sw_pending_cnt.no_slot);
 		return NULL;
 	}
-	__this_cpu_write(sw_cur_thread, th);
+	if (!sw_pending_leaving())
+		__this_cpu_write(sw_cur_thread, th);
 	return th;
 }
 NOKPROBE_SYMBOL(sw_pending_slot);
@@ -142,7 +164,7 @@ struct sw_thread *sw_pending_find_current(void)
 {
 	struct sw_thread *th = sw_thread_find(current);
 
-	if (th)
+	if (th && !sw_pending_leaving())
 		__this_cpu_write(sw_cur_thread, th);
 	return th;
 }
@@ -195,7 +217,8 @@ void sw_pending_orphaned(u32 n)
 NOKPROBE_SYMBOL(sw_pending_orphaned);
 
 /**
- * sw_pending_switch_out() - the slot of the thread being switched out.
+ * sw_pending_switch_out() - the slot of the thread being switched out,
+ * which this CPU remembers as leaving until the next switch.
  * @prev: current, leaving the CPU
  *
  * Context: sched_switch tracepoint, interrupts off.
@@ -205,6 +228,8 @@ NOKPROBE_SYMBOL(sw_pending_orphaned);
 struct sw_thread *sw_pending_switch_out(struct task_struct *prev)
 {
 	struct sw_thread *th = __this_cpu_read(sw_cur_thread);
+
+	__this_cpu_write(sw_leaving, prev);
 
 	return th && READ_ONCE(th->task) == prev ? th : NULL;
 }

@@ -56,6 +56,7 @@ struct sw_thread *sw_pending_switch_in(struct task_struct *next);
 void sw_pending_idle(struct sw_thread *th);
 void sw_pending_forget_cpu(void);
 struct sw_thread *sw_pending_find_current(void);
+bool sw_pending_leaving(void);
 void sw_pending_unmatched(void);
 void sw_pending_close_slow(struct sw_pending *pd, const struct sw_evset *set);
 

@@ -211,6 +211,16 @@ int sw_core_open_owned(const void *owner, const u64 key[2], u64 t0)
 	pd->call.pend = pd;
 	barrier();
 	WRITE_ONCE(pd->owner, owner);
+	if (unlikely(sw_pending_leaving())) {
+		/*
+		 * The thread is being switched out and the hook has closed
+		 * its segments: its counting starts when it is switched in.
+		 */
+		pd->set_id = set->id;
+		sw_evcall_opened(&pd->ev, 0);
+		pd->ev.open = 0;
+		return SW_OWNED_OPEN;
+	}
 	sw_pending_open(pd, set);
 	return SW_OWNED_OPEN;
 }
@@ -243,7 +253,17 @@ struct sw_pending *sw_core_close_owned(const void *owner, const u64 key[2],
 	if (!pd || pd->call.key[0] != key[0] || pd->call.key[1] != key[1] ||
 	    pd->call.t0 != t0)
 		return NULL;
-	/* First thing after the interval: close the segment. */
+	/*
+	 * First thing after the interval: close the segment.  While the
+	 * thread is being switched out the hook has closed it already: its
+	 * counts are whole.
+	 */
+	if (unlikely(sw_pending_leaving() && !pd->ev.open)) {
+		struct sw_evset *set = rcu_dereference_sched(sw_evset);
+
+		*measured = pd->set_id && set && set->id == pd->set_id;
+		return pd;
+	}
 	*measured = pd->set_id && sw_core_exit_events(pd);
 	return pd;
 }

@@ -54,7 +54,7 @@ static const struct sw_pmu_client *sw_pmu_client;
 static struct dentry *sw_pmu_files[2];
 
 static char *events;
-module_param(events, charp, 0444);
+module_param(events, charp, 0400);
 MODULE_PARM_DESC(events,
 		 "Comma-separated perf events counted per call, per thread, e.g. cycles,instructions or cpu-clock,r00c0,4:0x3c (default: none; changeable in debugfs)");
 
@@ -65,12 +65,12 @@ static void sw_pmu_work_fn(struct work_struct *work);
 static DECLARE_WORK(sw_pmu_work, sw_pmu_work_fn);
 
 static bool sw_pmu_pinned = true;
-module_param_named(pinned, sw_pmu_pinned, bool, 0444);
+module_param_named(pinned, sw_pmu_pinned, bool, 0400);
 MODULE_PARM_DESC(pinned,
 		 "Pin the event counters (default Y: perf schedules them first and never multiplexes them; events that do not fit are refused). N: flexible counters, multiplexed by perf when the PMU is short of counters; calls during which a counter was switched out are counted as unmeasured");
 
 static bool sw_pmu_direct = true;
-module_param_named(direct_read, sw_pmu_direct, bool, 0444);
+module_param_named(direct_read, sw_pmu_direct, bool, 0400);
 MODULE_PARM_DESC(direct_read,
 		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (for testing: the same counts, but for the driver's read's own instructions inside each call)");
 

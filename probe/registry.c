@@ -52,13 +52,13 @@ static const struct kernel_param_ops sw_probes_param_ops = {
 	.get = param_get_charp,
 	.free = param_free_charp,
 };
-module_param_cb(probes, &sw_probes_param_ops, &probes, 0444);
+module_param_cb(probes, &sw_probes_param_ops, &probes, 0400);
 MODULE_PARM_DESC(probes,
 		 "Comma-separated kernel functions to time from load on, e.g. vfs_read,do_sys_openat2; at most 1024 characters (default: none; add more through debugfs)");
-module_param(max_probes, uint, 0444);
+module_param(max_probes, uint, 0400);
 MODULE_PARM_DESC(max_probes,
 		 "Most functions probed at once, 1 to 4096 (default 64)");
-module_param(breakdown, charp, 0444);
+module_param(breakdown, charp, 0400);
 MODULE_PARM_DESC(breakdown,
 		 "Break statistics down by none, pid, tgid, comm or cpu (default none); changeable in debugfs");
 
@@ -130,6 +130,7 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 	p->spec.by = cmd->by;
 	id = sw_paths_probe_id(p->name);
 	if (id < 0 || sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
+		sw_paths_probe_put(id);
 		kfree(p);
 		return NULL;
 	}
@@ -237,6 +238,7 @@ static int sw_attach_enable(struct sw_probe *p)
 /* Frees a probe that is not registered (or no longer is). */
 static void sw_probe_free(struct sw_probe *p)
 {
+	sw_paths_probe_put(p->aggs.path_id);
 	sw_aggs_free(&p->aggs);
 	kfree(p);
 }

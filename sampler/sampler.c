@@ -59,57 +59,57 @@
 /* ---- module parameters ---------------------------------------------------- */
 
 static char *sample = "";
-module_param(sample, charp, 0444);
+module_param(sample, charp, 0400);
 MODULE_PARM_DESC(sample,
 		 "Start sampling this event at load: cycles, instructions, cpu-clock, rNNNN, TYPE:CONFIG, ... (default empty: no sampling until 'start' is written to the sampler file)");
 
 static unsigned long sample_period;
-module_param(sample_period, ulong, 0444);
+module_param(sample_period, ulong, 0400);
 MODULE_PARM_DESC(sample_period,
 		 "With sample=: events between samples (default 0: use sample_freq)");
 
 static unsigned int sample_freq;
-module_param(sample_freq, uint, 0444);
+module_param(sample_freq, uint, 0400);
 MODULE_PARM_DESC(sample_freq,
 		 "With sample=: samples per second per CPU (default 0: 1000 unless sample_period is set)");
 
 static char *callchain = "none";
-module_param(callchain, charp, 0444);
+module_param(callchain, charp, 0400);
 MODULE_PARM_DESC(callchain,
 		 "With sample=: call stacks to record: none, kernel, user or kernel,user (default none)");
 
 static char *sample_cpus = "";
-module_param(sample_cpus, charp, 0444);
+module_param(sample_cpus, charp, 0400);
 MODULE_PARM_DESC(sample_cpus,
 		 "With sample=: CPU list to sample, e.g. 0-3,6 (default empty: all CPUs)");
 
 static int sample_pid;
-module_param(sample_pid, int, 0444);
+module_param(sample_pid, int, 0400);
 MODULE_PARM_DESC(sample_pid,
 		 "With sample=: only samples of this thread id (default 0: any)");
 
 static int sample_tgid;
-module_param(sample_tgid, int, 0444);
+module_param(sample_tgid, int, 0400);
 MODULE_PARM_DESC(sample_tgid,
 		 "With sample=: only samples of this process id (default 0: any)");
 
 static unsigned int max_sample_rate = 100000;
-module_param(max_sample_rate, uint, 0444);
+module_param(max_sample_rate, uint, 0400);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Samples per second per CPU above which samples are dropped and counted as throttled, 0 = no limit (default 100000; 'start max_rate=N' overrides)");
 
 static unsigned int subbuf_size = 256 * 1024;
-module_param(subbuf_size, uint, 0444);
+module_param(subbuf_size, uint, 0400);
 MODULE_PARM_DESC(subbuf_size,
 		 "Bytes per relay sub-buffer, a multiple of 8 from 8192 to 67108864 (default 262144)");
 
 static unsigned int n_subbufs = 8;
-module_param(n_subbufs, uint, 0444);
+module_param(n_subbufs, uint, 0400);
 MODULE_PARM_DESC(n_subbufs,
 		 "Relay sub-buffers per CPU, 2 to 4096 (default 8)");
 
 static unsigned int stage_size = 64 * 1024;
-module_param(stage_size, uint, 0444);
+module_param(stage_size, uint, 0400);
 MODULE_PARM_DESC(stage_size,
 		 "Bytes of the per-CPU staging ring the overflow handler writes, a power of two from 4096 to 16777216 (default 65536)");
 

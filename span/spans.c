@@ -232,15 +232,38 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The offset of the first control character of @line (a tab excepted) or
+ * -1: the spans file gives each span's line back as written, one per
+ * line, so a line break (or another control character) inside would
+ * break its format.
+ */
+static int sw_spans_ctrl_at(const char *line)
+{
+	const char *c;
+
+	for (c = line; *c; c++)
+		if ((*c != '\t' && (unsigned char)*c < 0x20) || *c == 0x7f)
+			return c - line;
+	return -1;
+}
+
 static int sw_spans_apply(char *buf)
 {
 	struct sw_parse_err err;
 	struct sw_span_cmd *cmd;
 	struct sw_span *sp;
 	char *line;
-	int ret;
+	int ret, at;
 
-	line = kstrdup(strim(buf), GFP_KERNEL);
+	buf = strim(buf);
+	at = sw_spans_ctrl_at(buf);
+	if (at >= 0) {
+		sw_error("spans: control character 0x%02x at offset %d of the line: write one span per line",
+			 (unsigned char)buf[at], at);
+		return -EINVAL;
+	}
+	line = kstrdup(buf, GFP_KERNEL);
 	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
 	if (!line || !cmd) {
 		ret = -ENOMEM;

@@ -9,6 +9,7 @@
  *   enabled 1
  *   nodes N
  *   max_nodes M
+ *   probe_names K               (names kept for the paths)
  *   dropped_full D1
  *   dropped_no_entry D2
  *   dropped_stale D3
