@@ -111,7 +111,7 @@ MODULE_PARM_DESC(n_subbufs,
 static unsigned int stage_size = 64 * 1024;
 module_param(stage_size, uint, 0444);
 MODULE_PARM_DESC(stage_size,
-		 "Bytes of the per-CPU staging ring the overflow handler writes, a power of two from 4096 to 16777216 (default 65536)");
+		 "Bytes of the per-CPU staging ring the overflow handler writes, a power of two from 4096 to 16777216 that holds two of the largest sample (start refuses a smaller one; 8192 for 127-frame kernel and user stacks) (default 65536)");
 
 /* ---- state ------------------------------------------------------------------ */
 
@@ -526,6 +526,14 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	if (s->o.callchain & SW_CC_USER)
 		frames += s->o.ustack;
 	s->max_rec = sizeof(struct sw_rec_sample) + 8 * frames;
+	if (s->max_rec > stage_size / 2) {
+		/* sw_stage_reserve() refuses a record over half the ring */
+		sw_error("sampler: stage_size=%u is too small for these stacks (callchain kstack=%u ustack=%u: a sample takes up to %u bytes, the ring must hold two): the least is %u; load with a larger stage_size or lower kstack/ustack",
+			 stage_size, s->o.kstack, s->o.ustack, s->max_rec,
+			 (u32)roundup_pow_of_two(2 * s->max_rec));
+		ret = -EINVAL;
+		goto out_free;
+	}
 	if (s->o.max_rate) {
 		/* 10 ms windows, or one sample per 1/max_rate s if slower */
 		s->win_ns = s->o.max_rate >= 100 ? 10 * NSEC_PER_MSEC :
