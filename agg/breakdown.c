@@ -21,6 +21,7 @@
 
 #include "control/control.h"
 #include "pmu/pmu.h"
+#include "wrapper/kallsyms.h"
 #include "agg.h"
 
 #define SW_BD_SLOTS_LIMIT 65536
@@ -311,6 +312,9 @@ static void sw_keys_show_part(struct seq_file *m, u8 kind, u64 id,
 		break;
 	case SW_KEY_CALLER:
 		snprintf(sym, sizeof(sym), "%pS", (void *)id);
+		/* an address with no symbol is shown as kallsyms would */
+		if (!strncmp(sym, "0x", 2) && !sw_kallsyms_show_value())
+			strscpy(sym, "0x0", sizeof(sym));
 		seq_escape(m, sym, " \t\n\\");
 		break;
 	case SW_KEY_RETVAL:

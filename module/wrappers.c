@@ -9,6 +9,7 @@
 #include "wrapper/cgroup.h"
 #include "wrapper/ftrace.h"
 #include "wrapper/irqflags.h"
+#include "wrapper/kallsyms.h"
 #include "wrapper/kprobes.h"
 #include "wrapper/module.h"
 #include "wrapper/perf_event.h"

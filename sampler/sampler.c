@@ -52,6 +52,7 @@
 #include <linux/uaccess.h>
 
 #include "control/control.h"
+#include "wrapper/kallsyms.h"
 #include "wrapper/perf_event.h"
 #include "wrapper/timekeeping.h"
 #include "session.h"
@@ -111,7 +112,7 @@ MODULE_PARM_DESC(n_subbufs,
 static unsigned int stage_size = 64 * 1024;
 module_param(stage_size, uint, 0400);
 MODULE_PARM_DESC(stage_size,
-		 "Bytes of the per-CPU staging ring the overflow handler writes, a power of two from 4096 to 16777216 (default 65536)");
+		 "Bytes of the per-CPU staging ring the overflow handler writes, a power of two from 4096 to 16777216 that holds two of the largest sample (start refuses a smaller one; 8192 for 127-frame kernel and user stacks) (default 65536)");
 
 /* ---- state ------------------------------------------------------------------ */
 
@@ -203,7 +204,8 @@ static void sw_overflow(struct perf_event *event,
 		flags |= SW_SAMPLE_F_IDLE;
 	if (t->flags & PF_KTHREAD)
 		flags |= SW_SAMPLE_F_KTHREAD;
-	if ((s->o.callchain & SW_CC_KERNEL) && !user_mode(regs))
+	if ((s->o.callchain & SW_CC_KERNEL) && !user_mode(regs) &&
+	    !s->hide_kaddr)
 		nk = sw_stack_kernel(regs, rec->frames, s->o.kstack, &flags);
 	if ((s->o.callchain & SW_CC_USER) && t->mm &&
 	    !(t->flags & PF_KTHREAD)) {
@@ -226,7 +228,8 @@ static void sw_overflow(struct perf_event *event,
 	rec->h.time = now;
 	rec->pid = pid;
 	rec->tid = tid;
-	rec->ip = instruction_pointer(regs);
+	rec->ip = s->hide_kaddr && !user_mode(regs) ? 0 :
+		  instruction_pointer(regs);
 	rec->period = data->period;
 	rec->cpu = smp_processor_id();
 	rec->nr_kernel = nk;
@@ -516,6 +519,8 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	}
 	s->o = *o;
 	s->relay = &sw_relay;
+	/* as /proc/kallsyms would show them to the task that starts */
+	s->hide_kaddr = !sw_kallsyms_show_value();
 	ret = sw_samp_check_targets(s);
 	if (!ret)
 		ret = sw_samp_check_event(s);
@@ -526,6 +531,14 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	if (s->o.callchain & SW_CC_USER)
 		frames += s->o.ustack;
 	s->max_rec = sizeof(struct sw_rec_sample) + 8 * frames;
+	if (s->max_rec > stage_size / 2) {
+		/* sw_stage_reserve() refuses a record over half the ring */
+		sw_error("sampler: stage_size=%u is too small for these stacks (callchain kstack=%u ustack=%u: a sample takes up to %u bytes, the ring must hold two): the least is %u; load with a larger stage_size or lower kstack/ustack",
+			 stage_size, s->o.kstack, s->o.ustack, s->max_rec,
+			 (u32)roundup_pow_of_two(2 * s->max_rec));
+		ret = -EINVAL;
+		goto out_free;
+	}
 	if (s->o.max_rate) {
 		/* 10 ms windows, or one sample per 1/max_rate s if slower */
 		s->win_ns = s->o.max_rate >= 100 ? 10 * NSEC_PER_MSEC :
@@ -635,6 +648,8 @@ static void sw_samp_show_settings(struct seq_file *m, struct sw_session *s)
 	else
 		seq_puts(m, "filter     none\n");
 	seq_printf(m, "max_rate   %u\n", s->o.max_rate);
+	seq_printf(m, "kaddr      %s\n", s->hide_kaddr ?
+		   "hidden (kptr_restrict: kernel addresses are 0)" : "shown");
 	seq_printf(m, "duration_ns %llu\n",
 		   (s->running ? sw_clock_ns() : s->t_stop) - s->t_start);
 }
@@ -652,6 +667,9 @@ static const char *const sw_cnt_names[SW_CNT_NR] = {
 	[SW_CNT_USTACK_FAULT] = "ustack_fault",
 	[SW_CNT_NMI] = "nmi",
 	[SW_CNT_BYTES] = "bytes",
+	[SW_CNT_SB_MMAP_POOL] = "sb_mmap_pool",
+	[SW_CNT_SB_MMAP_TASK] = "sb_mmap_task",
+	[SW_CNT_SB_MMAP_NOMEM] = "sb_mmap_nomem",
 };
 
 /* One row: cpu, the counters, queued (taken - written - lost), error. */

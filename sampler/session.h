@@ -33,6 +33,9 @@ enum sw_samp_counter {
 	SW_CNT_USTACK_FAULT,	/* kept samples whose user stack faulted */
 	SW_CNT_NMI,		/* samples taken in NMI context */
 	SW_CNT_BYTES,		/* bytes of samples written */
+	SW_CNT_SB_MMAP_POOL,	/* mmap records lost: no deferred slot free */
+	SW_CNT_SB_MMAP_TASK,	/* mmap records lost: task exiting, kthread */
+	SW_CNT_SB_MMAP_NOMEM,	/* mmap records lost: no memory to build */
 	SW_CNT_NR,
 };
 
@@ -53,7 +56,6 @@ enum sw_samp_counter {
  * @win_start: start of the current throttle window, stopwatch clock
  * @win_count: samples accepted in the current throttle window
  * @streamed:  SW_REC_STREAM written; the stream is open
- * @sb_busy:   a side-band record is being built on this CPU
  * @cpu:       this CPU's number
  * @error:     errno of a failed counter creation at CPU online, or 0
  */
@@ -69,7 +71,6 @@ struct sw_samp_cpu {
 	u64 win_start;
 	u32 win_count;
 	bool streamed;
-	bool sb_busy;
 	int cpu;
 	int error;
 };
@@ -80,7 +81,6 @@ struct sw_samp_cpu {
  * @attr:       the perf event attributes
  * @cpus:       CPUs sampled
  * @pcpu:       per-CPU state
- * @sb_scratch: per-CPU SW_REC_MAX_SIZE buffer for building side-band records
  * @relay:      the relay channel
  * @number:     session number since load
  * @hp_state:   dynamic CPU-hotplug state, or 0
@@ -90,6 +90,9 @@ struct sw_samp_cpu {
  * @win_limit:  samples allowed per window (0: no limit)
  * @filter_tgid: process whose side-band records are kept (-1: all)
  * @fallback:   the default event fell back to cpu-clock (no PMU)
+ * @hide_kaddr: the task that started the session may not see kernel
+ *              addresses (kptr_restrict): kernel ips, kernel frames and
+ *              the KERNEL and MODULE records' addresses are 0
  * @running:    sampling
  * @starting:   cpuhp callbacks run from start: failures abort the start
  * @t_start:    stopwatch clock at start
@@ -100,7 +103,6 @@ struct sw_session {
 	struct perf_event_attr attr;
 	cpumask_var_t cpus;
 	struct sw_samp_cpu __percpu *pcpu;
-	void __percpu *sb_scratch;
 	struct sw_relay *relay;
 	u32 number;
 	int hp_state;
@@ -110,6 +112,7 @@ struct sw_session {
 	u32 win_limit;
 	s32 filter_tgid;
 	bool fallback;
+	bool hide_kaddr;
 	bool running;
 	bool starting;
 	u64 t_start;

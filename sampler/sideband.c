@@ -14,7 +14,12 @@
  *                    task is in execve, before the new image is mapped)
  *   executable mmap  a kprobe on perf_event_mmap(), the hook the kernel
  *                    calls for every new or newly executable mapping
- *                    (mmap, mprotect(PROT_EXEC), exec, special mappings)
+ *                    (mmap, mprotect(PROT_EXEC), exec, special mappings);
+ *                    the handler copies what the record needs and takes a
+ *                    reference on the file, and the record (path, build-id)
+ *                    is made by a task_work of the mapping task, in process
+ *                    context before it returns to user space, so before it
+ *                    runs code from the mapping
  *   kernel modules   a module notifier (load/unload)
  *
  * and at start the current state is synthesized: the kernel's release and
@@ -40,30 +45,74 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
+#include <linux/wait_bit.h>
 
 #include "control/control.h"
 #include "wrapper/module.h"
 #include "wrapper/timekeeping.h"
 #include "session.h"
 
+/* MMAP records waiting for their task to reach process context. */
+#define SW_SB_DEFER_MAX 512
+
+/**
+ * struct sw_sb_map - what an MMAP record says of one mapping, copied from
+ * its vma while the vma may be looked at.
+ * @file:  the mapped file or NULL; a reference of its own when deferred
+ * @start: first address
+ * @len:   length in bytes
+ * @pgoff: file offset in bytes
+ * @prot:  PROT_* of the mapping
+ * @pid:   process
+ * @tid:   thread that mapped it (the process for synthesized records)
+ * @name:  without a file: the special mapping's name ("[vdso]"), or empty
+ */
+struct sw_sb_map {
+	struct file *file;
+	u64 start;
+	u64 len;
+	u64 pgoff;
+	u32 prot;
+	u32 pid;
+	u32 tid;
+	char name[32];
+};
+
+/**
+ * struct sw_sb_defer - one MMAP record to make in its task's task_work.
+ * @cb: the task_work (first: the pool's slots are found from it)
+ * @s:  the session; stop waits for every deferred record before it goes
+ * @m:  the mapping, @m.file referenced
+ */
+struct sw_sb_defer {
+	struct callback_head cb;
+	struct sw_session *s;
+	struct sw_sb_map m;
+};
+
 /**
  * struct sw_sb - side-band hooks of the running session.
- * @s:       the session, or NULL
- * @scratch: per-CPU SW_REC_MAX_SIZE buffers for MMAP records
- * @kp:      kprobe on perf_event_mmap
- * @kp_on:   @kp registered
- * @nb:      module notifier
- * @nb_on:   @nb registered
+ * @s:        the session, or NULL
+ * @kp:       kprobe on perf_event_mmap
+ * @kp_on:    @kp registered
+ * @nb:       module notifier
+ * @nb_on:    @nb registered
+ * @defer:    SW_SB_DEFER_MAX deferred records
+ * @used:     bit per slot of @defer: claimed
+ * @inflight: task_works queued and not yet finished
  */
 struct sw_sb {
 	struct sw_session *s;
-	void __percpu *scratch;
 	struct kprobe kp;
 	bool kp_on;
 	struct notifier_block nb;
 	bool nb_on;
+	struct sw_sb_defer *defer;
+	unsigned long used[BITS_TO_LONGS(SW_SB_DEFER_MAX)];
+	atomic_t inflight;
 };
 
 static struct sw_sb sw_sb;
@@ -105,7 +154,8 @@ static void sw_sb_comm(struct sw_session *s, struct task_struct *t,
  * just mapped for execution: its header was read to map it), so this never
  * sleeps or does I/O; a note outside the first page is not found.
  *
- * Context: any but NMI; preemption may be disabled.
+ * Context: process context (the page's last reference may be dropped
+ * here, which takes sleeping locks under PREEMPT_RT).
  * Return: bytes of build-id copied to @id (at most SW_BUILD_ID_MAX), or 0.
  */
 static u8 sw_sb_build_id(struct file *file, u8 *id)
@@ -166,64 +216,143 @@ static u32 sw_sb_prot(unsigned long vm_flags)
 	       (vm_flags & VM_EXEC ? PROT_EXEC : 0);
 }
 
-/*
- * Builds and emits one MMAP record for @vma of process @t.
- *
- * Context: process context with preemption disabled (the per-CPU scratch
- * buffer); @vma's mm has its mmap_lock held.
- */
-static void sw_sb_mmap(struct sw_session *s, struct task_struct *t,
-		       struct vm_area_struct *vma, u16 flags)
+/* Counts a side-band record lost for @cause (also in sb_lost). */
+static void sw_sb_lost(struct sw_session *s, int cause)
 {
-	struct sw_samp_cpu *c = this_cpu_ptr(s->pcpu);
-	struct sw_rec_mmap *r = this_cpu_ptr(sw_sb.scratch);
-	char *area = (char *)(r + 1);
-	size_t room = SW_REC_MAX_SIZE - sizeof(*r), plen, size;
+	struct sw_samp_cpu *c = get_cpu_ptr(s->pcpu);
+
+	sw_cnt_inc(c, cause);
+	sw_cnt_inc(c, SW_CNT_SB_LOST);
+	put_cpu_ptr(s->pcpu);
+}
+
+/*
+ * What the MMAP record of @vma says, but its path and build-id.  Takes no
+ * lock and no reference: @m->file is @vma's.
+ *
+ * Context: any in which @vma is stable (its mm's mmap_lock held).
+ */
+static void sw_sb_map_fill(struct sw_sb_map *m, struct vm_area_struct *vma)
+{
 	const char *name = NULL;
 
-	if (c->sb_busy) {
-		local64_inc(&c->cnt[SW_CNT_SB_LOST]);
-		return;
-	}
-	c->sb_busy = true;
+	m->file = vma->vm_file;
+	m->start = vma->vm_start;
+	m->len = vma->vm_end - vma->vm_start;
+	m->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	m->prot = sw_sb_prot(vma->vm_flags);
+	m->name[0] = '\0';
+	if (!m->file && vma->vm_ops && vma->vm_ops->name)
+		name = vma->vm_ops->name(vma);
+	if (name)
+		strscpy(m->name, name, sizeof(m->name));
+}
+
+/*
+ * Builds in @r (SW_REC_MAX_SIZE bytes) and emits the MMAP record of @m.
+ *
+ * Context: process context, may sleep (d_path() and the build-id's page
+ * take sleeping locks under PREEMPT_RT); @m->file referenced.
+ */
+static void sw_sb_mmap(struct sw_session *s, struct sw_rec_mmap *r,
+		       const struct sw_sb_map *m, u16 flags)
+{
+	char *area = (char *)(r + 1);
+	size_t room = SW_REC_MAX_SIZE - sizeof(*r), plen, size;
+
 	memset(r, 0, sizeof(*r));
-	if (vma->vm_file) {
-		struct inode *inode = file_inode(vma->vm_file);
-		char *p = d_path(&vma->vm_file->f_path, area, room);
+	if (m->file) {
+		struct inode *inode = file_inode(m->file);
+		char *p = d_path(&m->file->f_path, area, room);
 
 		if (IS_ERR(p))
 			strscpy(area, "//unreachable", room);
 		else
 			memmove(area, p, strlen(p) + 1);
-		r->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+		r->pgoff = m->pgoff;
 		r->ino = inode->i_ino;
 		r->ino_generation = inode->i_generation;
 		r->dev_major = MAJOR(inode->i_sb->s_dev);
 		r->dev_minor = MINOR(inode->i_sb->s_dev);
-		r->build_id_size = sw_sb_build_id(vma->vm_file, r->build_id);
+		r->build_id_size = sw_sb_build_id(m->file, r->build_id);
 		if (r->build_id_size)
 			flags |= SW_MMAP_F_BUILD_ID;
+	} else if (m->name[0]) {
+		strscpy(area, m->name, room);
 	} else {
-		if (vma->vm_ops && vma->vm_ops->name)
-			name = vma->vm_ops->name(vma);
-		if (!name) {
-			name = "//anon";
-			flags |= SW_MMAP_F_ANON;
-		}
-		strscpy(area, name, room);
+		strscpy(area, "//anon", room);
+		flags |= SW_MMAP_F_ANON;
 	}
 	plen = strlen(area) + 1;
 	size = sizeof(*r) + ALIGN(plen, SW_REC_ALIGN);
 	memset(area + plen, 0, ALIGN(plen, SW_REC_ALIGN) - plen);
 	sw_sb_header(&r->h, SW_REC_MMAP, flags, size);
-	r->pid = task_tgid_nr(t);
-	r->tid = flags & SW_REC_F_SYNTH ? r->pid : task_pid_nr(t);
-	r->start = vma->vm_start;
-	r->len = vma->vm_end - vma->vm_start;
-	r->prot = sw_sb_prot(vma->vm_flags);
+	r->pid = m->pid;
+	r->tid = m->tid;
+	r->start = m->start;
+	r->len = m->len;
+	r->prot = m->prot;
 	r->path_len = plen;
 	sw_samp_emit(s, r, size);
-	c->sb_busy = false;
+}
+
+/* ---- deferred MMAP records ----------------------------------------------------- */
+
+/* Context: any, no lock: a slot is claimed with an atomic bit operation. */
+static struct sw_sb_defer *sw_sb_defer_get(void)
+{
+	unsigned int i;
+
+	for (i = find_first_zero_bit(sw_sb.used, SW_SB_DEFER_MAX);
+	     i < SW_SB_DEFER_MAX;
+	     i = find_next_zero_bit(sw_sb.used, SW_SB_DEFER_MAX, i + 1))
+		if (!test_and_set_bit_lock(i, sw_sb.used))
+			return &sw_sb.defer[i];
+	return NULL;
+}
+
+/*
+ * Drops the slot's file reference and frees the slot.  In the kprobe
+ * handler the reference is never the file's last (the vma holds one), so
+ * fput() only counts down there.
+ */
+static void sw_sb_defer_put(struct sw_sb_defer *d)
+{
+	if (d->m.file)
+		fput(d->m.file);
+	d->m.file = NULL;
+	clear_bit_unlock(d - sw_sb.defer, sw_sb.used);
+}
+
+/*
+ * One deferred task_work less; the last wakes sw_sb_stop().  Under RCU so
+ * that stop's synchronize_rcu() also waits for the instructions after the
+ * decrement.
+ */
+static void sw_sb_defer_done(void)
+{
+	rcu_read_lock();
+	if (atomic_dec_and_test(&sw_sb.inflight))
+		wake_up_var(&sw_sb.inflight);
+	rcu_read_unlock();
+}
+
+/*
+ * Context: task_work of the task that mapped: process context, before it
+ * returns to user space (or in its exit), may sleep, no lock held.
+ */
+static void sw_sb_mmap_deferred(struct callback_head *cb)
+{
+	struct sw_sb_defer *d = container_of(cb, struct sw_sb_defer, cb);
+	struct sw_rec_mmap *r = kmalloc(SW_REC_MAX_SIZE, GFP_KERNEL);
+
+	if (r)
+		sw_sb_mmap(d->s, r, &d->m, 0);
+	else
+		sw_sb_lost(d->s, SW_CNT_SB_MMAP_NOMEM);
+	kfree(r);
+	sw_sb_defer_put(d);
+	sw_sb_defer_done();
 }
 
 /*
@@ -240,7 +369,7 @@ static void sw_sb_module(struct sw_session *s, const struct module *mod,
 	memset(&r, 0, sizeof(r));
 	sw_sb_header(&r.h, SW_REC_MODULE, flags, sizeof(r));
 	sw_module_core(mod, &base, &size, &text);
-	r.base = base;
+	r.base = s->hide_kaddr ? 0 : base;
 	r.size = size;
 	r.text_size = text;
 	strscpy_pad(r.name, mod->name, sizeof(r.name));
@@ -306,18 +435,45 @@ static void sw_tp_rename(void *data, struct task_struct *task,
 /*
  * Context: kprobe on perf_event_mmap(vma): process context of the task
  * whose address space changes, its mmap_lock held, preemption off (the
- * handler may run as a debug exception).
+ * handler may run as a debug exception); the same under PREEMPT_RT, where
+ * d_path() and a page's last put could sleep: both wait for the task_work.
+ * No lock, no allocation: a slot of the preallocated pool, a file
+ * reference (an atomic increment) and task_work_add() (a cmpxchg).
  */
 static int sw_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma =
 		(struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	struct sw_session *s = READ_ONCE(sw_sb.s);
+	struct task_struct *t = current;
+	struct sw_sb_defer *d;
 
 	if (!s || !vma || !(vma->vm_flags & VM_EXEC) ||
-	    !sw_sb_wanted(s, task_tgid_nr(current)))
+	    !sw_sb_wanted(s, task_tgid_nr(t)))
 		return 0;
-	sw_sb_mmap(s, current, vma, 0);
+	if (t->flags & PF_KTHREAD) {
+		sw_sb_lost(s, SW_CNT_SB_MMAP_TASK);
+		return 0;
+	}
+	d = sw_sb_defer_get();
+	if (!d) {
+		sw_sb_lost(s, SW_CNT_SB_MMAP_POOL);
+		return 0;
+	}
+	d->s = s;
+	sw_sb_map_fill(&d->m, vma);
+	d->m.pid = task_tgid_nr(t);
+	d->m.tid = task_pid_nr(t);
+	if (d->m.file)
+		get_file(d->m.file);
+	atomic_inc(&sw_sb.inflight);
+	init_task_work(&d->cb, sw_sb_mmap_deferred);
+	if (task_work_add(t, &d->cb, TWA_RESUME)) {
+		/* the task is past running its task_works: exiting */
+		sw_sb_defer_put(d);
+		atomic_dec(&sw_sb.inflight);
+		sw_sb_lost(s, SW_CNT_SB_MMAP_TASK);
+	}
 	return 0;
 }
 
@@ -373,6 +529,12 @@ void sw_sb_stop(struct sw_session *s)
 	if (sw_sb.kp_on)
 		unregister_kprobe(&sw_sb.kp);	/* waits for handlers */
 	sw_sb.kp_on = false;
+	/*
+	 * Every queued task_work runs before its task returns to user space
+	 * or in its exit: the records of mappings made until now are made.
+	 */
+	wait_var_event(&sw_sb.inflight, !atomic_read(&sw_sb.inflight));
+	synchronize_rcu();
 	for (i = 0; i < ARRAY_SIZE(sw_tps); i++) {
 		if (sw_tps[i].on) {
 			tracepoint_probe_unregister(sw_tps[i].tp,
@@ -384,8 +546,8 @@ void sw_sb_stop(struct sw_session *s)
 	if (tp)
 		tracepoint_synchronize_unregister();
 	WRITE_ONCE(sw_sb.s, NULL);
-	free_percpu(sw_sb.scratch);
-	sw_sb.scratch = NULL;
+	kfree(sw_sb.defer);
+	sw_sb.defer = NULL;
 }
 
 /**
@@ -401,9 +563,12 @@ int sw_sb_start(struct sw_session *s)
 	size_t i;
 	int ret;
 
-	sw_sb.scratch = __alloc_percpu(SW_REC_MAX_SIZE, SW_REC_ALIGN);
-	if (!sw_sb.scratch)
+	sw_sb.defer = kcalloc(SW_SB_DEFER_MAX, sizeof(*sw_sb.defer),
+			      GFP_KERNEL);
+	if (!sw_sb.defer)
 		return -ENOMEM;
+	bitmap_zero(sw_sb.used, SW_SB_DEFER_MAX);
+	atomic_set(&sw_sb.inflight, 0);
 	WRITE_ONCE(sw_sb.s, s);
 	for_each_kernel_tracepoint(sw_tp_lookup, NULL);
 	for (i = 0; i < ARRAY_SIZE(sw_tps); i++) {
@@ -455,7 +620,7 @@ static void sw_sb_kernel(struct sw_session *s)
 
 	memset(&r, 0, sizeof(r));
 	sw_sb_header(&r.h, SW_REC_KERNEL, SW_REC_F_SYNTH, sizeof(r));
-	r.ref_addr = (unsigned long)schedule;
+	r.ref_addr = s->hide_kaddr ? 0 : (unsigned long)schedule;
 	strscpy_pad(r.ref_name, "schedule", sizeof(r.ref_name));
 	strscpy_pad(r.release, init_utsname()->release, sizeof(r.release));
 	strscpy_pad(r.machine, init_utsname()->machine, sizeof(r.machine));
@@ -484,12 +649,22 @@ static void sw_sb_modules(struct sw_session *s)
 	preempt_enable();
 }
 
-/* Executable mappings of every process (that the filter keeps). */
+/*
+ * Executable mappings of every process (that the filter keeps), each read
+ * under its mm's mmap_lock (read), preemptible: d_path() and the build-id
+ * may sleep.
+ */
 static void sw_sb_mappings(struct sw_session *s)
 {
 	struct task_struct **tasks, *p;
 	size_t n = 0, cap = 0, i;
+	struct sw_rec_mmap *r;
 
+	r = kmalloc(SW_REC_MAX_SIZE, GFP_KERNEL);
+	if (!r) {
+		sw_error("sampler: no memory to build mmap records; the mappings of running processes are not recorded");
+		return;
+	}
 	rcu_read_lock();
 	for_each_process(p)
 		cap++;
@@ -499,6 +674,7 @@ static void sw_sb_mappings(struct sw_session *s)
 	if (!tasks) {
 		sw_error("sampler: no memory to list %zu processes; their mappings are not recorded",
 			 cap);
+		kfree(r);
 		return;
 	}
 	rcu_read_lock();
@@ -519,11 +695,14 @@ static void sw_sb_mappings(struct sw_session *s)
 		if (mm && !mmap_read_lock_killable(mm)) {
 			for (vma = find_vma(mm, 0); vma;
 			     vma = find_vma(mm, vma->vm_end)) {
+				struct sw_sb_map m;
+
 				if (!(vma->vm_flags & VM_EXEC))
 					continue;
-				preempt_disable();
-				sw_sb_mmap(s, tasks[i], vma, SW_REC_F_SYNTH);
-				preempt_enable();
+				sw_sb_map_fill(&m, vma);
+				m.pid = task_tgid_nr(tasks[i]);
+				m.tid = m.pid;
+				sw_sb_mmap(s, r, &m, SW_REC_F_SYNTH);
 			}
 			mmap_read_unlock(mm);
 		}
@@ -533,6 +712,7 @@ static void sw_sb_mappings(struct sw_session *s)
 		cond_resched();
 	}
 	kvfree(tasks);
+	kfree(r);
 }
 
 /**

@@ -33,6 +33,11 @@
 #define SW_SPANS_MAX 16
 #define SW_SPAN_SCAN_MS 100
 
+static unsigned int max_span_slots = 1U << 20;
+module_param(max_span_slots, uint, 0400);
+MODULE_PARM_DESC(max_span_slots,
+		 "In-flight slots of all spans together (each span's slots=, 48 bytes each): a span past it is refused, from 16 to 16777216 (default 1048576)");
+
 static DEFINE_MUTEX(sw_span_lock);
 static LIST_HEAD(sw_spans);
 static unsigned int sw_nspans;
@@ -144,6 +149,7 @@ static const struct file_operations sw_span_hist_fops = {
 static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 {
 	struct sw_span *sp;
+	u64 used = 0;
 	u32 i;
 	int ret;
 
@@ -153,6 +159,14 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 	}
 	if (sw_nspans >= SW_SPANS_MAX) {
 		sw_error("spans: at most %d spans", SW_SPANS_MAX);
+		return -E2BIG;
+	}
+	list_for_each_entry(sp, &sw_spans, list)
+		used += sp->tbl.mask + 1;
+	if (cmd->slots > max_span_slots - used) {
+		sw_error("spans: '%s': slots=%u is more than the %llu left of max_span_slots=%u (%llu in use by other spans); the most is %llu",
+			 cmd->name, cmd->slots, (u64)max_span_slots - used,
+			 max_span_slots, used, (u64)max_span_slots - used);
 		return -E2BIG;
 	}
 	sp = kzalloc(struct_size(sp, pt, cmd->npoints) +
@@ -552,6 +566,12 @@ int sw_span_init(void)
 {
 	int i;
 
+	if (max_span_slots < SW_SPAN_SLOTS_MIN ||
+	    max_span_slots > SW_SPANS_MAX * SW_SPAN_SLOTS_MAX) {
+		sw_error("max_span_slots=%u is outside %u..%u", max_span_slots,
+			 SW_SPAN_SLOTS_MIN, SW_SPANS_MAX * SW_SPAN_SLOTS_MAX);
+		return -EINVAL;
+	}
 	sw_span_hist_dir = debugfs_create_dir("span_hist", sw_debugfs_root());
 	if (IS_ERR(sw_span_hist_dir)) {
 		i = PTR_ERR(sw_span_hist_dir);

@@ -481,6 +481,7 @@ int main(int argc, char **argv)
 	unsigned long long tot[SW_REC_TYPE_MAX] = { 0 };
 	unsigned long long lost[5] = { 0 }, end[5] = { 0 }, nsamp = 0;
 	unsigned long long nuser = 0, nkern = 0, minor = 0;
+	unsigned long long kaddr_mod = 0, kaddr_ref = 0;
 	long pid = -1;
 	size_t i;
 	int a = 2;
@@ -515,6 +516,12 @@ int main(int argc, char **argv)
 		apply(h);
 		if (h->type == SW_REC_STREAM)
 			minor = ((const struct sw_rec_stream *)h)->minor;
+		if (h->type == SW_REC_MODULE &&
+		    ((const struct sw_rec_module *)h)->base)
+			kaddr_mod++;
+		if (h->type == SW_REC_KERNEL &&
+		    ((const struct sw_rec_kernel *)h)->ref_addr)
+			kaddr_ref++;
 		if (h->type == SW_REC_LOST) {
 			const struct sw_rec_lost *l = (const void *)h;
 
@@ -602,6 +609,8 @@ int main(int argc, char **argv)
 		       lost[4]);
 		printf("end_taken=%llu\nend_written=%llu\nend_lost=%llu\nend_lost_full=%llu\nend_sideband_written=%llu\n",
 		       end[0], end[1], end[2], end[3], end[4]);
+		printf("module_with_base=%llu\nkernel_with_ref=%llu\n",
+		       kaddr_mod, kaddr_ref);
 		printf("bad=%zu\n", bad);
 	} else if (!strcmp(cmd, "top") || !strcmp(cmd, "images") ||
 		   !strcmp(cmd, "tids")) {

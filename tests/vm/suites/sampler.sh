@@ -380,6 +380,107 @@ is "insmod callchain=bogus with sample= -> EINVAL" \
 	"$(load sample=$EV callchain=bogus)" EINVAL
 check "module not loaded after bad parameters" sh -c '! test -d /sys/module/stopwatch'
 
+# --- a stage ring too small for the largest sample is refused at start ----------
+
+is "load stage_size=4096" "$(load stage_size=4096)" ok
+is "127-frame kernel+user stacks in a 4096-byte ring -> EINVAL" \
+	"$(ctl "start event=$EV freq=1000 callchain=kernel,user kstack=127 ustack=127")" EINVAL
+diag "$(cat "$D/last_error")"
+check "the error names stage_size=4096 and the least size, 8192" \
+	grep -q 'stage_size=4096 .*the least is 8192' "$D/last_error"
+is "nothing started" "$(skey state)" stopped
+is "64-frame stacks fit: start" \
+	"$(ctl "start event=$EV freq=1000 callchain=kernel,user kstack=64 ustack=64")" ok
+"$P/hammer" 1
+is "stop" "$(ctl stop)" ok
+is "64-frame stacks in 4096 bytes: nothing lost_full" "$(scol all lost_full)" 0
+cmp_ge "64-frame stacks in 4096 bytes: samples written" "$(scol all written)" 1
+unload
+
+# --- mmap records of execs, mmaps and dlopens while recording ---------------------
+# The kprobe on perf_event_mmap defers each record to the mapping task's
+# task_work (d_path and the build-id may sleep under PREEMPT_RT): every
+# exec during the session must have its record, none lost.
+
+is "load" "$(load)" ok
+is "start (user stacks)" "$(ctl "start event=$EV freq=1000 callchain=user")" ok
+sh -c "for i in \$(seq 1 60); do '$P/hotspot' 1 hot >/dev/null; done" &
+ex=$!
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import ctypes, ctypes.util, mmap
+for n in ("z", "m", "crypt", "bz2", "lzma"):
+    p = ctypes.util.find_library(n)
+    if p: ctypes.CDLL(p)
+for i in range(200):
+    m = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                  prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    m.close()
+' &
+	py=$!
+	wait $py && dl=ok || dl=fail
+else
+	dl=none
+fi
+wait $ex
+is "stop" "$(ctl stop)" ok
+save "$TMP/mm"
+sd mmaps "$TMP"/mm/cpu* >"$TMP/mm.mmaps"
+is "60 execs of hotspot: 60 processes with a hotspot MMAP record" \
+	"$(awk '$6 ~ /\/hotspot$/ { print $1 }' "$TMP/mm.mmaps" | sort -u | wc -l)" 60
+is "no mmap record lost: no deferred slot" "$(scol all sb_mmap_pool)" 0
+is "no mmap record lost: task" "$(scol all sb_mmap_task)" 0
+is "no mmap record lost: memory" "$(scol all sb_mmap_nomem)" 0
+is "no side-band record lost" "$(scol all sb_lost)" 0
+if [ "$dl" = ok ]; then
+	diag "python3 $py: $(awk -v p=$py '$1 == p { print $6 }' "$TMP/mm.mmaps" | sort | uniq -c | sort -rn | head -n 4 | tr '\n' '|')"
+	cmp_ge "python3 $py: its 200 anonymous PROT_EXEC maps recorded" \
+		"$(awk -v p=$py '$1 == p && $6 == "//anon"' "$TMP/mm.mmaps" | wc -l)" 200
+else
+	skip "dlopen and anonymous exec maps: no python3 in this guest ($dl)"
+fi
+unload
+
+# --- kernel addresses follow kptr_restrict ------------------------------------------
+
+kr0=$(cat /proc/sys/kernel/kptr_restrict)
+is "load" "$(load)" ok
+for kr in 2 1; do
+	echo $kr >/proc/sys/kernel/kptr_restrict
+	is "kptr_restrict=$kr: start callchain=kernel" \
+		"$(ctl "start event=$EV freq=1000 callchain=kernel")" ok
+	"$P/hammer" 1
+	is "kptr_restrict=$kr: stop" "$(ctl stop)" ok
+	save "$TMP/kr$kr"
+	sd samples "$TMP"/kr$kr/cpu* >"$TMP/kr$kr.samples"
+	nk=$(awk '$5 == "K"' "$TMP/kr$kr.samples" | wc -l)
+	nz=$(awk '$5 == "K" && $6 != "0x0"' "$TMP/kr$kr.samples" | wc -l)
+	nf=$(awk '$5 == "K" && $7 != 0' "$TMP/kr$kr.samples" | wc -l)
+	cmp_ge "kptr_restrict=$kr: kernel-mode samples" "$nk" 1
+	if [ $kr = 2 ]; then
+		is "kptr_restrict=2: sampler says kaddr hidden" \
+			"$(skey kaddr | cut -d' ' -f1)" hidden
+		is "kptr_restrict=2: every kernel ip is 0" "$nz" 0
+		is "kptr_restrict=2: no kernel frames" "$nf" 0
+		sd summary "$TMP"/kr2/cpu* >"$TMP/kr2.sum"
+		cmp_ge "kptr_restrict=2: MODULE and KERNEL records present" \
+			"$(($(sumv "$TMP/kr2.sum" module) * $(sumv "$TMP/kr2.sum" kernel)))" 1
+		is "kptr_restrict=2: no MODULE record with a base" \
+			"$(sumv "$TMP/kr2.sum" module_with_base)" 0
+		is "kptr_restrict=2: the KERNEL record has no reference address" \
+			"$(sumv "$TMP/kr2.sum" kernel_with_ref)" 0
+	else
+		is "kptr_restrict=1 (root): sampler says kaddr shown" "$(skey kaddr)" shown
+		is "kptr_restrict=1 (root): every kernel ip shown" "$nz" "$nk"
+		cmp_ge "kptr_restrict=1 (root): kernel frames" "$nf" 1
+		sd summary "$TMP"/kr1/cpu* >"$TMP/kr1.sum"
+		is "kptr_restrict=1 (root): the KERNEL record has its reference address" \
+			"$(sumv "$TMP/kr1.sum" kernel_with_ref)" 1
+	fi
+done
+echo "$kr0" >/proc/sys/kernel/kptr_restrict
+unload
+
 # --- rmmod while sampling under load, with a reader, 10 times -----------------------------------
 
 rm_ok=0 rm_run=0

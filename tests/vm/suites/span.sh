@@ -452,6 +452,8 @@ badspan "arg6" "+x start=sw_spanptr_start:arg6 stop=sw_spanptr_stop:arg0" EINVAL
 badspan "retval at an entry" "+x start=sw_spanptr_start:retval stop=sw_spanptr_stop:arg0" EINVAL retval
 badspan "no stop point" "+x start=sw_spanptr_start:arg0" EINVAL "start= and a stop="
 badspan "slots not a power of two" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 slots=100" EINVAL slots=100
+badspan "slots past max_span_slots (another span holds some)" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 slots=1048576" E2BIG "slots=1048576 is more than the"
+check "last_error names max_span_slots=1048576" grep -qF "max_span_slots=1048576" "$D/last_error"
 badspan "bad filter" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 pid=abc" EINVAL pid=abc
 badspan "by=retval" "+x start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0 by=retval" EINVAL by=retval
 badspan "name exists" "+keep start=sw_spanptr_start:arg0 stop=sw_spanptr_stop:arg0" EEXIST keep
