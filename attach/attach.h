@@ -112,6 +112,8 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  * @idx:      its stub, -1 when none
  * @armed:    its handlers measure calls
  * @registered: the direct call is installed
+ * @why:      why registration refused args= (BTF says otherwise), for
+ *            sw_tramp_why(); empty otherwise
  */
 struct sw_tramp {
 	struct sw_target target;
@@ -125,11 +127,12 @@ struct sw_tramp {
 	int idx;
 	bool armed;
 	bool registered;
+	char why[160];
 };
 
 int sw_attach_param(void);
 int sw_tramp_check_params(void);
-const char *sw_tramp_why(int err);
+const char *sw_tramp_why(const struct sw_tramp *t, int err);
 void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   struct sw_aggs *aggs, const struct sw_spec *spec,
 		   void (*release)(void *arg), void *arg);
