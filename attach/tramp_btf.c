@@ -23,7 +23,9 @@
  * clone such as foo.isra.0; a name pahole left out), every function when
  * the kernel has no BTF or its blob cannot be read (said once in the
  * kernel log), and, for a name several static functions share, which of
- * them it is (a count any of them takes is accepted).
+ * them it is (a count any of them takes is accepted).  The files are
+ * opened in the caller's mount namespace (where /sys is in the writer's
+ * view; a writer without it gets no check).
  */
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -46,11 +48,15 @@
 /* Distinct counts kept for one name (static functions may share it). */
 #define SW_BTF_MAX_SAME 4
 
-/* vmlinux's function index and why there is none; under sw_btf_lock. */
+/*
+ * vmlinux's function index, why there is none for good, and whether a
+ * failure was said; under sw_btf_lock.
+ */
 static DEFINE_MUTEX(sw_btf_lock);
 static u64 *sw_btf_idx;
 static u32 sw_btf_nidx;
 static int sw_btf_err;
+static bool sw_btf_said;
 
 /*
  * Reads the file at @path whole into a kvmalloc()'d buffer.
@@ -127,8 +133,11 @@ static int sw_btf_load(const char *path, const struct sw_btf *base,
 }
 
 /*
- * Makes vmlinux's function index, once.  A failure other than -ENOMEM is
- * remembered (and said once): the blob is not read again.
+ * Makes vmlinux's function index, once.  A blob that is malformed or too
+ * large is remembered: it is not read again.  Another failure (no such
+ * file: a kernel without BTF, or a caller whose mount namespace has no
+ * /sys; no memory) is tried again at the next check.  Either is said in
+ * the kernel log once a load.
  * Context: process context, under sw_btf_lock.
  */
 static int sw_btf_vmlinux_index(void)
@@ -152,14 +161,18 @@ static int sw_btf_vmlinux_index(void)
 		if (idx) {
 			sw_btf_nidx = sw_btf_index_funcs(&b, idx, n);
 			sw_btf_idx = idx;
+			pr_info(SW_NAME ": %u functions of vmlinux's BTF indexed (%zu KiB) to check trampolines' args=\n",
+				sw_btf_nidx, (size_t)n * sizeof(*idx) >> 10);
 		} else {
 			ret = -ENOMEM;
 		}
 	}
 	kvfree(offs);
 	kvfree(data);
-	if (ret && ret != -ENOMEM) {
+	if (ret == -EINVAL || ret == -EFBIG)
 		sw_btf_err = ret;
+	if (ret && !sw_btf_said) {
+		sw_btf_said = true;
 		pr_info(SW_NAME ": %s unreadable (%d): trampolines take args= as given\n",
 			SW_BTF_DIR "vmlinux", ret);
 	}
@@ -306,5 +319,6 @@ void sw_tramp_btf_exit(void)
 	sw_btf_idx = NULL;
 	sw_btf_nidx = 0;
 	sw_btf_err = 0;
+	sw_btf_said = false;
 	mutex_unlock(&sw_btf_lock);
 }

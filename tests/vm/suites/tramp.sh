@@ -412,14 +412,18 @@ fi
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	diag "sw_testmod's BTF: $(ls /sys/kernel/btf/sw_testmod 2>&1)"
 	is "load" "$(load)" ok
-	# First the case that does not crash a kernel without the check.
+	# First the case that does not crash a kernel without the check.  The
+	# first check of a load reads vmlinux's BTF and indexes it.
+	t0=$(uptime_ms)
 	is "hrtimer_nanosleep args=2 (BTF: 3): refused" \
 		"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=2')" EINVAL
+	t1=$(uptime_ms)
 	check "the refusal names both counts" \
 		grep -q "args=2, but BTF says hrtimer_nanosleep takes 3 argument registers" "$D/last_error"
 	diag "$(cat "$D/last_error")"
 	is "args=4 (one too many): refused too" \
 		"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=4')" EINVAL
+	diag "the first check (BTF read and indexed) took $((t1 - t0)) ms, the next $(($(uptime_ms) - t1)) ms; $(dmesg | grep -o 'functions of vmlinux.s BTF indexed.*' | tail -n 1)"
 	is "seq_printf attach=trampoline args=3: refused" \
 		"$(ctl probes '+seq_printf attach=trampoline args=3')" EINVAL
 	check "the refusal says seq_printf is variadic" \
