@@ -118,6 +118,8 @@ void sw_uprobe_unregister(struct sw_uprobe **us, int n);
  *            before the module's text, the probe stays (no calls)
  * @caller:   its rows are keyed by the caller: the exit half looks
  *            behind a kretprobe sharing the function for the real one
+ * @why:      why registration refused args= (BTF says otherwise), for
+ *            sw_tramp_why(); empty otherwise
  */
 struct sw_tramp {
 	struct sw_target target;
@@ -134,11 +136,12 @@ struct sw_tramp {
 	bool registered;
 	bool detached;
 	bool caller;
+	char why[160];
 };
 
 int sw_attach_param(void);
 int sw_tramp_check_params(void);
-const char *sw_tramp_why(int err);
+const char *sw_tramp_why(const struct sw_tramp *t, int err);
 void sw_tramp_init(struct sw_tramp *t, const char *symbol,
 		   struct sw_aggs *aggs, const struct sw_spec *spec,
 		   void (*release)(void *arg), void *arg);

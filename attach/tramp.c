@@ -13,11 +13,20 @@
  *
  * What may use one: a function whose arguments are all in registers (six
  * at most on x86_64, eight on arm64; the trampoline's frame sits between
- * the caller's stack arguments and the body).  The module cannot read
- * BTF: the stopwatch program passes the count (probe option args=N);
- * without it the module never uses a trampoline (the function might take
- * stack arguments).  A function another direct caller holds (a BPF fentry
- * or fexit program) cannot have a second one: registration says -EBUSY.
+ * the caller's stack arguments and the body).  The count is the probe
+ * option args=N (the stopwatch program writes it from BTF); without it
+ * the module never uses a trampoline (the function might take stack
+ * arguments).  The trampoline keeps those N registers across the entry
+ * half and no others, so a count too small, or a variadic function, would
+ * run the body with arguments the half overwrote.  Where the kernel's BTF
+ * describes the function, registration checks args= against it
+ * (tramp_btf.c): a variadic function, or another count, is refused with
+ * -EINVAL, the reason in the probe's why.  Where BTF does not describe it
+ * (a module built without BTF, a compiler's clone such as foo.isra.0, a
+ * kernel without BTF), args= remains the user's word: a wrong count there
+ * corrupts the function's arguments.  A function another direct caller
+ * holds (a BPF fentry or fexit program) cannot have a second one:
+ * registration says -EBUSY.
  *
  * Calls in flight: the body returns into the trampoline, and a thread may
  * sleep in a trampolined function for a long time, or for good (schedule()
@@ -80,6 +89,7 @@
 #include "wrapper/ftrace.h"
 #include "attach.h"
 #include "tramp.h"
+#include "tramp_btf.h"
 
 /* Register arguments a trampolined function may take. */
 #ifdef CONFIG_ARM64
@@ -129,12 +139,15 @@ int sw_tramp_check_params(void)
 
 /**
  * sw_tramp_why() - what an error of sw_tramp_register() means.
+ * @t:   the probe it refused
  * @err: a negative errno
  *
  * Context: any.
  */
-const char *sw_tramp_why(int err)
+const char *sw_tramp_why(const struct sw_tramp *t, int err)
 {
+	if (t->why[0])
+		return t->why;
 	switch (err) {
 	case -EOPNOTSUPP:
 		return "this kernel or architecture has no ftrace direct calls for stopwatch";
@@ -401,7 +414,8 @@ int sw_tramp_init_module(void)
  *
  * Context: process context.
  * Return: 0, -ENODATA (argument count unknown), -E2BIG (stack
- * arguments), -ENOPKG or -EPROTO (no companion module of our version),
+ * arguments), -EINVAL (BTF says the function is variadic or takes
+ * another count: @t->why says which), -ENOPKG or -EPROTO (no companion module of our version),
  * -ENOSPC (no free stub), -EBUSY (another direct caller), -EINVAL
  * (ftrace cannot trace the function), -ENOENT (its module went), -ENOMEM,
  * or another errno of ftrace.
@@ -415,6 +429,10 @@ int sw_tramp_register(struct sw_tramp *t, struct kprobe *kp, int nargs)
 		return -ENODATA;
 	if (nargs > SW_TRAMP_MAX_ARGS)
 		return -E2BIG;
+	/* Where BTF describes the function, args= must be what it says. */
+	ret = sw_tramp_btf_check(t->name, addr, nargs, t->why, sizeof(t->why));
+	if (ret)
+		return ret;
 	sw_tramp_load_companion();
 	mutex_lock(&sw_tramp_lock);
 	ret = -ENOENT;
@@ -517,6 +535,7 @@ void sw_tramp_exit_module(void)
 			sw_tramp_nleaked, sw_tramp_nleaked == 1 ? "" : "s",
 			sw_tramp_nleaked == 1 ? "its" : "their",
 			sw_tramp_nleaked == 1 ? "" : "s");
+	sw_tramp_btf_exit();
 	if (!sw_tramp_attach_fn)
 		return;
 	sw_tramp_detach_fn(&sw_tramp_ops);

@@ -37,6 +37,7 @@ typedef int64_t s64;
 typedef int32_t s32;
 
 #define U64_MAX UINT64_MAX
+#define U32_MAX UINT32_MAX
 #define S64_MAX INT64_MAX
 
 static inline int fls64(u64 x)

@@ -179,14 +179,14 @@ static int sw_attach_kernel(struct sw_probe *p)
 	}
 	if (want == SW_ATTACH_TRAMPOLINE) {
 		sw_error("probe '%s': no trampoline: %s (%d)", p->name,
-			 sw_tramp_why(ret), ret);
+			 sw_tramp_why(&p->tp, ret), ret);
 		sw_kretprobe_unregister(&k, 1);
 		return ret;
 	}
 	p->attach_err = -ret;
 	if (p->attach)
 		pr_info(SW_NAME ": probe '%s': kretprobe instead of a trampoline: %s (%d)\n",
-			p->name, sw_tramp_why(ret), ret);
+			p->name, sw_tramp_why(&p->tp, ret), ret);
 	return 0;
 }
 

@@ -6,19 +6,29 @@
 #   direct_calls      whether this kernel has ftrace direct calls (x86_64
 #                     6.1 and 6.12, arm64 6.12; not arm64 6.1): its API is
 #                     in kallsyms where it exists
+#   SW                the stopwatch program for this guest's architecture
+#   TRAMP_MAX_ARGS    the argument registers a trampoline may pass (6 on
+#                     x86_64, 8 on arm64)
+#   btf_args FUNC..   "FUNC N" for each FUNC the kernel's BTF describes, N
+#                     its argument registers as the stopwatch program
+#                     counts them for args= (what the module checks args=
+#                     against)
 #   hot_functions N   the first N candidates this kernel can trace (in
 #                     available_filter_functions, not on the kprobes
-#                     blacklist), one a line
+#                     blacklist) whose arguments BTF says are all in
+#                     registers, one a line
 #   shared_name EX..  a traceable name several functions share, not EX
-#   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline
+#   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline,
+#                     with its args= from BTF (a FUNC BTF does not
+#                     describe is left out)
 #   on_trampolines    how many probes in stats are on a trampoline
 #   calls_total       the calls of every probe in stats, summed
 #
-# Hot candidates: functions of at most six arguments, all in registers,
-# that return promptly (so that the calls counted in a second are many),
-# called by file, memory,
-# fork, exec and scheduler work.  Listed in order of preference; some are
-# inlined or renamed on one kernel or another, so there are more than 100.
+# Hot candidates: functions that return promptly (so that the calls
+# counted in a second are many), called by file, memory, fork, exec and
+# scheduler work; hot_functions keeps those whose arguments BTF says are
+# all in registers.  Listed in order of preference; some are inlined or
+# renamed on one kernel or another, so there are more than 100.
 
 TR=/sys/kernel/tracing
 [ -r $TR/available_filter_functions ] || TR=/sys/kernel/debug/tracing
@@ -73,15 +83,39 @@ bprm_execve begin_new_exec load_elf_binary"
 DENY_AWK='while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }'
 KP_BLACKLIST=/sys/kernel/debug/kprobes/blacklist
 
+SW=$SW_REPO/build/userspace/stopwatch
+[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
+TRAMP_MAX_ARGS=6
+[ "$SW_ARCH" = arm64 ] && TRAMP_MAX_ARGS=8
+
+# The program's "probe add" writes its probes line into a directory of
+# plain files given as --debugfs (no module needed): the args= it wrote.
+btf_args() {
+	_bd=$TMP/btf-args
+	rm -rf "$_bd"
+	mkdir -p "$_bd"
+	: >"$_bd/stats"
+	: >"$_bd/probes"
+	"$SW" probe add --debugfs "$_bd" "$@" >"$_bd/out" 2>&1
+	tr ' ' '\n' <"$_bd/probes" | awk '
+		/^\+/ { f = substr($0, 2); next }
+		/^args=/ && f != "" { print f, substr($0, 6); f = "" }'
+}
+
 # One pass over each list (a grep per candidate took 45 s under TCG).
 hot_functions() {
 	echo "$HOT_CANDIDATES" | tr ' ' '\n' | grep . |
-		awk -v n="$1" -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" '
+		awk -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" '
 		BEGIN {
 			'"$DENY_AWK"'
 			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
 		}
-		$0 in ok && !($0 in deny) && got < n { print; got++ }'
+		$0 in ok && !($0 in deny)' >"$TMP/hot.cand"
+	# shellcheck disable=SC2046
+	btf_args $(cat "$TMP/hot.cand") >"$TMP/hot.args"
+	awk -v n="$1" -v max=$TRAMP_MAX_ARGS -v args="$TMP/hot.args" '
+		BEGIN { while ((getline l < args) > 0) { split(l, a, " "); na[a[1]] = a[2] } }
+		($0 in na) && na[$0] <= max && got < n { print; got++ }' "$TMP/hot.cand"
 }
 
 # shared_name EXCLUDE...: the first name several traceable functions of
@@ -94,7 +128,7 @@ shared_name() {
 }
 
 tramp_adds() {
-	for _f in "$@"; do printf '+%s attach=trampoline args=6 ' "$_f"; done
+	btf_args "$@" | awk '{ printf "+%s attach=trampoline args=%s ", $1, $2 }'
 }
 
 on_trampolines() {

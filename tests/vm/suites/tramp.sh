@@ -11,9 +11,10 @@
 # asleep in one trampolined function (no call missed), unwinding through
 # a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
 # (the stubs are the never-unloaded companion's: neither waits for them),
-# schedule() itself with 2000 threads asleep in it, and 100 hot functions
+# schedule() itself with 2000 threads asleep in it, 100 hot functions
 # added and removed under load (trampstress.sh: rmmod under load, 20
-# times).
+# times), and args= checked against BTF (a variadic function or another
+# count refused, vmlinux's and a module's; auto falls back).
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
@@ -63,6 +64,11 @@ if [ $direct = 0 ]; then
 		"$(ctl probes '+sw_test_loop attach=trampoline args=1')" EOPNOTSUPP
 	unload
 	rmmod sw_testmod
+	for t in "variadic refused" "another count refused" \
+		"auto falls back from a variadic function" \
+		"BTF's count counts exactly" "a module's BTF"; do
+		skip "args= against BTF ($t): no trampolines without ftrace direct calls ($SW_ARCH $(uname -r))"
+	done
 	exit 0
 fi
 
@@ -360,9 +366,12 @@ cmp_gt "they counted calls" "$calls" 0
 # name.
 dup=$(shared_name $HOT)
 if [ -n "$dup" ] && [ -r "$TR/enabled_functions" ]; then
-	diag "$dup: $(grep -cx "$dup" "$TR/available_filter_functions") traceable functions of that name"
+	# BTF may not describe a name several functions share (pahole leaves
+	# out one whose prototypes differ): args= is then taken as given.
+	dn=$(btf_args "$dup" | awk '{ print $2 }')
+	diag "$dup: $(grep -cx "$dup" "$TR/available_filter_functions") traceable functions of that name; BTF's args=${dn:-(none)}"
 	is "a shared name ($dup) on a trampoline" \
-		"$(ctl probes "+$dup attach=trampoline args=6")" ok
+		"$(ctl probes "+$dup attach=trampoline args=${dn:-6}")" ok
 	is "one site of that name is enabled" \
 		"$(grep -c "^$dup " "$TR/enabled_functions")" 1
 	is "removed" "$(ctl probes "-$dup")" ok
@@ -389,4 +398,79 @@ if [ -x "$SW" ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	unload
 else
 	skip "stopwatch program not built or no BTF"
+fi
+
+# --- args= checked against the kernel's BTF -----------------------------------
+# A trampoline keeps only the args= registers across its entry half: a
+# count below the function's own, or a variadic function, would run it
+# with arguments the half overwrote (seq_printf with args=3: an oops in
+# string() at the next read of a /proc file).  Where the kernel's BTF
+# describes the function, the module checks args= against it: the count
+# the stopwatch program writes, and no trampoline for a variadic function.
+# Where BTF does not describe it (sw_testmod, built without BTF) args= is
+# taken as given, as above.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	diag "sw_testmod's BTF: $(ls /sys/kernel/btf/sw_testmod 2>&1)"
+	is "load" "$(load)" ok
+	# First the case that does not crash a kernel without the check.  The
+	# first check of a load reads vmlinux's BTF and indexes it.
+	t0=$(uptime_ms)
+	is "hrtimer_nanosleep args=2 (BTF: 3): refused" \
+		"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=2')" EINVAL
+	t1=$(uptime_ms)
+	check "the refusal names both counts" \
+		grep -q "args=2, but BTF says hrtimer_nanosleep takes 3 argument registers" "$D/last_error"
+	diag "$(cat "$D/last_error")"
+	is "args=4 (one too many): refused too" \
+		"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=4')" EINVAL
+	diag "the first check (BTF read and indexed) took $((t1 - t0)) ms, the next $(($(uptime_ms) - t1)) ms; $(dmesg | grep -o 'functions of vmlinux.s BTF indexed.*' | tail -n 1)"
+	is "seq_printf attach=trampoline args=3: refused" \
+		"$(ctl probes '+seq_printf attach=trampoline args=3')" EINVAL
+	check "the refusal says seq_printf is variadic" \
+		grep -q "seq_printf is variadic" "$D/last_error"
+	diag "$(cat "$D/last_error")"
+	is "no probe was left" "$(col seq_printf calls) $(col hrtimer_nanosleep calls)" "absent absent"
+	check "/proc files read (seq_printf) after the refusals" \
+		sh -c 'cat /proc/cpuinfo /proc/self/mountinfo /proc/modules >/dev/null'
+	is "seq_printf attach=auto args=3: accepted" \
+		"$(ctl probes '+seq_printf attach=auto args=3')" ok
+	is "on the kretprobe, attach_err EINVAL" "$(mech seq_printf)" "0 22"
+	check "the kernel log says why: variadic" sh -c \
+		"dmesg | grep -q \"probe 'seq_printf': kretprobe instead of a trampoline: seq_printf is variadic\""
+	cat /proc/cpuinfo >/dev/null
+	cmp_gt "the kretprobe counts seq_printf's calls from /proc/cpuinfo" \
+		"$(col seq_printf calls)" 0
+	is "BTF's count, args=3: a trampoline" \
+		"$(ctl probes '+hrtimer_nanosleep attach=trampoline args=3') $(mech hrtimer_nanosleep)" "ok 1 0"
+	"$P/sleeper" 10 3 >/dev/null
+	is "it counts the 3 sleeps exactly" "$(col hrtimer_nanosleep calls)" 3
+	is "remove them" "$(ctl probes '-seq_printf -hrtimer_nanosleep')" ok
+	# A module's function: its module's split BTF, on top of vmlinux's.
+	mfn=
+	for f in v9fs_file_open v9fs_vfs_getattr_dotl v9fs_vfs_getattr; do
+		grep -qx "$f \[9p\]" "$TR/available_filter_functions" && { mfn=$f; break; }
+	done
+	mn=
+	[ -n "$mfn" ] && [ -x "$SW" ] && mn=$(btf_args "$mfn" | awk '{ print $2 }')
+	if [ -r /sys/kernel/btf/9p ] && [ -n "$mn" ]; then
+		is "$mfn [9p] args=$((mn + 1)) (BTF: $mn): refused" \
+			"$(ctl probes "+$mfn attach=trampoline args=$((mn + 1))")" EINVAL
+		check "the refusal names both counts" \
+			grep -q "args=$((mn + 1)), but BTF says $mfn takes $mn argument registers" "$D/last_error"
+		is "args=$mn: a trampoline, and a kretprobe beside it" \
+			"$(ctl probes "+$mfn attach=trampoline args=$mn +$mfn@k attach=kretprobe") $(mech "$mfn")" "ok 1 0"
+		for f in "$SW_REPO/README.md" "$SW_REPO/Kbuild" "$SW_REPO/Makefile"; do
+			cat "$f" >/dev/null
+			stat "$f" >/dev/null
+		done
+		cp "$D/stats" "$TMP/stats.9p"
+		cmp_gt "the trampoline counts calls" "$(col "$mfn" calls "$TMP/stats.9p")" 0
+		is "as many as the kretprobe" "$(col "$mfn" calls "$TMP/stats.9p")" "$(col "$mfn@k" calls "$TMP/stats.9p")"
+		is "remove them" "$(ctl probes "-$mfn -$mfn@k")" ok
+	else
+		skip "a module's BTF: no 9p function traceable ($mfn), no /sys/kernel/btf/9p or no count from the program ($(head -c 200 "$TMP/btf-args/out" 2>/dev/null))"
+	fi
+	unload
+else
+	skip "no /sys/kernel/btf/vmlinux: args= is taken as given (not checked)"
 fi
