@@ -69,11 +69,12 @@ struct sw_gen {
 
 /**
  * struct sw_bd_cpu - one CPU's breakdown table.
- * @seq: odd while the owning CPU updates; readers retry
- * @tbl: the table (variable size)
+ * @tbl: the table (variable size); each row has its own sequence, odd
+ *       while the owning CPU updates the row, so a reader copies and checks
+ *       one row at a time and gives up on a row after a bounded number of
+ *       tries (agg/breakdown.c)
  */
 struct sw_bd_cpu {
-	seqcount_t seq;
 	struct sw_bd_table tbl;
 };
 
