@@ -12,7 +12,8 @@
 
 GETPPID=$(ksym '^__(x64|arm64)_sys_getppid$')
 READS=20
-BOUND_CS=200	# each read under 2 s (centiseconds of /proc/uptime)
+BOUND_CS=500	# each read under 5 s (centiseconds of /proc/uptime): the old
+		# reader took 29 s or never ended; TCG on a shared host is slow
 
 # ksum FILE NAME: the calls of NAME's rows in FILE (keys layout), all rows.
 ksum() { awk -v p="$2" 'NR > 1 && $1 == p { s += $3 } END { print s + 0 }' "$1"; }
@@ -68,14 +69,14 @@ while [ "$(col "$GETPPID" calls)" -lt 1000 ] && [ $n -lt 100 ]; do
 done
 cmp_ge "the loop calls getppid" "$(col "$GETPPID" calls)" 1000
 set -- $(timed_reads "$D/keys")
-cmp_le "keys: $READS reads under load, each < 2 s (worst ${1}0 ms)" "$1" $BOUND_CS
+cmp_le "keys: $READS reads under load, each < 5 s (worst ${1}0 ms)" "$1" $BOUND_CS
 diag "keys: $2 of $READS reads had an unread row"
 set -- $(timed_reads "$D/span_keys")
-cmp_le "span_keys: $READS reads under load, each < 2 s (worst ${1}0 ms)" "$1" $BOUND_CS
+cmp_le "span_keys: $READS reads under load, each < 5 s (worst ${1}0 ms)" "$1" $BOUND_CS
 diag "span_keys: $2 of $READS reads had an unread row"
 t0=$(up_cs)
 is "a control write under load" "$(ctl breakdown pid)" ok
-cmp_le "the control write < 2 s" $(($(up_cs) - t0)) $BOUND_CS
+cmp_le "the control write < 5 s" $(($(up_cs) - t0)) $BOUND_CS
 ctl breakdown none >/dev/null
 cmp_ge "keys shows a pid row under load" \
 	"$(awk -v p="$GETPPID" 'NR > 1 && $1 == p && $2 ~ /^pid=/' "$D/keys" | wc -l)" 1
