@@ -174,7 +174,7 @@ static int sw_bd_cmp_calls(const void *a, const void *b)
 /*
  * Copies one row into @out: true when whole (its sequence even and the same
  * before and after), false after SW_BD_READ_TRIES tries, @out then holding
- * the last copy.  The copy is word by word, each word old or new.
+ * the last copy, which may mix values from before and after a write.
  */
 static bool sw_bd_copy_slot(const struct sw_bd_slot *s, struct sw_bd_slot *out)
 {
@@ -437,9 +437,10 @@ void sw_keys_header(struct seq_file *m, const struct sw_evset *set)
  * @snap:  likewise
  *
  * The key column is "kind=value", a pair joined with ","; rows by calls,
- * busiest first, then "other", then "unread=N" (rows not read whole).  The per-event averages are over the calls
- * measured for the event; "-" where the tables were made under another
- * event set than the current one (a reset starts them anew).
+ * busiest first, then "other", then "unread=N" (rows not read whole).
+ * The per-event averages are over the calls measured for the event; "-"
+ * where the tables were made under another event set than the current one
+ * (a reset starts them anew).
  *
  * Context: process context.
  */
