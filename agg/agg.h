@@ -14,7 +14,8 @@
  * never take a lock.  Each CPU's part has a single writer (the handler
  * running on that CPU, which kprobes and the core never nest) and a
  * seqcount for readers on other CPUs (its writer's section:
- * wrapper/seqlock.h).
+ * wrapper/seqlock.h); the breakdown tables have one per row, and their
+ * readers give up on a row after a bounded number of tries.
  */
 #ifndef _STOPWATCH_AGG_H
 #define _STOPWATCH_AGG_H
