@@ -11,7 +11,7 @@
 . "$SW_REPO/tests/vm/lib.sh"
 
 GETPPID=$(ksym '^__(x64|arm64)_sys_getppid$')
-READS=20
+READS=5
 BOUND_CS=500	# each read under 5 s (centiseconds of /proc/uptime): the old
 		# reader took 29 s or never ended; TCG on a shared host is slow
 
