@@ -14,7 +14,8 @@
  * never take a lock.  Each CPU's part has a single writer (the handler
  * running on that CPU, which kprobes and the core never nest) and a
  * seqcount for readers on other CPUs (its writer's section:
- * wrapper/seqlock.h).
+ * wrapper/seqlock.h); the breakdown tables have one per row, and their
+ * readers give up on a row after a bounded number of tries.
  */
 #ifndef _STOPWATCH_AGG_H
 #define _STOPWATCH_AGG_H
@@ -69,11 +70,12 @@ struct sw_gen {
 
 /**
  * struct sw_bd_cpu - one CPU's breakdown table.
- * @seq: odd while the owning CPU updates; readers retry
- * @tbl: the table (variable size)
+ * @tbl: the table (variable size); each row has its own sequence, odd
+ *       while the owning CPU updates the row, so a reader copies and checks
+ *       one row at a time and gives up on a row after a bounded number of
+ *       tries (agg/breakdown.c)
  */
 struct sw_bd_cpu {
-	seqcount_t seq;
 	struct sw_bd_table tbl;
 };
 

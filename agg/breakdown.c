@@ -11,6 +11,13 @@
  * The measurement core computes the key (core/filter.c); a row keeps the
  * call's time and, when the table's event set measured it, its event
  * counts.  Reading merges the per-CPU tables by key.
+ *
+ * Each row has its own sequence (odd while its CPU's handler updates it).
+ * A reader copies one row at a time and retries a row a bounded number of
+ * times, so a read always ends however hot the writers are; a row it could
+ * not copy whole in those tries is shown, as copied, in an "unread=N" row
+ * (N: such rows) after "other", so the rows still add up to the calls,
+ * within the calls made during the read.
  */
 #include <linux/moduleparam.h>
 #include <linux/kallsyms.h>
@@ -25,6 +32,9 @@
 #include "agg.h"
 
 #define SW_BD_SLOTS_LIMIT 65536
+
+/* Tries a reader makes to copy a row whole before it gives up on it. */
+#define SW_BD_READ_TRIES 64
 
 unsigned int sw_bd_slots = 64;
 module_param_named(breakdown_slots, sw_bd_slots, uint, 0400);
@@ -75,7 +85,6 @@ struct sw_bdgen *sw_bdgen_alloc(struct sw_by by, const struct sw_evset *set)
 				  GFP_KERNEL, cpu_to_node(cpu));
 		if (!c)
 			goto out_free;
-		seqcount_init(&c->seq);
 		sw_bd_table_init(&c->tbl, bd->nslots);
 		bd->cpu[cpu] = c;
 	}
@@ -109,21 +118,37 @@ void sw_bdgen_free(struct sw_bdgen *bd)
  * @bad: events of @acc the call was not counted for
  * Context: the measurement core's exit half (preemption disabled, possibly
  * NMI); the only writer of this CPU's table.  No locks, no allocation.
+ * The row's sequence is odd while it changes (a claim included); the end
+ * is a release store of the even value, which orders the row's stores
+ * before it.
  */
 void sw_bd_add(struct sw_bdgen *bd, const struct sw_bd_key *key, u64 ns,
 	       const u64 *acc, u32 bad)
 {
-	struct sw_bd_cpu *c = bd->cpu[sw_cpu()];
+	struct sw_bd_table *t = &bd->cpu[sw_cpu()]->tbl;
+	struct sw_bd_slot *s = sw_bd_find(t, key);
+	u32 seq = s->seq + 1;
 
-	raw_write_seqcount_begin(&c->seq);
-	sw_bd_slot_add(sw_bd_lookup(&c->tbl, key), ns, acc ? bd->nev : 0,
-		       acc ? bad : 0, acc);
-	raw_write_seqcount_end(&c->seq);
+	WRITE_ONCE(s->seq, seq);
+	smp_wmb(); /* the odd sequence before the row's stores */
+	sw_bd_claim(t, s, key);
+	sw_bd_slot_add(s, ns, acc ? bd->nev : 0, acc ? bad : 0, acc);
+	smp_store_release(&s->seq, seq + 1);
 }
 NOKPROBE_SYMBOL(sw_bd_add);
 
+/* What a shown row is: a key's, "other" or "unread" (shown in that order). */
+enum { SW_ROW_KEY, SW_ROW_OTHER, SW_ROW_UNREAD };
+
+/**
+ * struct sw_bd_row - one row to show.
+ * @kind:   SW_ROW_*
+ * @unread: for SW_ROW_UNREAD, the table rows it holds
+ * @s:      the row's counts (and key)
+ */
 struct sw_bd_row {
-	bool other;
+	u32 kind;
+	u32 unread;
 	struct sw_bd_slot s;
 };
 
@@ -131,8 +156,8 @@ static int sw_bd_cmp_key(const void *a, const void *b)
 {
 	const struct sw_bd_row *x = a, *y = b;
 
-	if (x->other != y->other)
-		return x->other ? 1 : -1;
+	if (x->kind != y->kind)
+		return x->kind > y->kind ? 1 : -1;
 	return memcmp(&x->s.key, &y->s.key, sizeof(x->s.key));
 }
 
@@ -140,42 +165,89 @@ static int sw_bd_cmp_calls(const void *a, const void *b)
 {
 	const struct sw_bd_row *x = a, *y = b;
 
-	if (x->other != y->other)
-		return x->other ? 1 : -1;
+	if (x->kind != y->kind)
+		return x->kind > y->kind ? 1 : -1;
 	if (x->s.st.count != y->s.st.count)
 		return x->s.st.count > y->s.st.count ? -1 : 1;
 	return memcmp(&x->s.key, &y->s.key, sizeof(x->s.key));
 }
 
-/* Copies every CPU's table into @rows (room for nslots + 1 per CPU). */
-static int sw_bd_collect(struct sw_bdgen *bd, struct sw_bd_table *snap,
+/*
+ * Copies one row into @out: true when whole (its sequence even and the same
+ * before and after), false after SW_BD_READ_TRIES tries, @out then holding
+ * the last copy, which may mix values from before and after a write.
+ */
+static bool sw_bd_copy_slot(const struct sw_bd_slot *s, struct sw_bd_slot *out)
+{
+	unsigned int i;
+	u32 seq;
+
+	for (i = 0; i < SW_BD_READ_TRIES; i++) {
+		seq = smp_load_acquire(&s->seq);
+		memcpy(out, s, sizeof(*out));
+		smp_rmb(); /* the copy before the second look at the sequence */
+		if (!(seq & 1) && READ_ONCE(s->seq) == seq)
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+/*
+ * Appends @s to @rows[*n] as a row of @kind, or folds it into @unr (this
+ * CPU's "unread" row, at @rows[*unr] once made) when it was not read whole.
+ */
+static void sw_bd_take(struct sw_bd_row *rows, int *n, int *unr, u32 kind,
+		       const struct sw_bd_slot *s, bool whole)
+{
+	if (!whole) {
+		if (*unr < 0) {
+			*unr = (*n)++;
+			rows[*unr].kind = SW_ROW_UNREAD;
+			rows[*unr].unread = 0;
+			memset(&rows[*unr].s, 0, sizeof(rows[*unr].s));
+			sw_stats_init(&rows[*unr].s.st);
+		}
+		rows[*unr].unread++;
+		sw_bd_slot_merge(&rows[*unr].s, s);
+		return;
+	}
+	rows[*n].kind = kind;
+	rows[*n].unread = 0;
+	rows[*n].s = *s;
+	if (kind != SW_ROW_KEY)
+		memset(&rows[*n].s.key, 0, sizeof(rows[*n].s.key));
+	(*n)++;
+}
+
+/*
+ * Copies every CPU's table into @rows (room for nslots + 2 per CPU), row by
+ * row through @snap (one row): bounded work however busy the writers are.
+ */
+static int sw_bd_collect(struct sw_bdgen *bd, struct sw_bd_slot *snap,
 			 struct sw_bd_row *rows)
 {
-	size_t size = sw_bd_table_size(bd->nslots);
 	int cpu, n = 0;
 	u32 i;
 
 	for_each_possible_cpu(cpu) {
-		struct sw_bd_cpu *c = bd->cpu[cpu];
-		unsigned int seq;
+		struct sw_bd_table *t = &bd->cpu[cpu]->tbl;
+		int unr = -1;
+		bool whole;
 
-		do {
-			seq = read_seqcount_begin(&c->seq);
-			memcpy(snap, &c->tbl, size);
-		} while (read_seqcount_retry(&c->seq, seq));
-		for (i = 0; i < snap->nslots; i++) {
-			if (!snap->slots[i].used)
+		for (i = 0; i < bd->nslots; i++) {
+			if (!READ_ONCE(t->slots[i].used))
 				continue;
-			rows[n].other = false;
-			rows[n].s = snap->slots[i];
-			n++;
+			whole = sw_bd_copy_slot(&t->slots[i], snap);
+			if (snap->used)
+				sw_bd_take(rows, &n, &unr, SW_ROW_KEY, snap,
+					   whole);
+			if (!(i & 255))
+				cond_resched();
 		}
-		if (snap->other.st.count) {
-			rows[n].other = true;
-			rows[n].s = snap->other;
-			memset(&rows[n].s.key, 0, sizeof(rows[n].s.key));
-			n++;
-		}
+		whole = sw_bd_copy_slot(&t->other, snap);
+		if (snap->st.count)
+			sw_bd_take(rows, &n, &unr, SW_ROW_OTHER, snap, whole);
 	}
 	return n;
 }
@@ -187,9 +259,10 @@ static int sw_bd_fold(struct sw_bd_row *rows, int n)
 
 	sort(rows, n, sizeof(*rows), sw_bd_cmp_key, NULL);
 	for (i = 0; i < n; i++) {
-		if (out && !sw_bd_cmp_key(&rows[out - 1], &rows[i]))
+		if (out && !sw_bd_cmp_key(&rows[out - 1], &rows[i])) {
 			sw_bd_slot_merge(&rows[out - 1].s, &rows[i].s);
-		else
+			rows[out - 1].unread += rows[i].unread;
+		} else
 			rows[out++] = rows[i];
 	}
 	sort(rows, out, sizeof(*rows), sw_bd_cmp_calls, NULL);
@@ -207,10 +280,14 @@ static void sw_bd_show_comm(struct seq_file *m, const char *comm)
 static void sw_bd_show_key(struct seq_file *m, int mode,
 			   const struct sw_bd_row *r)
 {
-	if (r->other)
+	if (r->kind == SW_ROW_OTHER)
 		seq_puts(m, "other");
+	else if (r->kind == SW_ROW_UNREAD)
+		seq_printf(m, "unread=%u", r->unread);
 	else if (mode == SW_BD_COMM && !strcmp(r->s.key.comm, "other"))
 		seq_puts(m, "\\157ther"); /* a task named "other": not the row */
+	else if (mode == SW_BD_COMM && !strncmp(r->s.key.comm, "unread=", 7))
+		seq_printf(m, "\\165%s", r->s.key.comm + 1); /* nor "unread=" */
 	else if (mode == SW_BD_COMM)
 		sw_bd_show_comm(m, r->s.key.comm);
 	else
@@ -220,7 +297,7 @@ static void sw_bd_show_key(struct seq_file *m, int mode,
 /**
  * sw_bd_rows_alloc() - scratch space for sw_bdgen_show().
  * @nslots: slots per table of the generations to be shown
- * @snap:   one table's snapshot, output
+ * @snap:   room for one row's copy, output
  *
  * Context: process context; may sleep.
  * Return: the row buffer, or NULL (nothing allocated) when out of memory.
@@ -229,9 +306,9 @@ void *sw_bd_rows_alloc(u32 nslots, void **snap)
 {
 	struct sw_bd_row *rows;
 
-	rows = kvmalloc_array(num_possible_cpus() * (nslots + 1),
+	rows = kvmalloc_array(num_possible_cpus() * (nslots + 2),
 			      sizeof(*rows), GFP_KERNEL);
-	*snap = kvmalloc(sw_bd_table_size(nslots), GFP_KERNEL);
+	*snap = kvmalloc(sizeof(struct sw_bd_slot), GFP_KERNEL);
 	if (!rows || !*snap) {
 		kvfree(rows);
 		kvfree(*snap);
@@ -267,7 +344,8 @@ static void sw_bd_show_time(struct seq_file *m, const struct sw_stats *st)
  * @rows:  from sw_bd_rows_alloc() for @bd->nslots
  * @snap:  likewise
  *
- * Rows by calls, busiest first, the "other" row last; columns "calls
+ * Rows by calls, busiest first, then the "other" row, then "unread=N"
+ * (rows not read whole, see the top of this file); columns "calls
  * min_ns avg_ns max_ns stddev_ns total_ns" after the key.
  *
  * Context: process context.
@@ -363,9 +441,10 @@ void sw_keys_header(struct seq_file *m, const struct sw_evset *set)
  * @snap:  likewise
  *
  * The key column is "kind=value", a pair joined with ","; rows by calls,
- * busiest first, "other" last.  The per-event averages are over the calls
- * measured for the event; "-" where the tables were made under another
- * event set than the current one (a reset starts them anew).
+ * busiest first, then "other", then "unread=N" (rows not read whole).
+ * The per-event averages are over the calls measured for the event; "-"
+ * where the tables were made under another event set than the current one
+ * (a reset starts them anew).
  *
  * Context: process context.
  */
@@ -383,9 +462,11 @@ void sw_keys_show(struct seq_file *m, const char *probe, struct sw_bdgen *bd,
 		bool second = false;
 
 		seq_printf(m, "%-24s ", probe);
-		if (r[i].other)
+		if (r[i].kind == SW_ROW_OTHER)
 			seq_puts(m, "other");
-		for (j = 0; !r[i].other && j < 2; j++) {
+		else if (r[i].kind == SW_ROW_UNREAD)
+			seq_printf(m, "unread=%u", r[i].unread);
+		for (j = 0; r[i].kind == SW_ROW_KEY && j < 2; j++) {
 			u8 kind = bd->by.k[j];
 			u64 id = second ? s->key.id2 : s->key.id;
 

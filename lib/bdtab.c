@@ -24,7 +24,7 @@ void sw_bd_table_init(struct sw_bd_table *t, u32 nslots)
 		sw_stats_init(&t->slots[i].st);
 }
 
-static u32 sw_bd_hash(const struct sw_bd_key *k)
+static __always_inline u32 sw_bd_hash(const struct sw_bd_key *k)
 {
 	u64 a, b, h;
 
@@ -34,40 +34,71 @@ static u32 sw_bd_hash(const struct sw_bd_key *k)
 	h ^= (b ^ k->id2) * 0xc2b2ae3d27d4eb4fULL;
 	return (u32)(h >> 32) ^ (u32)h;
 }
-NOKPROBE_SYMBOL(sw_bd_hash);
+
+/* The hash scaled to 0..nslots-1 by a multiply, not a division. */
+static __always_inline u32 sw_bd_home_of(const struct sw_bd_table *t,
+					 const struct sw_bd_key *key)
+{
+	return (u32)(((u64)sw_bd_hash(key) * t->nslots) >> 32);
+}
+
+/* Equal keys: four words compared, no call. */
+static __always_inline bool sw_bd_key_eq(const struct sw_bd_key *x,
+					 const struct sw_bd_key *y)
+{
+	u64 xa, xb, ya, yb;
+
+	memcpy(&xa, x->comm, sizeof(xa));
+	memcpy(&xb, x->comm + sizeof(xa), sizeof(xb));
+	memcpy(&ya, y->comm, sizeof(ya));
+	memcpy(&yb, y->comm + sizeof(ya), sizeof(yb));
+	return !((x->id ^ y->id) | (x->id2 ^ y->id2) | (xa ^ ya) | (xb ^ yb));
+}
 
 /**
- * sw_bd_lookup() - find or claim the row for a key.
+ * sw_bd_home() - the first slot a key's row is looked for in.
  * @t:   table
  * @key: key
  *
- * Linear probing over all slots; no allocation.
+ * Context: any (tests and readers; sw_bd_find() computes it inline).
+ * Return: the slot's index, 0..nslots-1.
+ */
+u32 sw_bd_home(const struct sw_bd_table *t, const struct sw_bd_key *key)
+{
+	return sw_bd_home_of(t, key);
+}
+
+/**
+ * sw_bd_find() - find a key's row, or a free slot for it.
+ * @t:   table
+ * @key: key
+ *
+ * Linear probing over at most SW_BD_WINDOW slots from the key's home slot
+ * (wrapping at the end), so the work is bounded whatever the table's size;
+ * no allocation.  A free slot is returned unclaimed: the caller claims it
+ * with sw_bd_claim() inside its writer's section.
  *
  * Context: any, including NMI; the caller serializes writers of @t.
- * Return: the row, or the "other" row when the table is full.
+ * Return: the key's row, a free slot, or the "other" row when the window
+ * holds neither.
  */
-struct sw_bd_slot *sw_bd_lookup(struct sw_bd_table *t,
-				const struct sw_bd_key *key)
+struct sw_bd_slot *sw_bd_find(struct sw_bd_table *t,
+			      const struct sw_bd_key *key)
 {
-	u32 i, idx = sw_bd_hash(key) % t->nslots;
+	u32 n = t->nslots < SW_BD_WINDOW ? t->nslots : SW_BD_WINDOW;
+	u32 i, idx = sw_bd_home_of(t, key);
 
-	for (i = 0; i < t->nslots; i++) {
+	for (i = 0; i < n; i++) {
 		struct sw_bd_slot *s = &t->slots[idx];
 
-		if (!s->used) {
-			s->key = *key;
-			s->used = 1;
-			t->used++;
-			return s;
-		}
-		if (!memcmp(&s->key, key, sizeof(*key)))
+		if (!s->used || sw_bd_key_eq(&s->key, key))
 			return s;
 		if (++idx == t->nslots)
 			idx = 0;
 	}
 	return &t->other;
 }
-NOKPROBE_SYMBOL(sw_bd_lookup);
+NOKPROBE_SYMBOL(sw_bd_find);
 
 /**
  * sw_bd_slot_add() - count one call in a row.

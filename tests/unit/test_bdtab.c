@@ -118,6 +118,126 @@ static void test_pairs_and_events(void **state)
 	free(t);
 }
 
+/* Keys 1.. whose home slot is @home, @n of them, into @out. */
+static void keys_homed(struct sw_bd_table *t, u32 home, struct sw_bd_key *out,
+		       u32 n)
+{
+	u64 id;
+	u32 got = 0;
+
+	for (id = 1; got < n; id++) {
+		struct sw_bd_key k = id_key(id);
+
+		assert_true(id < 10000000);
+		if (sw_bd_home(t, &k) == home)
+			out[got++] = k;
+	}
+}
+
+static void test_window_bounded(void **state)
+{
+	struct sw_bd_table *t = table(64);
+	struct sw_bd_key k[SW_BD_WINDOW + 2], next;
+	u32 i, home = 20;
+
+	(void)state;
+	/* One more key than the window holds, all homed at one slot. */
+	keys_homed(t, home, k, SW_BD_WINDOW + 2);
+	for (i = 0; i < SW_BD_WINDOW; i++)
+		assert_ptr_equal(sw_bd_lookup(t, &k[i]),
+				 &t->slots[home + i]);
+	/* The window is full: other, though 56 slots are free. */
+	assert_ptr_equal(sw_bd_find(t, &k[SW_BD_WINDOW]), &t->other);
+	sw_stats_add(&sw_bd_lookup(t, &k[SW_BD_WINDOW])->st, 1);
+	sw_stats_add(&sw_bd_lookup(t, &k[SW_BD_WINDOW + 1])->st, 1);
+	assert_int_equal(t->used, SW_BD_WINDOW);
+	assert_int_equal(t->other.st.count, 2);
+	/* Found again at their rows: a full window still finds its keys. */
+	for (i = 0; i < SW_BD_WINDOW; i++)
+		assert_ptr_equal(sw_bd_find(t, &k[i]), &t->slots[home + i]);
+	/* A key homed one further reaches the free slot after the window. */
+	keys_homed(t, home + 1, &next, 1);
+	assert_ptr_equal(sw_bd_lookup(t, &next),
+			 &t->slots[home + SW_BD_WINDOW]);
+	free(t);
+}
+
+static void test_window_wraps(void **state)
+{
+	struct sw_bd_table *t = table(16);
+	struct sw_bd_key k[SW_BD_WINDOW + 1];
+	u32 i;
+
+	(void)state;
+	/* Homed at the last slot: the window wraps to slots 0..6. */
+	keys_homed(t, 15, k, SW_BD_WINDOW + 1);
+	for (i = 0; i < SW_BD_WINDOW; i++)
+		assert_ptr_equal(sw_bd_lookup(t, &k[i]),
+				 &t->slots[(15 + i) % 16]);
+	assert_ptr_equal(sw_bd_lookup(t, &k[SW_BD_WINDOW]), &t->other);
+	assert_int_equal(t->slots[7].used, 0);
+	free(t);
+}
+
+/*
+ * Many more keys than slots: every call lands in a row or in other (the
+ * totals add up), no key has two rows, and each key is where find says.
+ */
+static void test_overflow_adds_up(void **state)
+{
+	const u32 nslots = 1000, nkeys = 5000;
+	struct sw_bd_table *t = table(nslots);
+	u64 total = 0, calls = 0;
+	u32 i, j, rows = 0;
+
+	(void)state;
+	for (i = 0; i < nkeys; i++) {
+		struct sw_bd_key k = id_key(7 * i + 3);
+
+		for (j = 0; j <= i % 3; j++, calls++)
+			sw_bd_slot_add(sw_bd_lookup(t, &k), 10, 0, 0, NULL);
+	}
+	for (i = 0; i < nslots; i++) {
+		total += t->slots[i].st.count;
+		rows += t->slots[i].used;
+		for (j = 0; t->slots[i].used && j < nslots; j++)
+			assert_true(j == i || !t->slots[j].used ||
+				    t->slots[j].key.id !=
+					    t->slots[i].key.id);
+	}
+	assert_int_equal(rows, t->used);
+	assert_true(t->used <= nslots);
+	assert_true(t->other.st.count > 0);
+	assert_int_equal(total + t->other.st.count, calls);
+	for (i = 0; i < nkeys; i++) {
+		struct sw_bd_key k = id_key(7 * i + 3);
+		struct sw_bd_slot *s = sw_bd_find(t, &k);
+
+		assert_true(s == &t->other || (s->used && s->key.id == k.id));
+	}
+	free(t);
+}
+
+/* Homes spread over the whole table, not a part of it. */
+static void test_homes_spread(void **state)
+{
+	struct sw_bd_table *t = table(100);
+	u32 hits[100] = { 0 }, i, empty = 0;
+
+	(void)state;
+	for (i = 0; i < 10000; i++) {
+		struct sw_bd_key k = id_key(i);
+		u32 h = sw_bd_home(t, &k);
+
+		assert_true(h < 100);
+		hits[h]++;
+	}
+	for (i = 0; i < 100; i++)
+		empty += !hits[i];
+	assert_int_equal(empty, 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +245,10 @@ int main(void)
 		cmocka_unit_test(test_comm_keys),
 		cmocka_unit_test(test_single_slot),
 		cmocka_unit_test(test_pairs_and_events),
+		cmocka_unit_test(test_window_bounded),
+		cmocka_unit_test(test_window_wraps),
+		cmocka_unit_test(test_overflow_adds_up),
+		cmocka_unit_test(test_homes_spread),
 	};
 
 	return cmocka_run_group_tests_name("bdtab", tests, NULL, NULL);

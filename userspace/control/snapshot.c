@@ -234,7 +234,8 @@ static int sw_bd_key(struct sw_bd_row *row, const char *mode, const char *what,
 	row->text = sw_unescape_octal(row->key);
 	if (!row->text)
 		return sw_err_set(err, -ENOMEM, "out of memory");
-	if (row->other || !numeric)
+	/* "unread=N": rows the module could not copy whole, a text key. */
+	if (row->other || !numeric || !strncmp(row->key, "unread=", 7))
 		return 0;
 	if (sw_parse_u64(row->key, &row->num))
 		return sw_err_set(err, -EINVAL,

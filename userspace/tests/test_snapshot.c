@@ -91,6 +91,29 @@ static void test_basic(void **state)
 	sw_snapshot_free(s);
 }
 
+static void test_breakdown_unread(void **state)
+{
+	static const char text[] =
+		"probe pid calls min_ns avg_ns max_ns stddev_ns total_ns\n"
+		"getppid 12 5 1 2 3 1 10\n"
+		"getppid other 2 1 2 3 1 4\n"
+		"getppid unread=1 7 1 2 3 1 14\n";
+	struct sw_breakdown *bd = NULL;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_breakdown_parse(text, "pid", "breakdown_stats",
+					    NULL, &bd, &err), 0);
+	assert_int_equal(bd->nrows, 3);
+	assert_true(bd->row[0].is_num);
+	assert_true(bd->row[1].other);
+	assert_false(bd->row[2].other);
+	assert_false(bd->row[2].is_num);
+	assert_string_equal(bd->row[2].text, "unread=1");
+	assert_true(bd->row[2].val[0] == 7);
+	sw_breakdown_free(bd);
+}
+
 static void test_filter(void **state)
 {
 	static const char *const names[] = { "do_sys_openat2", "vfs_write" };
@@ -513,6 +536,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_breakdown_unread),
 		cmocka_unit_test(test_filter_unknown),
 		cmocka_unit_test(test_pmu),
 		cmocka_unit_test(test_captured),

@@ -6,7 +6,7 @@
 # handlers: the baseline) and with stopwatch counting 0, 1, 2 and 3 events
 # (the second event either cycles, which adds cycles per instruction, or
 # a second instructions counter: the cost of one more event alone),
-# with call paths on (0 and 1 event), and attached by its direct-call
+# with call paths on (0 and 1 event), keyed by pid, and attached by its direct-call
 # trampoline instead of a kretprobe (0, 1 and 2 events).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
@@ -86,6 +86,15 @@ is "stopwatch counted every hit" "$calls" "$((8 * (K + 1)))"
 is "every hit with paths on is on the one path" \
 	"$(awk '$1 == "sw_test_leaf" { print $2 }' "$D/paths")" "$((K + 1))"
 rmmod stopwatch
+# Keyed rows: the probe's own by=pid, no events (one row, found again on
+# every call).
+is "stopwatch loaded again, sw_test_leaf by=pid" \
+	"$(load) $(ctl probes '+sw_test_leaf by=pid')" "ok ok"
+k0=$(bench)
+is "by=pid: every hit in the keys file" \
+	"$(awk 'NR > 1 && $1 == "sw_test_leaf" { s += $3 } END { print s }' "$D/keys")" \
+	"$((K + 1))"
+rmmod stopwatch
 # The same probe on stopwatch's direct-call trampoline (where ftrace has
 # direct calls: not arm64 6.1): time only, then 1 and 2 events.
 tr0= tr1= tr2=
@@ -131,6 +140,7 @@ row() {
 	row "stopwatch, 1 sw event (cpu-clock)" "$s1"
 	row "stopwatch, call paths, 0 events" "$p0"
 	row "stopwatch, call paths, 1 event" "$p1"
+	row "stopwatch, by=pid, 0 events" "$k0"
 	if [ -n "$tr0" ]; then
 		row "stopwatch trampoline, 0 events" "$tr0"
 		row "stopwatch trampoline, 1 event" "$tr1"
