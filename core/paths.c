@@ -141,7 +141,7 @@ static struct sw_paths_gen *sw_paths_next;
 static u32 sw_paths_last_id;
 static char **sw_path_names;	/* probe id i is sw_path_names[i - 1] */
 static u32 sw_path_nnames, sw_path_names_cap;
-static struct dentry *sw_paths_file;
+static struct sw_file *sw_paths_file;
 
 static __always_inline struct sw_path_stat *
 sw_path_stat_of(const struct sw_paths_gen *g, struct sw_paths_cpu *pc,

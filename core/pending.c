@@ -76,7 +76,7 @@ static unsigned int sw_threads_bits;
 static struct sw_thread *sw_no_thread;
 static DEFINE_PER_CPU(struct sw_pending_cnt, sw_pending_cnt);
 DEFINE_PER_CPU(struct sw_thread *, sw_cur_thread);
-static struct dentry *sw_pending_file;
+static struct sw_file *sw_pending_file;
 
 /* The slot of @t, or NULL. Context: any (see the top for who may race). */
 static __always_inline struct sw_thread *sw_thread_find(struct task_struct *t)
