@@ -96,7 +96,7 @@ fi
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
 	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,lockdown"
 }
 
 # Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.
