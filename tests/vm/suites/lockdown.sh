@@ -74,7 +74,7 @@ is "lockdown raised to integrity" "$(level)" integrity ||
 
 # debugfs refuses what can be written or mapped (the reported failure)
 if [ -d "$DBG" ]; then
-	is "debugfs: probes write refused" "$("$P/swwrite" "$DBG/probes" +vfs_write)" EPERM
+	is "debugfs: probes write refused" "$("$P/swwrite" "$DBG/probes" +vfs_write)" open:EPERM
 	check "debugfs: stats still reads" test -n "$(cat "$DBG/stats")"
 	cat "$DBG/samples/cpu0" >/dev/null 2>"$TMP/cpu0.err"
 	check "debugfs: samples/cpu0 (mmap) refused" \
