@@ -50,7 +50,7 @@ is "module loads (before lockdown: it is not signed)" \
 
 # --- the two trees -------------------------------------------------------------
 check "/proc/stopwatch is there" test -r "$D/stats"
-is "/proc/stopwatch is root's, 0500" "$(stat -c '%U %a' "$D")" "root 500"
+is "/proc/stopwatch is root's (uid 0), 0500" "$(stat -c '%u %a' "$D")" "0 500"
 is "start the sampler (to have samples/cpuN)" \
 	"$(ctl sampler "start event=cpu-clock freq=1000")" ok
 is "stop it" "$(ctl sampler stop)" ok
