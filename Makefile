@@ -79,12 +79,23 @@ stress:
 			--append sw_stress=$(STRESS_CYCLES) --timeout 3600; \
 	done
 
+# Outside DKMS the modules are installed unsigned (Debian's headers hold no
+# signing key): both targets say how to sign them for Secure Boot.
+SIGN_NOTE = echo "make: the modules are not signed outside DKMS; under Secure Boot (kernel lockdown)"; \
+	echo "  only signed ones load. Use 'make dkms-install' (DKMS signs them with /var/lib/dkms/mok.key)"; \
+	echo "  and enroll its key once: mokutil --import /var/lib/dkms/mok.pub, reboot, confirm in the MOK"; \
+	echo "  manager; or sign stopwatch.ko and stopwatch_tramp.ko with an enrolled key:"; \
+	echo "  /usr/lib/linux-kbuild-<version>/scripts/sign-file sha256 KEY.priv KEY.der stopwatch.ko"; \
+	echo "  (README: Secure Boot)"
+
 install:
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace PREFIX=$(PREFIX) \
 		DESTDIR=$(DESTDIR) install
+	@$(SIGN_NOTE)
 
 modules_install:
 	$(KMAKE) modules_install
+	@$(SIGN_NOTE)
 
 # DKMS (dkms.conf), as root:
 #   make dkms-install [DKMS_KERNEL=<release>]   add, build and install the

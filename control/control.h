@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * control.h - the control plane: /sys/kernel/debug/stopwatch/ and the
- * error reporting of control writes.  The lowest layer above lib/: every
- * other part registers its own files here and reports through sw_error().
+ * control.h - the control plane: the stopwatch directory, in
+ * /proc/stopwatch/ (allowed under kernel lockdown) and, as before, in
+ * /sys/kernel/debug/stopwatch/, and the error reporting of control writes.
+ * The lowest layer above lib/: every other part makes its files here, in
+ * both trees at once, and reports through sw_error().  The sw_debugfs_*()
+ * names are from when debugfs was the only tree.
  *
- *   debugfs.c  the directory, control files (write = one command, all or
- *              nothing), read-only files, version and last_error
+ *   debugfs.c  the directory in both trees; files and directories made
+ *              and removed in both; version and last_error
+ *   ctl.c      control files (write = one command, all or nothing) and
+ *              show files; the debugfs side's file operations
+ *   procfs.c   the /proc side's: root-only, CAP_SYS_ADMIN, module pinned
+ *              while open; relay buffers' files
  *   error.c    sw_error(): kernel log (rate-limited) and last_error
  *   clock.c    the clock calls are timed by (wrapper/timekeeping.h)
  */
 #ifndef _STOPWATCH_CONTROL_H
 #define _STOPWATCH_CONTROL_H
 
-#include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/types.h>
 
 #define SW_NAME "stopwatch"
 #define SW_VERSION "0.3"
@@ -28,7 +35,7 @@
 #define SW_STATS_FORMAT_MINOR 4
 
 /**
- * struct sw_ctl_file - a debugfs file (sw_debugfs_add_ctl()).
+ * struct sw_ctl_file - a control file (sw_debugfs_add_ctl()).
  * @show:  prints the current state; NULL for a write-only file
  * @apply: carries out one write, a NUL-terminated copy it may modify;
  *         returns 0 or a negative errno after saying why with sw_error();
@@ -44,14 +51,27 @@ void sw_error(const char *fmt, ...) __printf(1, 2);
 void sw_error_clear(void);
 void sw_error_show(struct seq_file *m);
 
+struct sw_file;		/* a file or directory of both trees */
+struct rchan_buf;
+struct dentry;
+
 /* control/debugfs.c */
 int sw_debugfs_init(void);
 void sw_debugfs_exit(void);
-struct dentry *sw_debugfs_root(void);
-struct dentry *sw_debugfs_add_ctl(const char *name, umode_t mode,
-				  struct dentry *parent,
-				  const struct sw_ctl_file *ctl);
-void sw_debugfs_remove(struct dentry **d);
+struct sw_file *sw_debugfs_root(void);
+struct sw_file *sw_debugfs_add_ctl(const char *name, umode_t mode,
+				   struct sw_file *parent,
+				   const struct sw_ctl_file *ctl);
+struct sw_file *sw_debugfs_add_show(const char *name, struct sw_file *parent,
+				    int (*show)(struct seq_file *m, void *v),
+				    void *data);
+struct sw_file *sw_debugfs_add_dir(const char *name, struct sw_file *parent);
+struct sw_file *sw_debugfs_add_relay(const char *name, struct sw_file *parent,
+				     struct rchan_buf *buf);
+struct dentry *sw_debugfs_dentry(const struct sw_file *f);
+void sw_debugfs_remove(struct sw_file **f);
+
+/* control/ctl.c */
 void sw_seq_emit(void *ctx, const char *fmt, ...);
 
 #endif /* _STOPWATCH_CONTROL_H */

@@ -156,7 +156,7 @@ static u32 sw_path_nlive;	/* names not NULL */
 static u32 sw_path_retired, sw_path_sweep_at = 16;
 
 static void sw_paths_sweep_locked(void);
-static struct dentry *sw_paths_file;
+static struct sw_file *sw_paths_file;
 
 static __always_inline struct sw_path_stat *
 sw_path_stat_of(const struct sw_paths_gen *g, struct sw_paths_cpu *pc,

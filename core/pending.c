@@ -97,7 +97,7 @@ bool sw_pending_leaving(void)
 	return __this_cpu_read(sw_leaving) == current;
 }
 NOKPROBE_SYMBOL(sw_pending_leaving);
-static struct dentry *sw_pending_file;
+static struct sw_file *sw_pending_file;
 
 /* The slot of @t, or NULL. Context: any (see the top for who may race). */
 static __always_inline struct sw_thread *sw_thread_find(struct task_struct *t)

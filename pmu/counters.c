@@ -51,7 +51,7 @@ static u32 sw_evset_last_id;
 static int sw_cpuhp_state = -1;
 static DEFINE_MUTEX(sw_pmu_mutex);
 static const struct sw_pmu_client *sw_pmu_client;
-static struct dentry *sw_pmu_files[2];
+static struct sw_file *sw_pmu_files[2];
 
 static char *events;
 module_param(events, charp, 0400);

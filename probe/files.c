@@ -21,7 +21,7 @@
 #include "lib/parse.h"
 #include "probe.h"
 
-static struct dentry *sw_files[6];
+static struct sw_file *sw_files[6];
 
 /* stats: the header agrees with the rows (both under the registry lock). */
 struct sw_stats_walk {

@@ -54,7 +54,7 @@ struct sw_probe {
 	};
 	struct sw_tramp tp;
 	struct sw_spec spec;
-	struct dentry *hist;
+	struct sw_file *hist;
 	char *func;
 	char *upath;
 	u64 uoffset;
@@ -67,7 +67,7 @@ struct sw_probe {
 };
 
 /* probe/show.c */
-extern const struct file_operations sw_hist_fops;
+int sw_hist_show(struct seq_file *m, void *v);
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set);
 /**
  * struct sw_show_buf - scratch for reading one probe's statistics.

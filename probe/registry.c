@@ -66,7 +66,7 @@ static DEFINE_MUTEX(sw_registry_lock);
 static LIST_HEAD(sw_probes);
 static unsigned int sw_nprobes;
 static int sw_bd_mode = SW_BD_NONE;
-static struct dentry *sw_hist_dir;
+static struct sw_file *sw_hist_dir;
 
 /* Event statistics prepared for a new event set (sw_pmu_client). */
 static struct sw_evgen **sw_evgen_next;
@@ -266,9 +266,9 @@ static struct sw_probe *sw_probe_find(const char *name)
 
 static int sw_hist_add(struct sw_probe *p)
 {
-	struct dentry *d;
+	struct sw_file *d;
 
-	d = debugfs_create_file(p->name, 0400, sw_hist_dir, p, &sw_hist_fops);
+	d = sw_debugfs_add_show(p->name, sw_hist_dir, sw_hist_show, p);
 	if (IS_ERR(d)) {
 		sw_error("probe '%s': cannot create hist file (%ld)", p->name,
 			 PTR_ERR(d));
@@ -769,7 +769,7 @@ int sw_registry_init(void)
 	ret = sw_tramp_init_module();
 	if (ret)
 		return ret;
-	sw_hist_dir = debugfs_create_dir("hist", sw_debugfs_root());
+	sw_hist_dir = sw_debugfs_add_dir("hist", NULL);
 	if (IS_ERR(sw_hist_dir)) {
 		ret = PTR_ERR(sw_hist_dir);
 		sw_hist_dir = NULL;

@@ -108,7 +108,7 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
  * removal waits for it, so the registry's lock is not needed (removal
  * holds it).  The generations are read under RCU (reset replaces them).
  */
-static int sw_hist_show(struct seq_file *m, void *v)
+int sw_hist_show(struct seq_file *m, void *v)
 {
 	struct sw_probe *p = m->private;
 	struct sw_show_buf *buf;
@@ -144,16 +144,3 @@ static int sw_hist_show(struct seq_file *m, void *v)
 	kfree(buf);
 	return 0;
 }
-
-static int sw_hist_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sw_hist_show, inode->i_private);
-}
-
-const struct file_operations sw_hist_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_hist_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};

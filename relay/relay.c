@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * relay.c - the sampler's relay channel: one buffer and one debugfs file
- * (samples/cpuN) per CPU, of n_subbufs sub-buffers of subbuf_size bytes.
+ * relay.c - the sampler's relay channel: one buffer and one file
+ * (samples/cpuN, in both of control/'s trees) per CPU, of n_subbufs
+ * sub-buffers of subbuf_size bytes.
  *
  * The channel never overwrites: when every sub-buffer is full and unread,
  * sw_relay_write() refuses the record and the caller counts it lost.
@@ -16,29 +17,57 @@
  * a reader can drain a stopped session until the next start; it is closed
  * at module unload.
  */
-#include <linux/debugfs.h>
+#include <linux/cpumask.h>
 #include <linux/relay.h>
+#include <linux/slab.h>
 
+#include "control/control.h"
 #include "relay.h"
 
-/* relay_open() calls this once per CPU buffer: samples/cpuN. */
+/*
+ * relay_open(), and a CPU coming online later, call this once per CPU
+ * buffer: samples/cpuN.  relay keeps the file's debugfs dentry and hands
+ * it back to sw_relay_remove_file(); r->files maps it to the file.  relay
+ * calls both under its channels mutex, which orders them.
+ */
 static struct dentry *sw_relay_create_file(const char *filename,
 					   struct dentry *parent, umode_t mode,
 					   struct rchan_buf *buf,
 					   int *is_global)
 {
-	struct dentry *d;
+	struct sw_relay *r = buf->chan->private_data;
+	struct sw_file *f;
+	unsigned int i;
 
 	*is_global = 0;
-	d = debugfs_create_file(filename, 0400, parent, buf,
-				&relay_file_operations);
+	for (i = 0; i < nr_cpu_ids && r->files[i]; i++)
+		;
+	if (i == nr_cpu_ids)
+		return NULL;
+	f = sw_debugfs_add_relay(filename, r->dir, buf);
 	/* relay takes NULL, not an ERR_PTR, for failure */
-	return IS_ERR(d) ? NULL : d;
+	if (IS_ERR(f)) {
+		r->err = PTR_ERR(f);
+		return NULL;
+	}
+	r->files[i] = f;
+	return sw_debugfs_dentry(f);
 }
 
+/* relay_close() calls this once per buffer, with the dentry it was given. */
 static int sw_relay_remove_file(struct dentry *dentry)
 {
-	debugfs_remove(dentry);
+	/* the file's private data is its buffer (relay's open needs it) */
+	struct rchan_buf *buf = d_inode(dentry)->i_private;
+	struct sw_relay *r = buf->chan->private_data;
+	unsigned int i;
+
+	for (i = 0; i < nr_cpu_ids; i++) {
+		if (r->files[i] && sw_debugfs_dentry(r->files[i]) == dentry) {
+			sw_debugfs_remove(&r->files[i]);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -58,20 +87,27 @@ static const struct rchan_callbacks sw_relay_cb = {
 /**
  * sw_relay_init() - create the samples/ directory; no buffers yet.
  * @r:           channel state
- * @parent:      the stopwatch debugfs directory
+ * @parent:      the stopwatch directory
  * @subbuf_size: sub-buffer size in bytes (checked by the caller)
  * @n_subbufs:   sub-buffers per CPU (checked by the caller)
  *
  * Context: process context (module init).
  * Return: 0 or a negative errno.
  */
-int sw_relay_init(struct sw_relay *r, struct dentry *parent,
+int sw_relay_init(struct sw_relay *r, struct sw_file *parent,
 		  size_t subbuf_size, size_t n_subbufs)
 {
-	struct dentry *d = debugfs_create_dir("samples", parent);
+	struct sw_file *d;
 
-	if (IS_ERR(d))
+	r->files = kcalloc(nr_cpu_ids, sizeof(*r->files), GFP_KERNEL);
+	if (!r->files)
+		return -ENOMEM;
+	d = sw_debugfs_add_dir("samples", parent);
+	if (IS_ERR(d)) {
+		kfree(r->files);
+		r->files = NULL;
 		return PTR_ERR(d);
+	}
 	r->dir = d;
 	r->chan = NULL;
 	r->subbuf_size = subbuf_size;
@@ -83,8 +119,9 @@ int sw_relay_init(struct sw_relay *r, struct dentry *parent,
  * sw_relay_exit() - close the channel and remove samples/.
  * @r: channel state
  *
- * Readers holding a cpuN file open keep its buffer until they close it;
- * reads then fail with EIO.
+ * Readers holding a debugfs cpuN file open keep its buffer until they
+ * close it; reads then fail with EIO.  A /proc cpuN file open holds off
+ * module unload (control/procfs.c), so none is open here.
  *
  * Context: process context; no writer may be running.
  */
@@ -93,8 +130,9 @@ void sw_relay_exit(struct sw_relay *r)
 	if (r->chan)
 		relay_close(r->chan);
 	r->chan = NULL;
-	debugfs_remove(r->dir);
-	r->dir = NULL;
+	sw_debugfs_remove(&r->dir);
+	kfree(r->files);
+	r->files = NULL;
 }
 
 /**
@@ -104,15 +142,17 @@ void sw_relay_exit(struct sw_relay *r)
  * Does nothing if the channel is already open.
  *
  * Context: process context; no writer may be running.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -ENODEV without debugfs (relay keeps a buffer's
+ * file as a debugfs dentry).
  */
 int sw_relay_open(struct sw_relay *r)
 {
 	if (r->chan)
 		return 0;
-	r->chan = relay_open("cpu", r->dir, r->subbuf_size, r->n_subbufs,
-			     &sw_relay_cb, NULL);
-	return r->chan ? 0 : -ENOMEM;
+	r->err = -ENOMEM;
+	r->chan = relay_open("cpu", sw_debugfs_dentry(r->dir), r->subbuf_size,
+			     r->n_subbufs, &sw_relay_cb, r);
+	return r->chan ? 0 : r->err;
 }
 
 /**

@@ -120,7 +120,7 @@ static DEFINE_MUTEX(sw_samp_lock);	/* start, stop, read, unload */
 static struct sw_session *sw_sess;	/* latest session, under sw_samp_lock */
 static struct sw_session *sw_hp_sess;	/* the running session, for cpuhp */
 static struct sw_relay sw_relay;
-static struct dentry *sw_samp_file;
+static struct sw_file *sw_samp_file;
 static u32 sw_sessions;
 
 
@@ -836,7 +836,7 @@ static int __init sw_samp_param_opts(struct sw_samp_opts *o)
 int __init sw_sampler_init(void)
 {
 	struct sw_samp_opts o;
-	struct dentry *d;
+	struct sw_file *d;
 	int ret;
 
 	ret = sw_samp_check_params();
@@ -865,7 +865,7 @@ int __init sw_sampler_init(void)
 	return 0;
 
 out_remove_file:
-	debugfs_remove(sw_samp_file);
+	sw_debugfs_remove(&sw_samp_file);
 	sw_samp_file = NULL;
 out_relay_exit:
 	sw_relay_exit(&sw_relay);
@@ -883,7 +883,7 @@ out_relay_exit:
  */
 void sw_sampler_exit(void)
 {
-	debugfs_remove(sw_samp_file);
+	sw_debugfs_remove(&sw_samp_file);
 	sw_samp_file = NULL;
 	mutex_lock(&sw_samp_lock);
 	if (sw_sess && sw_sess->running)

@@ -96,7 +96,7 @@ fi
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
 	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,lockdown"
 }
 
 # Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.
@@ -156,6 +156,47 @@ dkms_check() {
 	dok() { dp=$((dp + 1)); echo "ok - dkms: $*"; }
 	dnok() { df=$((df + 1)); echo "not ok - dkms: $*"; }
 	ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' dkms.conf)
+	# The certificate DKMS signs with (README: Secure Boot): its machine
+	# owner key unless framework.conf names another.
+	mok=$(sed -n 's/^mok_certificate="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' \
+		/etc/dkms/framework.conf /etc/dkms/framework.conf.d/*.conf 2>/dev/null | tail -n 1)
+	mok=${mok:-/var/lib/dkms/mok.pub}
+	# dsig KO KVER: KO carries a module signature by $mok's key (signer
+	# and key id as modinfo reads them) that verifies with $mok (openssl
+	# over the module's bytes: what the kernel checks at load).
+	dsig() {
+		st=$(mktemp -d)
+		case $1 in
+		*.xz) xz -dc "$1" ;; *.zst) zstd -qdc "$1" ;; *.gz) gzip -dc "$1" ;; *) cat "$1" ;;
+		esac >"$st/m.ko"
+		cn=$(openssl x509 -inform DER -in "$mok" -noout -subject -nameopt sep_multiline 2>/dev/null |
+			sed -n 's/^ *CN=//p')
+		serial=$(openssl x509 -inform DER -in "$mok" -noout -serial 2>/dev/null |
+			sed 's/^serial=0*//')
+		signer=$(modinfo -F signer "$st/m.ko" 2>/dev/null)
+		key=$(modinfo -F sig_key "$st/m.ko" 2>/dev/null | tr -d ':' | sed 's/^0*//')
+		if [ -n "$signer" ] && [ "$signer" = "$cn" ] && [ "$key" = "$serial" ]; then
+			dok "${1##*/} for $2 is signed by $mok's key ('$signer', key $key)"
+		else
+			dnok "${1##*/} for $2 is signed by $mok's key (signer '$signer' key '$key'; $mok: '$cn' key '$serial')"
+		fi
+		size=$(stat -c %s "$st/m.ko")
+		siglen=$(tail -c 32 "$st/m.ko" | od -An -tu1 -N4 |
+			awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+		if [ "$(tail -c 28 "$st/m.ko" | tr -d "\\0")" = "~Module signature appended~" ] &&
+			tail -c $((40 + siglen)) "$st/m.ko" | head -c "$siglen" >"$st/sig" &&
+			head -c $((size - 40 - siglen)) "$st/m.ko" >"$st/payload" &&
+			openssl x509 -inform DER -in "$mok" -out "$st/mok.pem" &&
+			openssl cms -verify -binary -inform DER -in "$st/sig" \
+				-content "$st/payload" -certfile "$st/mok.pem" -nointern \
+				-noverify -out /dev/null >"$st/err" 2>&1; then
+			dok "${1##*/} for $2: its signature verifies with $mok"
+		else
+			cat "$st/err" 2>/dev/null
+			dnok "${1##*/} for $2: its signature verifies with $mok"
+		fi
+		rm -rf "$st"
+	}
 	if make dkms-add >"$log/dkms-add.log" 2>&1; then
 		dok "make dkms-add (stopwatch/$ver in /usr/src)"
 	else
@@ -184,6 +225,7 @@ dkms_check() {
 		ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch.ko* /lib/modules/"$kver"/extra/stopwatch.ko* 2>/dev/null | head -n 1)
 		if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
 			dok "dkms installed $ko for $kver"
+			dsig "$ko" "$kver"
 		else
 			dnok "dkms installed stopwatch.ko for $kver (found '${ko:-nothing}')"
 		fi
@@ -192,6 +234,7 @@ dkms_check() {
 			ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch_tramp.ko* 2>/dev/null | head -n 1)
 			if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
 				dok "dkms installed $ko for $kver"
+				dsig "$ko" "$kver"
 			else
 				dnok "dkms installed stopwatch_tramp.ko for $kver (found '${ko:-nothing}')"
 			fi

@@ -175,7 +175,7 @@ struct sw_span {
 	struct sw_aggs aggs;
 	struct sw_span_table tbl;
 	struct sw_span_pcpu __percpu *pcpu;
-	struct dentry *hist;
+	struct sw_file *hist;
 	u32 npt;
 	struct sw_span_pt pt[];
 };

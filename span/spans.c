@@ -41,8 +41,8 @@ MODULE_PARM_DESC(max_span_slots,
 static DEFINE_MUTEX(sw_span_lock);
 static LIST_HEAD(sw_spans);
 static unsigned int sw_nspans;
-static struct dentry *sw_span_files[3];
-static struct dentry *sw_span_hist_dir;
+static struct sw_file *sw_span_files[3];
+static struct sw_file *sw_span_hist_dir;
 static struct delayed_work sw_span_scan;
 
 /* What the counters read at the last reset (shown: now - base). */
@@ -133,19 +133,6 @@ static int sw_span_scratch(struct sw_pcpu **snap, u64 **hist)
 	return -ENOMEM;
 }
 
-static int sw_span_hist_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, sw_span_hist_show, inode->i_private);
-}
-
-static const struct file_operations sw_span_hist_fops = {
-	.owner = THIS_MODULE,
-	.open = sw_span_hist_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
 static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 {
 	struct sw_span *sp;
@@ -196,8 +183,8 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 			return ret;
 		}
 	}
-	sp->hist = debugfs_create_file(sp->cmd.name, 0400, sw_span_hist_dir, sp,
-				       &sw_span_hist_fops);
+	sp->hist = sw_debugfs_add_show(sp->cmd.name, sw_span_hist_dir,
+				       sw_span_hist_show, sp);
 	list_add_tail(&sp->list, &sw_spans);
 	sw_nspans++;
 	return 0;
@@ -572,7 +559,7 @@ int sw_span_init(void)
 			 SW_SPAN_SLOTS_MIN, SW_SPANS_MAX * SW_SPAN_SLOTS_MAX);
 		return -EINVAL;
 	}
-	sw_span_hist_dir = debugfs_create_dir("span_hist", sw_debugfs_root());
+	sw_span_hist_dir = sw_debugfs_add_dir("span_hist", NULL);
 	if (IS_ERR(sw_span_hist_dir)) {
 		i = PTR_ERR(sw_span_hist_dir);
 		sw_span_hist_dir = NULL;

@@ -175,7 +175,7 @@ static int sw_events_write(const char *dir, const char *line)
 			strerror(-ret),
 			ret == -ENOENT ?
 			" (this stopwatch.ko counts no events; rebuild and reload it)" :
-			"");
+			sw_lockdown_why(path, -ret));
 		return ret;
 	}
 	n = write(fd, line, len);

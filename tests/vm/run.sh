@@ -465,14 +465,16 @@ build_initramfs() {
 # packages for the host, "ARCH: pkg" lines for one architecture only) and
 # NAME.prepare (bash, run on the host before the boot, e.g. to build).
 # ---------------------------------------------------------------------------
+# smoke first; lockdown last (kernel lockdown cannot be lowered in a boot).
 all_suites() {
     local f n
     [ -f "$VM_DIR/suites/smoke.sh" ] && echo smoke
     for f in "$VM_DIR"/suites/*.sh; do
         [ -f "$f" ] || continue
         n=$(basename "$f" .sh)
-        [ "$n" = smoke ] || echo "$n"
+        [ "$n" = smoke ] || [ "$n" = lockdown ] || echo "$n"
     done
+    [ -f "$VM_DIR/suites/lockdown.sh" ] && echo lockdown
 }
 
 suite_deps() {

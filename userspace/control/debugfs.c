@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs.c - find and read the stopwatch debugfs directory.
+ * debugfs.c - find and read the stopwatch directory (/proc/stopwatch, else
+ * debugfs'), and say what kernel lockdown refuses.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +67,7 @@ static int sw_debugfs_explain(const char *dir, int ret, struct sw_err *err)
 
 	if (ret == -EACCES || ret == -EPERM)
 		return sw_err_set(err, ret,
-				  "%s: permission denied: debugfs is readable by root only; run stopwatch as root",
+				  "%s: permission denied: the stopwatch directory is root's only; run stopwatch as root",
 				  dir);
 	if (ret == -ENOMEM)
 		return sw_err_set(err, ret, "out of memory");
@@ -93,7 +94,7 @@ static int sw_debugfs_explain(const char *dir, int ret, struct sw_err *err)
 	}
 	if (errno == EACCES)
 		return sw_err_set(err, -EACCES,
-				  "%s: permission denied: debugfs is readable by root only; run stopwatch as root",
+				  "%s: permission denied: the stopwatch directory is root's only; run stopwatch as root",
 				  dir);
 
 	snprintf(parent, sizeof(parent), "%s", dir);
@@ -128,8 +129,18 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 	int ret;
 
 	*out = NULL;
+	if ((!dir || !*dir) && !(env && *env)) {
+		/* /proc/stopwatch first: lockdown allows it */
+		ret = sw_has_stats(SW_PROC_DIR);
+		if (!ret) {
+			*out = strdup(SW_PROC_DIR);
+			return *out ? 0 : sw_err_set(err, -ENOMEM, "out of memory");
+		}
+		if (ret != -ENOENT)
+			return sw_debugfs_explain(SW_PROC_DIR, ret, err);
+	}
 	if (!dir || !*dir)
-		dir = env && *env ? env : SW_DEBUGFS_DIR;
+		dir = env && *env ? env : SW_DEBUGFS_PATH;
 
 	ret = sw_has_stats(dir);
 	if (!ret) {
@@ -149,6 +160,83 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 	}
 	free(sub);
 	return sw_debugfs_explain(dir, ret, err);
+}
+
+/* errno is kept: callers pass errno in the same argument list. */
+const char *sw_lockdown_level(void)
+{
+	static const char *const levels[] = { "none", "integrity",
+					      "confidentiality" };
+	char text[128], *open_, *close_;
+	int fd, saved = errno;
+	size_t i;
+	ssize_t n;
+
+	/* "none [integrity] confidentiality": the one in force in brackets */
+	fd = open(SW_LOCKDOWN_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		errno = saved;
+		return NULL;
+	}
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	errno = saved;
+	if (n <= 0)
+		return NULL;
+	text[n] = '\0';
+	open_ = strchr(text, '[');
+	close_ = open_ ? strchr(open_, ']') : NULL;
+	if (!close_)
+		return NULL;
+	*close_ = '\0';
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (!strcmp(open_ + 1, levels[i]))
+			return levels[i];
+	return NULL;
+}
+
+const char *sw_lockdown_why(const char *path, int errnum)
+{
+	static char why[640];
+	const char *level = sw_lockdown_level();
+	int saved = errno, have_proc;
+	struct stat st;
+
+	if (errnum != EPERM)
+		return "";
+	if (!strncmp(path, SW_PROC_DIR "/", strlen(SW_PROC_DIR) + 1))
+		return "; " SW_PROC_DIR " needs CAP_SYS_ADMIN (root outside a container)";
+	if (level && !strcmp(level, "none"))
+		return "";
+	have_proc = !stat(SW_PROC_DIR "/stats", &st) || errno != ENOENT;
+	errno = saved;
+	snprintf(why, sizeof(why),
+		 "; %s%s%s: debugfs opens no file that can be written or mapped under lockdown; %s",
+		 level ? "kernel lockdown is '" : "kernel lockdown (see " SW_LOCKDOWN_FILE,
+		 level ? level : "",
+		 level ? "' (Secure Boot sets it)" : ") may be in force (Secure Boot)",
+		 have_proc ?
+		 "use " SW_PROC_DIR ", which it allows (the default: drop --debugfs and $" SW_DEBUGFS_ENV ")" :
+		 "load a stopwatch.ko that has " SW_PROC_DIR ", which it allows");
+	return why;
+}
+
+const char *sw_lockdown_module_why(int errnum)
+{
+	static char why[640];
+	const char *level = sw_lockdown_level();
+
+	if (errnum != EPERM && errnum != EKEYREJECTED && errnum != ENOKEY &&
+	    errnum != EBADMSG)
+		return "";
+	if (errnum == EPERM && (!level || !strcmp(level, "none")))
+		return "";
+	snprintf(why, sizeof(why),
+		 "; %s%s%s loads only modules signed with a key it trusts: install with 'make dkms-install' (DKMS signs them) and enroll DKMS's key once: 'mokutil --import /var/lib/dkms/mok.pub', reboot, confirm in the MOK manager (README: Secure Boot)",
+		 level && strcmp(level, "none") ? "kernel lockdown is '" : "this kernel",
+		 level && strcmp(level, "none") ? level : "",
+		 level && strcmp(level, "none") ? "': it" : "");
+	return why;
 }
 
 int sw_read_fd(int fd, char **buf, size_t *len)

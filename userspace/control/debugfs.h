@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * debugfs.h - find and read the stopwatch debugfs directory.
+ * debugfs.h - find and read the stopwatch directory: /proc/stopwatch,
+ * else (a stopwatch.ko without it) /sys/kernel/debug/stopwatch; and say
+ * what kernel lockdown refuses.
  */
 #ifndef _SW_UTIL_DEBUGFS_H
 #define _SW_UTIL_DEBUGFS_H
@@ -9,17 +11,23 @@
 
 #include "base/err.h"
 
+#define SW_PROC_DIR "/proc/stopwatch"
 #define SW_DEBUGFS_MOUNT "/sys/kernel/debug"
-#define SW_DEBUGFS_DIR SW_DEBUGFS_MOUNT "/stopwatch"
+#define SW_DEBUGFS_PATH SW_DEBUGFS_MOUNT "/stopwatch"
+/* the default directory, as the commands' help names it */
+#define SW_DEBUGFS_DIR SW_PROC_DIR
 #define SW_DEBUGFS_ENV "STOPWATCH_DEBUGFS"
+#define SW_LOCKDOWN_FILE "/sys/kernel/security/lockdown"
 
 /**
- * sw_debugfs_find() - locate the stopwatch debugfs directory.
+ * sw_debugfs_find() - locate the stopwatch directory.
  * @dir: a directory named by the user (--debugfs), or NULL
  * @out: on success, a malloc()ed path the caller frees
  * @err: message on failure; may be NULL
  *
- * Tries @dir, else $STOPWATCH_DEBUGFS, else /sys/kernel/debug/stopwatch.
+ * Tries @dir, else $STOPWATCH_DEBUGFS, else /proc/stopwatch (which kernel
+ * lockdown allows), else /sys/kernel/debug/stopwatch (a stopwatch.ko
+ * without /proc/stopwatch).
  * The directory is accepted when it holds a "stats" file; a directory
  * whose "stopwatch" subdirectory holds one (a debugfs mount point) is
  * accepted too and resolved to that subdirectory.
@@ -43,6 +51,35 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err);
  */
 int sw_debugfs_read(const char *dir, const char *name, char **buf,
 		    size_t *len, struct sw_err *err);
+
+/**
+ * sw_lockdown_level() - the kernel lockdown level in force.
+ *
+ * Return: "none", "integrity" or "confidentiality" (static), or NULL when
+ * it cannot be read (no securityfs mounted, no lockdown in this kernel).
+ */
+const char *sw_lockdown_level(void);
+
+/**
+ * sw_lockdown_why() - why opening @path failed, when it is kernel
+ * lockdown's doing (debugfs under lockdown opens no file that can be
+ * written or mapped) or /proc/stopwatch's capability check.
+ * @path:   the file
+ * @errnum: the errno of the failed open (positive)
+ *
+ * Return: a static string starting "; " with the lockdown level and what
+ * to do, or "" when @errnum is not EPERM.
+ */
+const char *sw_lockdown_why(const char *path, int errnum);
+
+/**
+ * sw_lockdown_module_why() - why loading a module failed, when it is
+ * module signing's doing (lockdown or module.sig_enforce).
+ * @errnum: the errno of finit_module() (positive)
+ *
+ * Return: a static string starting "; " that says how to sign, or "".
+ */
+const char *sw_lockdown_module_why(int errnum);
 
 /**
  * sw_read_fd() - read everything from a file descriptor.

@@ -467,11 +467,17 @@ int sw_pattern_read_system(struct sw_pattern_src *src, struct sw_err *err)
 			ret = sw_read_path("/sys/kernel/tracing/available_filter_functions",
 					   &text);
 	}
-	if (ret)
+	if (ret) {
+		const char *level = ret == -EPERM ? sw_lockdown_level() : NULL;
+
 		return sw_err_set(err, ret,
-				  "cannot read the kernel's traceable functions (available_filter_functions under %s or %s): %s",
+				  "cannot read the kernel's traceable functions (available_filter_functions under %s or %s): %s%s",
 				  env && *env ? env : dirs[0], dirs[1],
-				  strerror(-ret));
+				  strerror(-ret),
+				  level && !strcmp(level, "confidentiality") ?
+				  "; kernel lockdown is 'confidentiality', which refuses tracefs: name the functions without patterns" :
+				  "");
+	}
 	src->avail = text;
 	text = NULL;
 	if (env && *env) {

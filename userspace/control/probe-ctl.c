@@ -125,7 +125,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 {
 	char params[64] = "", repo[PATH_MAX], tried[2 * PATH_MAX + 600] = "";
 	char cand[PATH_MAX + 256];
-	const char *arch;
+	const char *arch, *why = "";
 	struct utsname u;
 	int ret, r, i;
 
@@ -138,8 +138,9 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		sw_insmod_companion(path);
 		ret = sw_insmod(path, params);
 		if (ret)
-			return sw_err_set(err, ret, "cannot load %s: %s", path,
-					  strerror(-ret));
+			return sw_err_set(err, ret, "cannot load %s: %s%s", path,
+					  strerror(-ret),
+					  sw_lockdown_module_why(-ret));
 		*loaded = true;
 		return 0;
 	}
@@ -168,10 +169,12 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		}
 		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried),
 			 "%s%s (%s)", *tried ? ", " : "", cand, strerror(-r));
+		if (!*why)
+			why = sw_lockdown_module_why(-r);
 	}
 	return sw_err_set(err, -ENOENT,
-			  "stopwatch.ko is not loaded and could not be loaded: 'modprobe stopwatch' failed (install it with 'make install' or DKMS)%s%s; or give --module PATH",
-			  *tried ? ", tried " : "", tried);
+			  "stopwatch.ko is not loaded and could not be loaded: 'modprobe stopwatch' failed (install it with 'make install' or DKMS)%s%s; or give --module PATH%s",
+			  *tried ? ", tried " : "", tried, why);
 }
 
 int sw_ctl_write(const char *dir, const char *file, const char *line,
@@ -185,8 +188,8 @@ int sw_ctl_write(const char *dir, const char *file, const char *line,
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return sw_err_set(err, -errno, "cannot open %s: %s", path,
-				  strerror(errno));
+		return sw_err_set(err, -errno, "cannot open %s: %s%s", path,
+				  strerror(errno), sw_lockdown_why(path, errno));
 	/* A copy of the directory in a plain file (tests): append. */
 	(void)lseek(fd, 0, SEEK_END);
 	n = write(fd, line, len);

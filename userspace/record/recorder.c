@@ -71,8 +71,8 @@ int sw_recorder_open(struct sw_recorder *r, const char *dir,
 		snprintf(path, sizeof(path), "%s/samples/%s", dir, de->d_name);
 		c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->fd < 0) {
-			ret = sw_err_set(err, -errno, "cannot open %s: %s", path,
-					 strerror(errno));
+			ret = sw_err_set(err, -errno, "cannot open %s: %s%s", path,
+					 strerror(errno), sw_lockdown_why(path, errno));
 			break;
 		}
 		r->ncpu++;
@@ -293,8 +293,8 @@ int sw_sampler_ctl(const char *dir, const char *line, struct sw_err *err)
 		return sw_err_set(err, -errno,
 				  errno == ENOENT ?
 				  "%s: not found: this stopwatch.ko has no sampler" :
-				  "cannot open %s: %s",
-				  path, strerror(errno));
+				  "cannot open %s: %s%s",
+				  path, strerror(errno), sw_lockdown_why(path, errno));
 	n = write(fd, line, len);
 	if (n < 0)
 		ret = -errno;
