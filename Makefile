@@ -11,6 +11,8 @@
 #   make bench                measure against the peers; writes BENCHMARKS.md
 #   make stress               rmmod under load, trampolines on 100 hot functions,
 #                             20 cycles on every kernel with direct calls (~1 h)
+#   make stress-debug         every VM suite on a debug kernel (lockdep, KASAN,
+#                             ...; built once, long), any splat fails; not CI
 #   make install              userspace program and man pages (PREFIX, DESTDIR)
 #   make modules_install      the module (INSTALL_MOD_PATH)
 #
@@ -78,6 +80,21 @@ stress:
 		tests/vm/run.sh --arch $${ak%%:*} --kernel $${ak#*:} --suite trampstress \
 			--append sw_stress=$(STRESS_CYCLES) --timeout 3600; \
 	done
+
+# The debug kernel: Debian's 6.1 sources with lockdep, KASAN,
+# DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, PROVE_RCU (scripts/debug-kernel.sh:
+# built once and cached in .cache/debug-kernel/), the module built against
+# it, then every x86_64 VM suite on it; the console scan fails the run on
+# any splat.  STRESS_DEBUG_SUITES=a,b for fewer suites,
+# STRESS_DEBUG_TIMEOUT=SEC for the boot's limit.
+STRESS_DEBUG_SUITES ?=
+STRESS_DEBUG_TIMEOUT ?= 7200
+.PHONY: stress-debug
+stress-debug:
+	scripts/debug-kernel.sh > /dev/null
+	SW_VM_BOOT_TIMEOUT=$(STRESS_DEBUG_TIMEOUT) scripts/test.sh --vm-only \
+		--arch x86_64 --kernels debug \
+		$(if $(STRESS_DEBUG_SUITES),--suite $(STRESS_DEBUG_SUITES))
 
 # Outside DKMS the modules are installed unsigned (Debian's headers hold no
 # signing key): both targets say how to sign them for Secure Boot.
@@ -148,4 +165,4 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'

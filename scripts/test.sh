@@ -19,10 +19,12 @@
 #              kernel and the other arm64 boots in the other; their logs
 #              are printed when both are done)
 #   --kernels  guest kernel series (default 6.1,6.12,6.12-rt; 6.12-rt is
-#              x86_64 only), or exact releases: see tests/vm/run.sh --kernel
+#              x86_64 only), exact releases, or debug (x86_64: the kernel
+#              of scripts/debug-kernel.sh): see tests/vm/run.sh --kernel
 # Each kernel's module is built once, warning-free, into
 # build/module/<arch>-<release>/; the DKMS check builds it through dkms
-# for the x86_64 kernels.  Each boot's wall time is printed.
+# for the x86_64 kernels.  Each boot's wall time is printed; a boot is
+# stopped after SW_VM_BOOT_TIMEOUT seconds (default 1800).
 # examples:
 #   scripts/test.sh                      # everything
 #   scripts/test.sh --host-only          # unit tests only, no VM
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--suite) suites=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
-	-h|--help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -277,7 +279,7 @@ if [ $vm -eq 1 ]; then
 	# A hung guest is stopped after this many seconds.  The slowest boot
 	# (6.12-rt, every suite) runs about 1,300 s under TCG: room for a
 	# slower machine, and the worst case still fits CI's 90 minutes.
-	boot_timeout=1800
+	boot_timeout=${SW_VM_BOOT_TIMEOUT:-1800}
 	# boots LANE: every boot of one lane (all when empty), one after the
 	# other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".  Each
 	# boot's log name is added to $log/lane-LANE.

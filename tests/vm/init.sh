@@ -13,7 +13,8 @@
 #   sw_suites=A,B    suites to run
 #   sw_arch=ARCH     architecture name given to the suites
 #   sw_switch=0|1    see above
-#   sw_moddir=PATH   (sw_switch=0) host path of the guest's /lib/modules
+#   sw_moddir=PATH   host path of the guest's /lib/modules (sw_switch=0, or
+#                    a kernel not installed on the host: the debug kernel)
 #   sw_shell=0|1     interactive shell after the suites
 #   sw_9pcache=MODE  cache= option for the read-only host root (e.g. loose)
 #   console=TTY      console device (the last one given)
@@ -115,6 +116,12 @@ if [ "$sw_switch" = 1 ]; then
     mount -o move /sys "$root/sys"
     mount -o move /dev "$root/dev"
     mount_sys "$root"
+    # A kernel that is not installed on the host (the debug kernel) brings
+    # its own /lib/modules.
+    if [ -n "$sw_moddir" ] && [ -d "$root$sw_moddir" ]; then
+        mount -o bind "$root$sw_moddir" "$root/lib/modules" ||
+            say "cannot bind $sw_moddir over /lib/modules"
+    fi
     results=/run/sw-results
     mkdir -p "$root$results"
     mount9p results "$root$results" || die "cannot mount the results share"

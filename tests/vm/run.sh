@@ -17,7 +17,8 @@ runs the requested suites (tests/vm/suites/
 NAME.sh) in that one boot, prints TAP and a final "N passed, N failed,
 N skipped" line. Exits nonzero if a test failed, the guest timed out,
 crashed or did not report, or the kernel console shows BUG:/WARNING:/Oops/
-Call Trace/soft lockup/general protection/Kernel panic.
+Call Trace/soft lockup/general protection/Kernel panic/kernel BUG at/
+detected stall/UBSAN:.
 
 Options:
   --arch x86_64|arm64   guest architecture (default x86_64)
@@ -26,6 +27,10 @@ Options:
                         offers with headers, or an exact release such as
                         6.12.117+deb12-amd64; installed/downloaded when
                         missing; never replaced by another kernel (error).
+                        debug (x86_64): the debug kernel (lockdep, KASAN,
+                        ...) scripts/debug-kernel.sh built and cached in
+                        .cache/debug-kernel/ (release <version>-swdebug;
+                        that release is accepted too); never built here
                         Default: \$SW_VM_KVER, else the series of Debian's
                         default kernel (linux-image-<arch>)
   --suite NAME          suite to run; repeatable or comma-separated
@@ -98,6 +103,9 @@ die() {
 #                         with apt when missing; several side by side)
 #                         debs: Debian packages downloaded and unpacked into
 #                         .cache/vm/<arch>-<release>/root (= @SYSROOT@)
+#                         (custom: --kernel debug, whatever the table says:
+#                         scripts/debug-kernel.sh's root (= @SYSROOT@), the
+#                         host's busybox; x86_64 only)
 #   KERNEL_IMAGE MODULE_DIR KDIR BUSYBOX   paths below @SYSROOT@
 #   SWITCH_ROOT           1: the guest switch_roots into the host root and
 #                         runs host binaries; 0: stays in the initramfs with
@@ -151,9 +159,16 @@ arch_arm64() {
     ICOUNT_MAX_SMP=0
 }
 
-# Console lines that fail a run (fixed strings, case-sensitive).
+# Console lines that fail a run (fixed strings, case-sensitive).  The
+# debug kernel's checks print under BUG:/WARNING: (lockdep's "WARNING:
+# possible circular locking dependency", "WARNING: inconsistent lock
+# state", "WARNING: suspicious RCU usage"; "BUG: KASAN: ...", "BUG:
+# sleeping function called from invalid context", "BUG: using
+# smp_processor_id() in preemptible"); BUG_ON() prints "kernel BUG at",
+# RCU stalls "detected stall(s)", UBSAN "UBSAN:".
 SCAN_PATTERNS=('BUG:' 'WARNING:' 'Oops' 'Call Trace' 'soft lockup'
-    'general protection' 'Kernel panic')
+    'general protection' 'Kernel panic' 'kernel BUG at' 'detected stall'
+    'UBSAN:')
 
 # ---------------------------------------------------------------------------
 # Host packages
@@ -350,10 +365,31 @@ prepare_kernel_debs() {
     printf '%s\n' "$v" > "$dir/complete"
 }
 
+# is_debug_spec SPEC: the debug kernel of scripts/debug-kernel.sh
+is_debug_spec() { [ "$1" = debug ] || [[ $1 == *-swdebug ]]; }
+
+# The debug kernel: built by scripts/debug-kernel.sh (never here: it takes
+# long), booted from its cache directory; /lib/modules in the guest is
+# that directory's (init.sh binds it over the host's).
+prepare_kernel_custom() {
+    local dir
+    dir=$("$REPO/scripts/debug-kernel.sh" --print-dir) ||
+        die "--kernel $KSPEC: no debug kernel built for this source and configuration: run scripts/debug-kernel.sh (or make stress-debug) first"
+    dir=$(readlink -f "$dir")
+    KVER=$(cat "$dir/release")
+    [ "$KSPEC" = debug ] || [ "$KSPEC" = "$KVER" ] ||
+        die "--kernel $KSPEC: the debug kernel built is $KVER"
+    SYSROOT=$dir/root
+    BUSYBOX=/bin/busybox
+    ensure_pkgs busybox-static
+    log "kernel debug: $KVER ($dir)"
+}
+
 prepare_kernel() {
     case $KERNEL_FROM in
     host) prepare_kernel_host ;;
     debs) prepare_kernel_debs ;;
+    custom) prepare_kernel_custom ;;
     *) die "bad KERNEL_FROM=$KERNEL_FROM" ;;
     esac
     KERNEL_IMAGE=$(subst "$KERNEL_IMAGE")
@@ -647,7 +683,8 @@ boot() {
     cmdline="console=$CONSOLE panic=-1 sw_repo=$REPO sw_arch=$ARCH"
     cmdline+=" sw_suites=$(IFS=,; echo "${SUITES[*]}") sw_switch=$SWITCH_ROOT"
     cmdline+=" sw_shell=$SHELL_MODE sw_9pcache=$NINEP_CACHE"
-    [ "$SWITCH_ROOT" = 1 ] || cmdline+=" sw_moddir=$SYSROOT/lib/modules"
+    [ "$SWITCH_ROOT" = 1 ] && [ "$KERNEL_FROM" != custom ] ||
+        cmdline+=" sw_moddir=$SYSROOT/lib/modules"
     # Suites may need to know: some QEMU behaviour differs under -icount.
     [ "$ICOUNT" = 1 ] && cmdline+=" sw_icount=1"
     [ -n "$APPEND" ] && cmdline+=" $APPEND"
@@ -773,6 +810,17 @@ selftest() {
     t "scanner: WARNING: line caught with its line number" \
         eval '[ "$o" = "5:[   12.345678] WARNING: CPU: 1 PID: 42 at kernel/kprobes.c:1 f+0x1/0x2" ]'
     local p
+    for p in 'BUG: KASAN: slab-out-of-bounds in sw_fn+0x1/0x2 [stopwatch]' \
+        'WARNING: possible circular locking dependency detected' \
+        'WARNING: inconsistent lock state' 'WARNING: suspicious RCU usage' \
+        'BUG: sleeping function called from invalid context at mm/slab.h:1' \
+        'BUG: using smp_processor_id() in preemptible [00000000] code: sh/1' \
+        'kernel BUG at mm/slub.c:1!' \
+        'rcu: INFO: rcu_preempt self-detected stall on CPU' \
+        'rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'; do
+        { cat "$tmp/clean.log"; printf '[ 3.0] %s\n' "$p"; } > "$tmp/p.log"
+        t "scanner: debug kernel's '$p' caught" eval 'scan_log "$tmp/p.log" > /dev/null'
+    done
     for p in "${SCAN_PATTERNS[@]}"; do
         { cat "$tmp/clean.log"; printf '[ 3.0] xx %s yy\n' "$p"; } > "$tmp/p.log"
         t "scanner: '$p' caught" eval 'scan_log "$tmp/p.log" > /dev/null'
@@ -919,6 +967,10 @@ arm64 | aarch64) ARCH=arm64 ;;
 *) die "unsupported --arch $ARCH (x86_64, arm64)" ;;
 esac
 "arch_$ARCH"
+if is_debug_spec "${KSPEC:-}"; then
+    [ "$ARCH" = x86_64 ] || die "--kernel $KSPEC: the debug kernel is x86_64 only"
+    KERNEL_FROM=custom
+fi
 
 case $ACTION in
 selftest) selftest; exit ;;
