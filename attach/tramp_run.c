@@ -87,10 +87,12 @@ static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
  * function: ftrace ran the kretprobe first, which put its own trampoline
  * in place of the return address the stub then saved; the kretprobe's
  * record of the call (found by the call's stack and frame pointers at
- * entry) has the real one.
+ * entry) has the real one.  Out of line: only probes keyed by the caller
+ * walk the list, the exit half of every other call keeps no register or
+ * stack for it.
  * Context: as sw_tramp_exit(); reads only the current thread's list.
  */
-static __always_inline void sw_tf_real_caller(struct sw_tramp_frame *f)
+static noinline notrace void sw_tf_real_caller(struct sw_tramp_frame *f)
 {
 	unsigned long ret;
 
@@ -99,6 +101,7 @@ static __always_inline void sw_tf_real_caller(struct sw_tramp_frame *f)
 	if (ret)
 		instruction_pointer_set(&f->regs, ret);
 }
+NOKPROBE_SYMBOL(sw_tf_real_caller);
 
 /**
  * sw_tramp_enter() - the entry half, called by the companion's trampoline.
