@@ -63,7 +63,7 @@ static bool sw_parse_id(const char *s, u32 *v)
 {
 	u64 x;
 
-	if (!sw_parse_u64(s, &x) || x > 0x7fffffff)
+	if (!sw_parse_u64(s, &x) || x > SW_ID_MAX)
 		return false;
 	*v = (u32)x;
 	return true;

@@ -7,6 +7,7 @@
 #define _STOPWATCH_PARSE_H
 
 #include "sw_types.h"
+#include "bounds.h"
 
 enum sw_cmd_op {
 	SW_CMD_ADD,
@@ -16,10 +17,6 @@ enum sw_cmd_op {
 #ifndef SW_COMM_LEN
 #define SW_COMM_LEN 16
 #endif
-/* Longest probe tag, after the '@' of FUNC@TAG. */
-#define SW_TAG_MAX 31
-/* CPUs a cpus= filter can name: 0..SW_FILTER_CPUS - 1. */
-#define SW_FILTER_CPUS 256
 
 /* Filters of a probe (struct sw_filter.flags). */
 #define SW_F_PID	(1U << 0)

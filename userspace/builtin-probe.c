@@ -18,13 +18,13 @@
 #include "control/probe-ctl.h"
 #include "control/probe-spec.h"
 #include "control/span-btf.h"
+#include "control/target.h"
 #include "control/upoint.h"
 
 struct sw_probe_args {
-	uint64_t pid, tid;
-	const char *cpus, *cgroup, *comm, *by, *module, *debugfs, *tag;
+	struct sw_target t;
+	const char *by, *module, *debugfs, *tag;
 	const char *attach;
-	uint64_t min_ns, max_ns;
 };
 
 static const char sw_probe_about[] =
@@ -61,25 +61,7 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 		SW_OPT_NAME(0, "tag", &a->tag, "TAG",
 			    "tag the probes: FUNCTION@TAG ([A-Za-z0-9_], 31 at most)",
 			    "a tag"),
-		SW_OPT_U64('p', "pid", &a->pid, "PID",
-			   "only the process PID (all its threads)", 1,
-			   UINT32_MAX, "a process id"),
-		SW_OPT_U64('t', "tid", &a->tid, "TID", "only the thread TID", 1,
-			   UINT32_MAX, "a thread id"),
-		SW_OPT_NAME('C', "cpu", &a->cpus, "CPUS",
-			    "only calls on these CPUs (0-3,6)", "a CPU list"),
-		SW_OPT_NAME(0, "comm", &a->comm, "NAME",
-			    "only threads whose command is NAME",
-			    "a command name"),
-		SW_OPT_NAME(0, "cgroup", &a->cgroup, "PATH",
-			    "only tasks in this cgroup v2", "a cgroup path"),
-		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
-				"only calls lasting at least DUR (1ms, 500us)",
-				sw_opt_duration_cb,
-				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
-		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only calls lasting at most DUR", sw_opt_duration_cb,
-				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
+		SW_OPT_TARGET(&a->t, "calls"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "split by pid, tgid, comm, cpu, caller, argN, retval",
 			    "keys"),
@@ -112,15 +94,10 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 				 a->tag, SW_TAG_MAX);
 	if (!ret && a->by)
 		ret = sw_keys_check(a->by, &err);
-	if (!ret && a->cpus)
-		ret = sw_cpus_check(a->cpus, &err);
-	if (!ret && a->comm)
-		ret = sw_comm_check(a->comm, &err);
+	if (!ret)
+		ret = sw_target_check(&a->t, &err);
 	if (!ret && a->attach)
 		ret = sw_attach_check(a->attach, &err);
-	if (!ret && a->pid && a->tid)
-		ret = sw_err_set(&err, -EINVAL,
-				 "-p (a process) and -t (a thread) exclude each other");
 	if (ret) {
 		fprintf(stderr, "stopwatch probe: %s\n", err.msg);
 		return ret;
@@ -148,7 +125,7 @@ static int sw_probe_add(int argc, char **argv)
 			"stopwatch probe add: no function pattern given (e.g. 'vfs_*')\n");
 		return -EINVAL;
 	}
-	ret = sw_points_expand(argv + n, argc - n, (pid_t)a.pid, NULL, &src,
+	ret = sw_points_expand(argv + n, argc - n, (pid_t)a.t.pid, NULL, &src,
 			       &e, &err);
 	if (ret)
 		goto fail;
@@ -173,18 +150,10 @@ static int sw_probe_add(int argc, char **argv)
 	ret = sw_debugfs_find(a.debugfs, &dir, &err);
 	if (ret)
 		goto fail;
-	po.pid = a.tid;
-	po.tgid = a.pid;
-	po.comm = a.comm;
-	po.cpus = a.cpus;
 	po.by = a.by;
-	po.min_ns = a.min_ns;
-	po.max_ns = a.max_ns;
-	if (a.cgroup) {
-		ret = sw_cgroup_id(a.cgroup, &po.cgroup, &err);
-		if (ret)
-			goto fail;
-	}
+	ret = sw_target_apply(&a.t, &po, &err);
+	if (ret)
+		goto fail;
 	opts = sw_probe_opts_format(&po);
 	line = opts ? sw_ctl_build_ext('+', e.name, e.extra, e.n, a.tag, opts) :
 		      NULL;

@@ -27,6 +27,7 @@
 #include "control/probe-ctl.h"
 #include "control/probe-spec.h"
 #include "control/span-btf.h"
+#include "control/target.h"
 #include "control/upoint.h"
 
 #define SW_SPAN_MAXPT 8
@@ -34,10 +35,11 @@
 struct sw_span_args {
 	const char *pt[2][SW_SPAN_MAXPT];	/* [0] starts, [1] stops */
 	size_t npt[2];
-	const char *name, *remove, *cpus, *cgroup, *comm, *by, *module;
+	struct sw_target t;
+	const char *name, *remove, *by, *module;
 	const char *debugfs, *unit, *output, *btf;
 	double duration;
-	uint64_t pid, tid, min_ns, max_ns, slots, age_ms;
+	uint64_t slots, age_ms;
 	bool keep, json, no_hist;
 	char **cmd;
 };
@@ -127,23 +129,7 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 			      "stop after SEC seconds", 0.001, 1e9,
 			      "a number of seconds"),
 		SW_OPT_GROUP("Which intervals (at the stop point)"),
-		SW_OPT_U64('p', "pid", &a->pid, "PID", "only the process PID",
-			   1, 0x7fffffff, "a process id"),
-		SW_OPT_U64('t', "tid", &a->tid, "TID", "only the thread TID", 1,
-			   0x7fffffff, "a thread id"),
-		SW_OPT_NAME('C', "cpu", &a->cpus, "CPUS", "only on these CPUs",
-			    "a list such as 0-1,3"),
-		SW_OPT_NAME(0, "comm", &a->comm, "NAME",
-			    "only threads with this command name",
-			    "1 to 15 characters"),
-		SW_OPT_NAME(0, "cgroup", &a->cgroup, "PATH",
-			    "only tasks in this cgroup v2", "a cgroup v2 path"),
-		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
-				"only intervals of at least DUR (500us, 1ms)",
-				sw_opt_duration_cb, "a duration such as 500us"),
-		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only intervals of at most DUR", sw_opt_duration_cb,
-				"a duration such as 2ms"),
+		SW_OPT_TARGET(&a->t, "intervals"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "rows by the stop thread's pid, tgid, comm or cpu",
@@ -171,6 +157,7 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 			    "a directory"),
 		SW_OPT_END(),
 	};
+	struct sw_err err = { "" };
 	int n, end;
 
 	end = sw_command_split(argc, argv, "span", &a->cmd);
@@ -203,9 +190,8 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 			"stopwatch span: --keep adds the span and returns: no COMMAND or -d\n");
 		return -EINVAL;
 	}
-	if (a->pid && a->tid) {
-		fprintf(stderr,
-			"stopwatch span: -p (a process) and -t (a thread) exclude each other\n");
+	if (sw_target_check(&a->t, &err)) {
+		fprintf(stderr, "stopwatch span: %s\n", err.msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -345,20 +331,11 @@ static int sw_span_line(const struct sw_span_args *a, const char *name,
 		fprintf(f, " slots=%llu", (unsigned long long)a->slots);
 	if (a->age_ms)
 		fprintf(f, " age_ms=%llu", (unsigned long long)a->age_ms);
-	po.pid = a->tid;
-	po.tgid = a->pid;
-	po.comm = a->comm;
-	po.cpus = a->cpus;
 	po.by = a->by;
-	po.min_ns = a->min_ns;
-	po.max_ns = a->max_ns;
-	if (a->cgroup) {
-		ret = sw_cgroup_id(a->cgroup, &po.cgroup, &err);
-		if (ret) {
-			fprintf(stderr, "stopwatch span: --cgroup: %s\n",
-				err.msg);
-			goto cleanup;
-		}
+	ret = sw_target_apply(&a->t, &po, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch span: --cgroup: %s\n", err.msg);
+		goto cleanup;
 	}
 	opts = sw_probe_opts_format(&po);
 	if (!opts) {

@@ -19,6 +19,7 @@
 #include "builtin.h"
 #include "control/debugfs.h"
 #include "base/parse-options.h"
+#include "control/probe-spec.h"
 #include "output/paths.h"
 #include "output/pprof.h"
 #include "control/snapshot.h"
@@ -150,20 +151,6 @@ static int sw_stat_pid_cb(const struct sw_option *opt, const char *arg)
 	return -EINVAL;
 }
 
-/* -I MSEC, perf stat's interval in milliseconds. */
-static int sw_msec_cb(const struct sw_option *opt, const char *arg)
-{
-	char *end;
-	double ms;
-
-	errno = 0;
-	ms = strtod(arg, &end);
-	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
-		return -EINVAL;
-	*(double *)opt->value = ms / 1000.0;
-	return 0;
-}
-
 static void sw_stat_args_free(struct sw_stat_args *a)
 {
 	size_t i;
@@ -241,7 +228,7 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
 		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
 				"the same in milliseconds, as perf stat -I",
-				sw_msec_cb, "milliseconds, at least 1"),
+				sw_opt_msec_cb, "milliseconds, at least 1"),
 		SW_OPT_U64('n', "count", &a->count, "N",
 			   "stop after N prints (with --interval)", 1,
 			   UINT64_MAX, "a whole number of prints, at least 1"),

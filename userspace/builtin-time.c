@@ -29,16 +29,16 @@
 #include "control/probe-ctl.h"
 #include "control/probe-spec.h"
 #include "control/span-btf.h"
+#include "control/target.h"
 #include "output/time-report.h"
 #include "control/upoint.h"
 
 struct sw_time_args {
 	double duration;
 	double interval;
-	uint64_t pid, tid;
-	const char *cpus, *cgroup, *comm, *by, *events, *module, *debugfs;
+	struct sw_target t;
+	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
-	uint64_t min_ns, max_ns;
 	bool json, no_hist;
 	char **pat;
 	size_t npat;
@@ -76,20 +76,6 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"  stopwatch time ./app:parse_* vfs_read -- ./app in  user and kernel\n",
 };
 
-/* -I MSEC, perf stat's spelling of the interval. */
-static int sw_msec_cb(const struct sw_option *opt, const char *arg)
-{
-	char *end;
-	double ms;
-
-	errno = 0;
-	ms = strtod(arg, &end);
-	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
-		return -EINVAL;
-	*(double *)opt->value = ms / 1000.0;
-	return 0;
-}
-
 static int sw_time_check(struct sw_time_args *a)
 {
 	struct sw_err err = { "" };
@@ -97,21 +83,14 @@ static int sw_time_check(struct sw_time_args *a)
 
 	if (a->by)
 		ret = sw_keys_check(a->by, &err);
-	if (!ret && a->cpus)
-		ret = sw_cpus_check(a->cpus, &err);
-	if (!ret && a->comm)
-		ret = sw_comm_check(a->comm, &err);
+	if (!ret)
+		ret = sw_target_check(&a->t, &err);
 	if (!ret && a->tag && !sw_tag_ok(a->tag))
 		ret = sw_err_set(&err, -EINVAL,
 				 "invalid tag '%s': expected 1 to %d of [A-Za-z0-9_]",
 				 a->tag, SW_TAG_MAX);
 	if (!ret && a->attach)
 		ret = sw_attach_check(a->attach, &err);
-	if (!ret && a->pid && a->tid)
-		ret = sw_err_set(&err, -EINVAL,
-				 "-p (a process) and -t (a thread) exclude each other");
-	if (!ret && a->min_ns && a->max_ns && a->min_ns > a->max_ns)
-		ret = sw_err_set(&err, -EINVAL, "--min is above --max");
 	if (!ret && !a->npat)
 		ret = sw_err_set(&err, -EINVAL,
 				 "no function pattern given (e.g. 'vfs_*'); see 'stopwatch time --help'");
@@ -135,28 +114,9 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
 		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
 				"the same in milliseconds, as perf stat -I",
-				sw_msec_cb, "milliseconds, at least 1"),
+				sw_opt_msec_cb, "milliseconds, at least 1"),
 		SW_OPT_GROUP("Whose calls (filters)"),
-		SW_OPT_U64('p', "pid", &a->pid, "PID",
-			   "only the process PID (all its threads)", 1,
-			   UINT32_MAX, "a process id"),
-		SW_OPT_U64('t', "tid", &a->tid, "TID", "only the thread TID", 1,
-			   UINT32_MAX, "a thread id"),
-		SW_OPT_NAME('C', "cpu", &a->cpus, "CPUS",
-			    "only calls on these CPUs (0-3,6)", "a CPU list"),
-		SW_OPT_NAME(0, "comm", &a->comm, "NAME",
-			    "only threads whose command is NAME",
-			    "a command name"),
-		SW_OPT_NAME(0, "cgroup", &a->cgroup, "PATH",
-			    "only tasks in this cgroup v2 (under /sys/fs/cgroup)",
-			    "a cgroup path"),
-		SW_OPT_CALLBACK(0, "min", &a->min_ns, "DUR",
-				"only calls lasting at least DUR (1ms, 500us);\n"
-				"shorter ones are counted apart", sw_opt_duration_cb,
-				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
-		SW_OPT_CALLBACK(0, "max", &a->max_ns, "DUR",
-				"only calls lasting at most DUR", sw_opt_duration_cb,
-				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
+		SW_OPT_TARGET(&a->t, "calls"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
 				"durations in ns, us, ms or s (default ns)",
@@ -496,7 +456,7 @@ int cmd_time(int argc, char **argv)
 	}
 
 	/* What to probe. */
-	ret = sw_points_expand(a.pat, a.npat, (pid_t)a.pid, NULL, &src, &e,
+	ret = sw_points_expand(a.pat, a.npat, (pid_t)a.t.pid, NULL, &src, &e,
 			       &err);
 	if (ret) {
 		fprintf(stderr, "stopwatch time: %s\n", err.msg);
@@ -532,20 +492,11 @@ int cmd_time(int argc, char **argv)
 	}
 
 	/* Whose calls. */
-	po.pid = a.tid;
-	po.tgid = a.pid;
-	po.comm = a.comm;
-	po.cpus = a.cpus;
 	po.by = a.by;
-	po.min_ns = a.min_ns;
-	po.max_ns = a.max_ns;
-	if (a.cgroup) {
-		ret = sw_cgroup_id(a.cgroup, &po.cgroup, &err);
-		if (ret) {
-			fprintf(stderr, "stopwatch time: --cgroup: %s\n",
-				err.msg);
-			goto cleanup;
-		}
+	ret = sw_target_apply(&a.t, &po, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch time: --cgroup: %s\n", err.msg);
+		goto cleanup;
 	}
 
 	sw_signals_catch(sw_on_signal);
@@ -557,7 +508,7 @@ int cmd_time(int argc, char **argv)
 			child = 0;
 			goto cleanup;
 		}
-		if (!a.pid && !a.tid && !a.comm && !a.cgroup)
+		if (!a.t.pid && !a.t.tid && !a.t.comm && !a.t.cgroup)
 			po.follow = (uint64_t)child;
 	}
 	opts = sw_probe_opts_format(&po);
@@ -573,8 +524,8 @@ int cmd_time(int argc, char **argv)
 	if (ret)
 		goto cleanup;
 	ret = sw_time_add(dir, &e, a.tag, opts,
-			  a.pid || a.tid || a.comm || a.cgroup || a.cpus ||
-				  a.min_ns || a.max_ns || a.by,
+			  a.t.pid || a.t.tid || a.t.comm || a.t.cgroup ||
+				  a.t.cpus || a.t.min_ns || a.t.max_ns || a.by,
 			  &ids, &tagged);
 	if (ret)
 		goto cleanup;
@@ -589,7 +540,7 @@ int cmd_time(int argc, char **argv)
 	r.hist = !a.no_hist;
 	r.by = a.by != NULL;
 	r.events = events;
-	r.filtered = a.min_ns || a.max_ns || po.pid || po.tgid || po.follow ||
+	r.filtered = po.min_ns || po.max_ns || po.pid || po.tgid || po.follow ||
 		     po.comm || po.cgroup || po.cpus;
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1) {

@@ -50,6 +50,19 @@ int sw_opt_duration_cb(const struct sw_option *opt, const char *arg)
 	return sw_parse_duration(arg, opt->value);
 }
 
+int sw_opt_msec_cb(const struct sw_option *opt, const char *arg)
+{
+	char *end;
+	double ms;
+
+	errno = 0;
+	ms = strtod(arg, &end);
+	if (errno || end == arg || *end || !(ms >= 1 && ms <= 1e12))
+		return -EINVAL;
+	*(double *)opt->value = ms / 1000.0;
+	return 0;
+}
+
 int sw_parse_duration(const char *s, uint64_t *ns)
 {
 	const char *p = s;

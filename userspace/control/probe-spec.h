@@ -19,8 +19,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "lib/bounds.h"
 
-#define SW_TAG_MAX 31
 #define SW_COMM_MAX 15
 
 /**
@@ -45,11 +45,14 @@ int sw_parse_unit(const char *s, uint64_t *div);
 struct sw_option;
 
 /*
- * sw_opt_duration_cb(), sw_opt_unit_cb() - option callbacks (parse-options):
- * --min/--max DUR into the option's uint64_t (nanoseconds), -u UNIT kept as
- * the option's string once it names a unit.  Return: 0 or -EINVAL.
+ * sw_opt_duration_cb(), sw_opt_msec_cb(), sw_opt_unit_cb() - option
+ * callbacks (parse-options): --min/--max DUR into the option's uint64_t
+ * (nanoseconds), -I MSEC (at least 1) into the option's double in seconds,
+ * -u UNIT kept as the option's string once it names a unit.
+ * Return: 0 or -EINVAL.
  */
 int sw_opt_duration_cb(const struct sw_option *opt, const char *arg);
+int sw_opt_msec_cb(const struct sw_option *opt, const char *arg);
 int sw_opt_unit_cb(const struct sw_option *opt, const char *arg);
 
 /* True for a valid TAG: [A-Za-z0-9_]{1,31}. */
