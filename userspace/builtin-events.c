@@ -19,6 +19,7 @@
 
 #include "builtin.h"
 #include "control/debugfs.h"
+#include "control/probe-ctl.h"
 #include "base/parse-options.h"
 #include "control/pmu-events.h"
 
@@ -162,41 +163,16 @@ cleanup:
 /* Writes @line to the events file; on refusal says why, with last_error. */
 static int sw_events_write(const char *dir, const char *line)
 {
-	char path[4096], *why = NULL;
-	size_t len = strlen(line), l;
-	ssize_t n;
-	int fd, ret = 0;
+	struct sw_err err = { "" };
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/events", dir);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		fprintf(stderr, SW_EV_PREFIX "cannot open %s: %s%s\n", path,
-			strerror(-ret),
+	ret = sw_ctl_write_ext(dir, "events", line,
+			       SW_CTL_REPLACE | SW_CTL_QUOTE, &err);
+	if (ret)
+		fprintf(stderr, SW_EV_PREFIX "%s%s\n", err.msg,
 			ret == -ENOENT ?
 			" (this stopwatch.ko counts no events; rebuild and reload it)" :
-			sw_lockdown_why(path, -ret));
-		return ret;
-	}
-	n = write(fd, line, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret)
-		return 0;
-	if (!sw_debugfs_read(dir, "last_error", &why, NULL, NULL) && why) {
-		l = strlen(why);
-		while (l && (why[l - 1] == '\n' || why[l - 1] == ' '))
-			why[--l] = '\0';
-	}
-	l = strcspn(line, "\n");
-	fprintf(stderr, SW_EV_PREFIX "stopwatch.ko refused '%.*s': %s%s%s\n",
-		(int)l, line, strerror(-ret), why && *why ? ": " : "",
-		why && *why ? why : "");
-	free(why);
+			"");
 	return ret;
 }
 

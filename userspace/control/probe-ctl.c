@@ -177,8 +177,8 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 			  *tried ? ", tried " : "", tried, why);
 }
 
-int sw_ctl_write(const char *dir, const char *file, const char *line,
-		 struct sw_err *err)
+int sw_ctl_write_ext(const char *dir, const char *file, const char *line,
+		     unsigned int flags, struct sw_err *err)
 {
 	char path[PATH_MAX], *why = NULL;
 	size_t len = strlen(line), l;
@@ -186,12 +186,14 @@ int sw_ctl_write(const char *dir, const char *file, const char *line,
 	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC |
+		  (flags & SW_CTL_REPLACE ? O_TRUNC : 0));
 	if (fd < 0)
 		return sw_err_set(err, -errno, "cannot open %s: %s%s", path,
 				  strerror(errno), sw_lockdown_why(path, errno));
 	/* A copy of the directory in a plain file (tests): append. */
-	(void)lseek(fd, 0, SEEK_END);
+	if (!(flags & SW_CTL_REPLACE))
+		(void)lseek(fd, 0, SEEK_END);
 	n = write(fd, line, len);
 	if (n < 0)
 		ret = -errno;
@@ -206,11 +208,23 @@ int sw_ctl_write(const char *dir, const char *file, const char *line,
 		while (l && (why[l - 1] == '\n' || why[l - 1] == ' '))
 			why[--l] = '\0';
 	}
-	sw_err_set(err, ret, "stopwatch.ko refused the %s write: %s%s%s", file,
-		   strerror(-ret), why && *why ? ": " : "",
-		   why && *why ? why : "");
+	l = strcspn(line, "\n");
+	if (flags & SW_CTL_QUOTE)
+		sw_err_set(err, ret, "stopwatch.ko refused '%.*s': %s%s%s",
+			   (int)l, line, strerror(-ret), why && *why ? ": " : "",
+			   why && *why ? why : "");
+	else
+		sw_err_set(err, ret, "stopwatch.ko refused the %s write: %s%s%s",
+			   file, strerror(-ret), why && *why ? ": " : "",
+			   why && *why ? why : "");
 	free(why);
 	return ret;
+}
+
+int sw_ctl_write(const char *dir, const char *file, const char *line,
+		 struct sw_err *err)
+{
+	return sw_ctl_write_ext(dir, file, line, 0, err);
 }
 
 int sw_cgroup_id(const char *path, uint64_t *id, struct sw_err *err)

@@ -36,11 +36,21 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 /* The loaded module's max_probes parameter, or 0 when unknown. */
 unsigned int sw_module_max_probes(void);
 
+/* sw_ctl_write_ext() flags. */
+#define SW_CTL_REPLACE	0x1	/* the file is one setting: truncate, not append */
+#define SW_CTL_QUOTE	0x2	/* a refusal quotes the line's first line */
+
 /**
- * sw_ctl_write() - one write(2) of @line to @dir/@file.
- * Return: 0 or the negative errno of the write, with @err holding the
- * errno's text and the module's last_error.
+ * sw_ctl_write_ext() - one write(2) of @line to @dir/@file.
+ * @flags: SW_CTL_* (0: append, as to probes and spans; a refusal names the
+ *         file)
+ * Return: 0 or the negative errno of the open or the write, with @err
+ * holding the errno's text and the module's last_error.
  */
+int sw_ctl_write_ext(const char *dir, const char *file, const char *line,
+		     unsigned int flags, struct sw_err *err);
+
+/* sw_ctl_write() - sw_ctl_write_ext() with no flags. */
 int sw_ctl_write(const char *dir, const char *file, const char *line,
 		 struct sw_err *err);
 
