@@ -4,6 +4,7 @@
  *
  * Context: process context only (control writes and module init).
  */
+#include "events.h"
 #include "parse.h"
 
 static bool sw_is_space(char c)
@@ -42,35 +43,49 @@ static bool sw_is_tagchar(char c)
 }
 
 /* A decimal number, the whole of @s; no sign, no overflow. */
-static bool sw_parse_u64(const char *s, u64 *v)
+static bool sw_parse_dec(const char *s, u64 *v)
 {
-	u64 x = 0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		if (check_mul_overflow(x, (u64)10, &x) ||
-		    check_add_overflow(x, (u64)(*s - '0'), &x))
-			return false;
-	}
-	*v = x;
-	return true;
+	return !sw_parse_number(s, strlen(s), 10, v);
 }
 
 static bool sw_parse_id(const char *s, u32 *v)
 {
 	u64 x;
 
-	if (!sw_parse_u64(s, &x) || x > SW_ID_MAX)
+	if (!sw_parse_dec(s, &x) || x > SW_ID_MAX)
 		return false;
 	*v = (u32)x;
 	return true;
 }
 
-/* "0-1,3": CPUs or ranges of them, each below SW_FILTER_CPUS. */
-static bool sw_parse_cpus(char *s, u64 *map)
+/**
+ * sw_cpulist_ok() - whether @s is a CPU list in form: digits, then
+ * optionally -digits, separated by commas ("0-1,3").  Bounds are the
+ * caller's.
+ */
+bool sw_cpulist_ok(const char *s)
+{
+	bool digit = false;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digit = true;
+		else if ((*s == ',' || *s == '-') && digit)
+			digit = false;
+		else
+			return false;
+	}
+	return digit;
+}
+
+/**
+ * sw_parse_cpus() - a cpus= list ("0-1,3"): CPUs or ranges of them, each
+ * below SW_FILTER_CPUS, into the bitmap @map (SW_FILTER_CPUS bits).
+ * @s: the text; not modified
+ *
+ * Return: true, or false for a list out of form or out of bounds.
+ */
+bool sw_parse_cpus(const char *s, u64 *map)
 {
 	char num[12];
 
@@ -92,8 +107,8 @@ static bool sw_parse_cpus(char *s, u64 *map)
 		dash = strchr(num, '-');
 		if (dash)
 			*dash++ = '\0';
-		if (!sw_parse_u64(num, &a) ||
-		    (dash ? !sw_parse_u64(dash, &b) : (b = a, false)))
+		if (!sw_parse_dec(num, &a) ||
+		    (dash ? !sw_parse_dec(dash, &b) : (b = a, false)))
 			return false;
 		if (a > b || b >= SW_FILTER_CPUS)
 			return false;
@@ -135,10 +150,16 @@ static int sw_parse_key(const char *s, size_t len)
 	return -1;
 }
 
-/* "K" or "K1,K2". */
-static const char *sw_parse_by(char *v, struct sw_by *by)
+/**
+ * sw_parse_by() - a by= value: "K" or "K1,K2", two different keys.
+ * @v:  the text; not modified
+ * @by: output
+ *
+ * Return: NULL, or why it is wrong.
+ */
+const char *sw_parse_by(const char *v, struct sw_by *by)
 {
-	char *comma = strchr(v, ',');
+	const char *comma = strchr(v, ',');
 	int k0, k1 = SW_KEY_NONE;
 
 	k0 = sw_parse_key(v, comma ? (size_t)(comma - v) : strlen(v));
@@ -157,17 +178,6 @@ static const char *sw_parse_by(char *v, struct sw_by *by)
 	return NULL;
 }
 
-static int sw_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /**
  * sw_parse_upoint() - PATH:0xOFFSET, a user function's file and offset:
  * an absolute path (white space and '\\' written as octal escapes, \040
@@ -182,18 +192,13 @@ static int sw_hexval(char c)
 const char *sw_parse_upoint(char *v, u64 *off)
 {
 	char *colon = strrchr(v, ':'), *r, *w;
-	int d;
 
 	*off = 0;
 	if (!colon || colon == v || colon[1] != '0' || colon[2] != 'x' ||
 	    !colon[3])
 		return "expected PATH:0xOFFSET";
-	for (r = colon + 3; *r; r++) {
-		d = sw_hexval(*r);
-		if (d < 0 || *off >> 60)
-			return "bad offset (hexadecimal, 0x...)";
-		*off = *off << 4 | (u64)d;
-	}
+	if (sw_parse_number(colon + 3, strlen(colon + 3), 16, off))
+		return "bad offset (hexadecimal, 0x...)";
 	if (*v != '/')
 		return "the path must be absolute";
 	*colon = '\0';
@@ -255,7 +260,7 @@ static const char *sw_parse_attach(struct sw_cmd *c, u32 which, char *v)
 	if (which == ~2U) {
 		if (c->has_args)
 			return "option given twice";
-		if (!sw_parse_u64(v, &n) || n > SW_ARGS_MAX)
+		if (!sw_parse_dec(v, &n) || n > SW_ARGS_MAX)
 			return "args= takes an argument count, 0 to 127";
 		c->has_args = 1;
 		c->nargs = (u8)n;
@@ -315,13 +320,13 @@ static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
 		ok = sw_parse_id(v, &f->follow);
 		break;
 	case SW_F_CGROUP:
-		ok = sw_parse_u64(v, &f->cgroup);
+		ok = sw_parse_dec(v, &f->cgroup);
 		break;
 	case SW_F_MIN:
-		ok = sw_parse_u64(v, &f->min_ns);
+		ok = sw_parse_dec(v, &f->min_ns);
 		break;
 	case SW_F_MAX:
-		ok = sw_parse_u64(v, &f->max_ns);
+		ok = sw_parse_dec(v, &f->max_ns);
 		break;
 	case SW_F_CPUS:
 		if (!sw_parse_cpus(v, f->cpus))

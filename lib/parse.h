@@ -156,6 +156,9 @@ enum sw_breakdown {
 };
 
 const char *sw_parse_upoint(char *v, u64 *off);
+bool sw_cpulist_ok(const char *s);
+bool sw_parse_cpus(const char *s, u64 *map);
+const char *sw_parse_by(const char *v, struct sw_by *by);
 int sw_parse_breakdown(const char *s);
 const char *sw_breakdown_name(int mode);
 const char *sw_key_name(int kind);

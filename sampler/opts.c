@@ -25,6 +25,7 @@
  *
  * Context: process context only.
  */
+#include "lib/parse.h"
 #include "opts.h"
 
 #ifndef __KERNEL__
@@ -121,22 +122,6 @@ static int sw_opt_callchain(const char *val, u32 *cc)
 	return 0;
 }
 
-static bool sw_opt_cpulist_ok(const char *s)
-{
-	bool digit = false;
-
-	/* Digits, then optionally -digits, separated by commas. */
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			digit = true;
-		else if ((*s == ',' || *s == '-') && digit)
-			digit = false;
-		else
-			return false;
-	}
-	return digit;
-}
-
 /**
  * sw_samp_opt_set() - apply one key=value.
  * @o:      settings
@@ -196,7 +181,7 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 			sw_err(err, errlen, "cpus=%.40s...: list too long", val);
 			return -E2BIG;
 		}
-		if (!sw_opt_cpulist_ok(val)) {
+		if (!sw_cpulist_ok(val)) {
 			sw_err(err, errlen, "cpus=%.40s: not a CPU list like 0-3,6", val);
 			return -EINVAL;
 		}

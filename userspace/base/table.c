@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/table.h"
+#include "lib/events.h"
 
 #define SW_WS " \t\r\v\f"
 
@@ -172,22 +173,14 @@ int sw_table_col(const struct sw_table *t, const char *name)
 
 int sw_parse_u64(const char *s, uint64_t *v)
 {
-	uint64_t x = 0;
+	size_t n = strlen(s);
 
-	if (!*s)
+	/* The module's number parser; a bad digit is EINVAL, more than
+	 * 64 bits ERANGE.
+	 */
+	if (!n || strspn(s, "0123456789") != n)
 		return -EINVAL;
-	for (; *s; s++) {
-		unsigned int d;
-
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		d = (unsigned int)(*s - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
+	return sw_parse_number(s, n, 10, v) ? -ERANGE : 0;
 }
 
 int sw_parse_fixed(const char *s, uint64_t *v, unsigned int *places)

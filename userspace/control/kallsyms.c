@@ -2,11 +2,13 @@
 /*
  * kallsyms.c - address-sorted symbol tables from kallsyms and perf maps.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "control/kallsyms.h"
+#include "lib/events.h"
 
 struct sw_symtab_builder {
 	struct sw_symtab t;
@@ -76,35 +78,19 @@ static int sw_ksym_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static int sw_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parses hex digits at *@p (after an optional 0x); 0 on success. */
 static int sw_hex(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p;
-	uint64_t x = 0;
-	int d, n = 0;
+	size_t n = 0;
 
 	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	while (s < end && (d = sw_hexval(*s)) >= 0 && n < 16) {
-		x = x << 4 | (uint64_t)d;
-		s++;
+	while (s + n < end && n < 16 && isxdigit((unsigned char)s[n]))
 		n++;
-	}
-	if (!n)
+	if (!n || sw_parse_number(s, n, 16, v))
 		return -1;
-	*p = s;
-	*v = x;
+	*p = s + n;
 	return 0;
 }
 

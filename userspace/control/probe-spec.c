@@ -12,6 +12,7 @@
 
 #include "base/parse-options.h"
 #include "control/probe-spec.h"
+#include "lib/parse.h"
 
 static const struct {
 	const char *name;
@@ -104,51 +105,26 @@ bool sw_tag_ok(const char *tag)
 	return n >= 1 && n <= SW_TAG_MAX;
 }
 
-static bool sw_key_ok(const char *k, size_t len)
-{
-	static const char *const keys[] = { "pid", "tgid", "comm", "cpu",
-					    "caller", "retval" };
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strlen(keys[i]) == len && !memcmp(keys[i], k, len))
-			return true;
-	return len == 4 && !memcmp(k, "arg", 3) && k[3] >= '0' && k[3] <= '5';
-}
-
+/* The module's own by= and cpus= parsers (lib/parse.c), messages and all. */
 int sw_keys_check(const char *by, struct sw_err *err)
 {
-	const char *comma = strchr(by, ',');
-	size_t l1 = comma ? (size_t)(comma - by) : strlen(by);
+	struct sw_by b;
+	const char *why = sw_parse_by(by, &b);
 
-	if (!sw_key_ok(by, l1) ||
-	    (comma && (!sw_key_ok(comma + 1, strlen(comma + 1)) ||
-		       (strlen(comma + 1) == l1 && !memcmp(by, comma + 1, l1)))))
-		return sw_err_set(err, -EINVAL,
-				  "invalid keys '%s': expected K or K1,K2 (two different keys) with K one of pid, tgid, comm, cpu, caller, arg0..arg5, retval",
-				  by);
+	if (why)
+		return sw_err_set(err, -EINVAL, "invalid keys '%s': %s", by,
+				  why);
 	return 0;
 }
 
 int sw_cpus_check(const char *cpus, struct sw_err *err)
 {
-	const char *p;
-	bool digit = false;
+	u64 map[SW_FILTER_CPUS / 64];
 
-	for (p = cpus; *p; p++) {
-		if (isdigit((unsigned char)*p)) {
-			digit = true;
-		} else if ((*p == ',' || *p == '-') && digit) {
-			digit = false;
-		} else {
-			digit = false;
-			break;
-		}
-	}
-	if (!digit)
+	if (!sw_parse_cpus(cpus, map))
 		return sw_err_set(err, -EINVAL,
-				  "invalid CPU list '%s': expected e.g. 0-3,6",
-				  cpus);
+				  "invalid CPU list '%s': expected e.g. 0-3,6, CPUs below %d",
+				  cpus, SW_FILTER_CPUS);
 	return 0;
 }
 

@@ -649,7 +649,7 @@ fails "time: bad -u" \
 	"stopwatch time: invalid --unit 'min': expected ns, us, ms or s" \
 	"$SW" time --debugfs "$T" -u min vfs_read
 fails "time: bad --by" \
-	"stopwatch time: invalid keys 'color': expected K or K1,K2 (two different keys) with K one of pid, tgid, comm, cpu, caller, arg0..arg5, retval" \
+	"stopwatch time: invalid keys 'color': unknown key (pid tgid comm cpu caller arg0..arg5 retval)" \
 	"$SW" time --debugfs "$T" --by color vfs_read
 fails "time: -p and -t" \
 	"stopwatch time: -p (a process) and -t (a thread) exclude each other" \
