@@ -128,6 +128,33 @@ int sw_cpus_check(const char *cpus, struct sw_err *err)
 	return 0;
 }
 
+int sw_probes_line_check(const char *line, struct sw_err *err)
+{
+	size_t len = strlen(line), ncmd = len / 2 + 1;
+	struct sw_parse_err perr = { NULL, NULL };
+	struct sw_cmd *cmds = calloc(ncmd, sizeof(*cmds));
+	char *copy = strdup(line);
+	int ret;
+
+	if (!cmds || !copy) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	/* 511: the longest symbol name the module takes (KSYM_NAME_LEN - 1). */
+	ret = sw_parse_cmds(copy, cmds, (int)ncmd, 511, &perr);
+	if (ret < 0)
+		sw_err_set(err, ret, "'%.64s%s': %s",
+			   perr.token ? perr.token : "",
+			   perr.token && strlen(perr.token) > 64 ? "..." : "",
+			   perr.why ? perr.why : "malformed");
+	else
+		ret = 0;
+out:
+	free(copy);
+	free(cmds);
+	return ret;
+}
+
 int sw_comm_check(const char *comm, struct sw_err *err)
 {
 	const char *p;

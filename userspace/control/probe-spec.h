@@ -68,6 +68,14 @@ int sw_keys_check(const char *by, struct sw_err *err);
 /* Validate a CPU list "0-3,6": digits, '-' and ','. Return: 0 or -EINVAL. */
 int sw_cpus_check(const char *cpus, struct sw_err *err);
 
+/**
+ * sw_probes_line_check() - parse a probes control line with the module's
+ * own parser (lib/parse.c) before writing it.
+ * Return: 0, or its negative errno with the module's message in @err:
+ * "'TOKEN': why".
+ */
+int sw_probes_line_check(const char *line, struct sw_err *err);
+
 /* Validate a comm: 1..15 bytes, no whitespace, no '='. */
 int sw_comm_check(const char *comm, struct sw_err *err);
 
