@@ -22,17 +22,11 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
+#include <stopwatch/files.h>
+
 #define SW_NAME "stopwatch"
 #define SW_VERSION "0.3"
 #define SW_ERRMSG_LEN 256
-#define SW_STATS_FORMAT_MAJOR 1
-/*
- * 1.1: <event>_min/_avg/_max/_unmeasured and cpi_* columns appended
- * 1.2: filtered, filtered_short, filtered_long appended (last columns)
- * 1.3: attach, attach_err appended
- * 1.4: detached appended
- */
-#define SW_STATS_FORMAT_MINOR 4
 
 /**
  * struct sw_ctl_file - a control file (sw_debugfs_add_ctl()).

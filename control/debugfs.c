@@ -229,12 +229,11 @@ static const struct sw_ctl_file sw_last_error_file = {
 
 /*
  * version: what the files' formats are, so readers can refuse layouts they
- * do not know.  stats_format grows (minor) when columns are appended and
- * changes major only if existing columns change meaning or order.
+ * do not know (stopwatch/files.h).
  */
 static int sw_version_show(struct seq_file *m)
 {
-	seq_printf(m, "stopwatch %s\nstats_format %d.%d\ncall_clock %s\n",
+	seq_printf(m, "stopwatch %s\n" SW_VERSION_FORMAT_KEY " %d.%d\ncall_clock %s\n",
 		   SW_VERSION, SW_STATS_FORMAT_MAJOR, SW_STATS_FORMAT_MINOR,
 		   sw_clock_name());
 	return 0;
@@ -283,9 +282,9 @@ int sw_debugfs_init(void)
 	else
 		root->dbg = d;
 	sw_root = root;
-	sw_own[0] = sw_debugfs_add_ctl("last_error", 0400, NULL,
+	sw_own[0] = sw_debugfs_add_ctl(SW_FILE_LAST_ERROR, 0400, NULL,
 				       &sw_last_error_file);
-	sw_own[1] = sw_debugfs_add_ctl("version", 0400, NULL, &sw_version_file);
+	sw_own[1] = sw_debugfs_add_ctl(SW_FILE_VERSION, 0400, NULL, &sw_version_file);
 	return 0;
 }
 

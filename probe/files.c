@@ -220,14 +220,14 @@ static const struct sw_ctl_file sw_keys_file = {
  */
 int sw_probe_files_init(void)
 {
-	sw_files[0] = sw_debugfs_add_ctl("stats", 0400, NULL, &sw_stats_file);
-	sw_files[1] = sw_debugfs_add_ctl("probes", 0600, NULL, &sw_probes_file);
-	sw_files[2] = sw_debugfs_add_ctl("reset", 0200, NULL, &sw_reset_file);
-	sw_files[3] = sw_debugfs_add_ctl("breakdown", 0600, NULL,
+	sw_files[0] = sw_debugfs_add_ctl(SW_FILE_STATS, 0400, NULL, &sw_stats_file);
+	sw_files[1] = sw_debugfs_add_ctl(SW_FILE_PROBES, 0600, NULL, &sw_probes_file);
+	sw_files[2] = sw_debugfs_add_ctl(SW_FILE_RESET, 0200, NULL, &sw_reset_file);
+	sw_files[3] = sw_debugfs_add_ctl(SW_FILE_BREAKDOWN, 0600, NULL,
 					 &sw_breakdown_file);
-	sw_files[4] = sw_debugfs_add_ctl("breakdown_stats", 0400, NULL,
+	sw_files[4] = sw_debugfs_add_ctl(SW_FILE_BREAKDOWN_STATS, 0400, NULL,
 					 &sw_bdstats_file);
-	sw_files[5] = sw_debugfs_add_ctl("keys", 0400, NULL, &sw_keys_file);
+	sw_files[5] = sw_debugfs_add_ctl(SW_FILE_KEYS, 0400, NULL, &sw_keys_file);
 	return 0;
 }
 

@@ -769,7 +769,7 @@ int sw_registry_init(void)
 	ret = sw_tramp_init_module();
 	if (ret)
 		return ret;
-	sw_hist_dir = sw_debugfs_add_dir("hist", NULL);
+	sw_hist_dir = sw_debugfs_add_dir(SW_DIR_HIST, NULL);
 	if (IS_ERR(sw_hist_dir)) {
 		ret = PTR_ERR(sw_hist_dir);
 		sw_hist_dir = NULL;

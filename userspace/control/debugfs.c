@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "control/debugfs.h"
+#include "stopwatch/files.h"
 
 #ifndef DEBUGFS_MAGIC
 #define DEBUGFS_MAGIC 0x64626720
@@ -122,6 +123,46 @@ not_mounted:
 			  SW_DEBUGFS_MOUNT, SW_DEBUGFS_MOUNT);
 }
 
+/*
+ * The statistics layout @dir's version file names, against the one this
+ * program reads (stopwatch/files.h): a different major is refused; a newer
+ * minor only appends columns.  A directory without a version file (a copy
+ * of the statistics alone) is taken as it is.
+ */
+static int sw_format_check(const char *dir, struct sw_err *err)
+{
+	char *text = NULL, *p;
+	unsigned int major, minor;
+	int ret = 0;
+
+	if (sw_debugfs_read(dir, SW_FILE_VERSION, &text, NULL, NULL) || !text)
+		return 0;
+	p = strstr(text, SW_VERSION_FORMAT_KEY " ");
+	if (p && sscanf(p + sizeof(SW_VERSION_FORMAT_KEY), "%u.%u", &major,
+			&minor) == 2 && major != SW_STATS_FORMAT_MAJOR)
+		ret = sw_err_set(err, -EPROTO,
+				 "%s/%s says stats_format %u.%u; this program reads %d.x: use a stopwatch program and stopwatch.ko of the same version",
+				 dir, SW_FILE_VERSION, major, minor,
+				 SW_STATS_FORMAT_MAJOR);
+	free(text);
+	return ret;
+}
+
+static int sw_found(char *dir, char **out, struct sw_err *err)
+{
+	int ret;
+
+	if (!dir)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_format_check(dir, err);
+	if (ret) {
+		free(dir);
+		return ret;
+	}
+	*out = dir;
+	return 0;
+}
+
 int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 {
 	const char *env = getenv(SW_DEBUGFS_ENV);
@@ -132,10 +173,8 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 	if ((!dir || !*dir) && !(env && *env)) {
 		/* /proc/stopwatch first: lockdown allows it */
 		ret = sw_has_stats(SW_PROC_DIR);
-		if (!ret) {
-			*out = strdup(SW_PROC_DIR);
-			return *out ? 0 : sw_err_set(err, -ENOMEM, "out of memory");
-		}
+		if (!ret)
+			return sw_found(strdup(SW_PROC_DIR), out, err);
 		if (ret != -ENOENT)
 			return sw_debugfs_explain(SW_PROC_DIR, ret, err);
 	}
@@ -143,10 +182,8 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 		dir = env && *env ? env : SW_DEBUGFS_PATH;
 
 	ret = sw_has_stats(dir);
-	if (!ret) {
-		*out = strdup(dir);
-		return *out ? 0 : sw_err_set(err, -ENOMEM, "out of memory");
-	}
+	if (!ret)
+		return sw_found(strdup(dir), out, err);
 	if (ret == -EACCES || ret == -EPERM || ret == -ENOMEM)
 		return sw_debugfs_explain(dir, ret, err);
 
@@ -154,10 +191,8 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 	sub = sw_path_join(dir, "stopwatch");
 	if (!sub)
 		return sw_err_set(err, -ENOMEM, "out of memory");
-	if (!sw_has_stats(sub)) {
-		*out = sub;
-		return 0;
-	}
+	if (!sw_has_stats(sub))
+		return sw_found(sub, out, err);
 	free(sub);
 	return sw_debugfs_explain(dir, ret, err);
 }

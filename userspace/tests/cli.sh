@@ -110,6 +110,15 @@ grep -q "value |" "$tmp/out" && not_ok "--no-hist prints no histogram" ||
 	ok "--no-hist prints no histogram"
 run env STOPWATCH_DEBUGFS=/nonexistent "$SW" stat --debugfs "$B" --no-hist
 expect "--debugfs beats the environment" 0 "vfs_write"
+# The statistics layout: another major is refused, a newer minor is read.
+cp -r "$B" "$tmp/fmt"
+printf 'stopwatch 9.9\nstats_format 2.0\ncall_clock mono\n' > "$tmp/fmt/version"
+fails "stats_format of another major refused" \
+	"stopwatch: $tmp/fmt/version says stats_format 2.0; this program reads 1.x: use a stopwatch program and stopwatch.ko of the same version" \
+	"$SW" stat --debugfs "$tmp/fmt"
+printf 'stopwatch 9.9\nstats_format 1.9\ncall_clock mono\n' > "$tmp/fmt/version"
+run "$SW" stat --debugfs "$tmp/fmt" --no-hist
+expect "stats_format of a newer minor read" 0 "vfs_write"
 run "$SW" stat --debugfs "$B" --probe vfs_read
 expect "--probe one probe" 0 "vfs_read: ns, 123 calls" ""
 grep -q vfs_write "$tmp/out" && not_ok "--probe leaves out the others" ||
