@@ -107,8 +107,10 @@ bool sw_parse_cpus(const char *s, u64 *map)
 		dash = strchr(num, '-');
 		if (dash)
 			*dash++ = '\0';
-		if (!sw_parse_dec(num, &a) ||
-		    (dash ? !sw_parse_dec(dash, &b) : (b = a, false)))
+		if (!sw_parse_dec(num, &a))
+			return false;
+		b = a;
+		if (dash && !sw_parse_dec(dash, &b))
 			return false;
 		if (a > b || b >= SW_FILTER_CPUS)
 			return false;
