@@ -758,7 +758,7 @@ static int sw_report_write(struct sw_report *r)
 	int64_t nrows;
 	int ret;
 
-	nrows = sw_aggr_sorted(&r->aggr, &r->s->m, &rows);
+	nrows = sw_aggr_sorted(&r->aggr, &r->s->m, a->by_period, &rows);
 	if (nrows < 0)
 		return (int)nrows;
 	if (a->folded) {

@@ -19,6 +19,8 @@ if [ -z "$PROMTOOL" ] && [ -x ../../.cache/tools/promtool ]; then
 	PROMTOOL=$(realpath ../../.cache/tools/promtool)
 fi
 GEN=${SW_GEN:+$(realpath "$SW_GEN")}
+# Samples in the synthetic recordings of the report tests.
+NS=${SW_GEN_SAMPLES:-20000}
 SYMBIN=${SW_SYMBIN:+$(realpath "$SW_SYMBIN")}
 tmp=$(mktemp -d /tmp/sw-cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -466,7 +468,7 @@ fails "record without the module" \
 
 if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	G=$tmp/gen.swd
-	"$GEN" --samples 20000 "$SYMBIN" "$G"
+	"$GEN" --samples "$NS" "$SYMBIN" "$G"
 	run "$SW" report -i "$G"
 	expect "report of a synthetic recording" 0 "symprog   symprog-pie        [.] sym_hot" ""
 	grep -q '^# command: symprog (pid 1000 and its children)$' "$tmp/out" &&
@@ -480,6 +482,26 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	expect "--sort image clumps by image" 0 "libsymlib.so"
 	[ "$(grep -vc '^#' "$tmp/out")" = 4 ] && ok "--sort image: four images" ||
 		not_ok "--sort image: four images"
+	# Under -F periods vary: sym_warm (20% of the samples) here carries
+	# ten times the period of the others, so by period it leads.  The
+	# rows are ordered, and -n cut, by what is printed: samples, unless
+	# --period.
+	GW=$tmp/gen-warm.swd
+	"$GEN" --samples "$NS" --warm-period 10000000 "$SYMBIN" "$GW"
+	run "$SW" report -i "$GW" --sort symbol -q
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}' | head -2 | tr '\n' ' ')" = "sym_hot sym_warm " ] &&
+		ok "report with varied periods: rows by samples" ||
+		not_ok "report with varied periods: rows by samples"
+	run "$SW" report -i "$GW" --sort symbol -q -n 1
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}')" = sym_hot ] &&
+		ok "report -n 1 keeps the row with most samples" ||
+		not_ok "report -n 1 keeps the row with most samples"
+	run "$SW" report -i "$GW" --sort symbol -q --period -n 1
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}')" = sym_warm ] &&
+		ok "report --period -n 1 keeps the row with most period" ||
+		not_ok "report --period -n 1 keeps the row with most period"
+	run sh -c "'$SW' report -i '$GW' --sort symbol --json | python3 -c 'import json,sys; r=json.load(sys.stdin)[\"rows\"]; print(all(a[\"samples\"] >= b[\"samples\"] for a, b in zip(r, r[1:])))'"
+	expect "report --json rows by samples" 0 "True"
 	run "$SW" report -i "$G" --comm symchild --sort comm,symbol -q
 	expect "--comm keeps one command" 0 "symchild  [.] sym_hot"
 	run "$SW" report -i "$G" --folded
@@ -490,7 +512,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	expect "--json" 0 '"sort":["comm","image","symbol"],"rows":[{"samples":'
 	if command -v python3 > /dev/null; then
 		run sh -c "'$SW' report -i '$G' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"rows\"][0][\"symbol\"], d[\"complete\"], d[\"samples\"])'"
-		expect "--json parses" 0 "sym_hot True 20000"
+		expect "--json parses" 0 "sym_hot True $NS"
 	fi
 	run "$SW" report -i "$G" --svg "$tmp/f.svg" -q
 	expect "--svg" 0
@@ -509,7 +531,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	fi
 	# Cut short: what is whole is shown, and the loss is said.
 	size=$(stat -c %s "$G")
-	"$GEN" --samples 20000 --cut $((size / 2)) "$SYMBIN" "$tmp/cut.swd"
+	"$GEN" --samples "$NS" --cut $((size / 2)) "$SYMBIN" "$tmp/cut.swd"
 	run "$SW" report -i "$tmp/cut.swd" --sort symbol -q
 	expect "a cut file still reports" 0 "[.] sym_hot"
 	grep -q "stopwatch report: warning: $tmp/cut.swd is incomplete (the recording did not finish writing it): the profile is partial" "$tmp/err" &&
