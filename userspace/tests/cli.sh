@@ -220,6 +220,16 @@ fails "histogram without header" \
 	"$SW" stat --debugfs "$tmp/bad"
 run "$SW" stat --debugfs "$tmp/bad" --no-hist
 expect "--no-hist does not read histograms" 0 "vfs_read"
+# A damaged file quoted in a message: its control bytes and non-UTF-8
+# bytes are shown escaped, not sent to the terminal (valid UTF-8 stays).
+printf 'vfs_read: ns, 1 calls\n \033[2J\r\302\233x\377 é |@ 1\n' > "$tmp/bad/hist/vfs_read"
+fails "raw bytes of a damaged file are escaped in the message" \
+	"stopwatch: $tmp/bad/hist/vfs_read: line 2: expected the 'value |---...--- count' header: '\\x1b[2J\\x0d\\xc2\\x9bx\\xff é |@ 1'" \
+	"$SW" stat --debugfs "$tmp/bad"
+fails "raw bytes of an argument are escaped in the message" \
+	"stopwatch stat: invalid --interval '1\\x1b[31m': expected seconds, at least 0.001 (e.g. 1 or 0.5)" \
+	"$SW" stat --debugfs "$tmp/bad" --interval "$(printf '1\033[31m')"
+cp "$B/hist/vfs_read" "$tmp/bad/hist/vfs_read"
 
 # --- JSON ---
 run "$SW" stat --debugfs "$B" --json -b
