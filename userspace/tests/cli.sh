@@ -708,6 +708,18 @@ expect "time -e: PMU-qualified events resolved" 0
 : > "$T/events"
 run "$SW" time --help
 expect "time --help shows examples" 0 "stopwatch time 'vfs_*' -d 10"
+# The attach default --help states is the module's own (lib/params.h).
+moddef=$(sed -n 's/^#define SW_ATTACH_PARAM_DEFAULT "\(.*\)"$/\1/p' ../../lib/params.h)
+grep -q "^static char \*attach = SW_ATTACH_PARAM_DEFAULT;" ../../attach/tramp.c &&
+	ok "the module's attach= default is SW_ATTACH_PARAM_DEFAULT ($moddef)" ||
+	not_ok "the module's attach= default is SW_ATTACH_PARAM_DEFAULT ($moddef)"
+for c in time "probe add"; do
+	run sh -c "'$SW' $c --help | tr -s ' \n' '  '"
+	expect "$c --help: attach default $moddef" 0 "default: the module's attach parameter ($moddef "
+done
+run "$SW" probe --help
+expect "probe --help lists the options of add" 0 "      --attach MODE"
+expect "probe --help lists the options of remove and list" 0 "      --tag TAG             only probes tagged TAG"
 printf 'vfs_read\nvfs_read@keep tgid=7 by=comm\nvfs_write@keep\nvfs_write@other\n' > "$T/probes"
 run "$SW" probe list --debugfs "$T" --tag keep
 expect "probe list --tag" 0 "vfs_read@keep tgid=7 by=comm"
