@@ -829,5 +829,91 @@ else
 	skipped "span: BTF names" "no /sys/kernel/btf/vmlinux on this machine"
 fi
 
+# --- the documentation agrees with the option tables --------------------------
+
+# The option names a command's --help lists (-h/--help left out: every
+# command has them).
+help_opts() {
+	"$SW" "$1" --help 2>&1 | grep -E '^  +-' |
+		grep -oE '(^|[ ,])--?[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' ,' |
+		grep -vxE -- '-h|--help' | sort -u
+}
+# The option names in the tags of a man page's OPTIONS section.
+man_opts() {
+	awk '/^\.SH/ { sec = $2 } sec == "OPTIONS" && prev == ".TP" { print } { prev = $0 }' "$1" |
+		sed 's/\\-/-/g; s/\\f[RBIP]//g' |
+		grep -oE '(^|[ ",])--?[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' ,"' |
+		grep -vxE -- '-h|--help' | sort -u
+}
+# Options a man page documents that --help does not list, on purpose:
+# stat's -p is refused, with where to go instead (perf's letter).
+man_only="stat:-p"
+for c in stat record report events time probe span; do
+	page=../man/stopwatch-$c.1
+	help_opts "$c" > "$tmp/help-$c"
+	man_opts "$page" | while read -r o; do
+		case " $man_only " in *" $c:$o "*) ;; *) printf '%s\n' "$o" ;; esac
+	done > "$tmp/man-$c"
+	if [ ! -s "$tmp/help-$c" ]; then
+		not_ok "$c: --help lists options" "none found"
+	elif d=$(diff "$tmp/help-$c" "$tmp/man-$c"); then
+		ok "$c: the man page's options are those of --help"
+	else
+		not_ok "$c: the man page's options are those of --help" \
+			"< only in --help, > only in stopwatch-$c.1:" "$d"
+	fi
+done
+# What the README shows a command taking must be among its options: the
+# options after "stopwatch CMD" on a line (or "`CMD" in "The stopwatch
+# program"), and those in backquotes in that chapter's paragraphs about CMD.
+awk '
+	/^## / { prog = ($0 == "## The stopwatch program") ; cmd = "" }
+	/^### stopwatch time/ { cmd = "time" }
+	/^### Spans/ { cmd = "span" }
+	prog && /^\*\*(record|report|events|stat|probe)\*\*/ {
+		cmd = $0; sub(/^\*\*/, "", cmd); sub(/\*\*.*/, "", cmd)
+	}
+	{
+		line = $0
+		while (match(line, /(stopwatch |`)(stat|record|report|events|time|probe|span)( [^`#;|>)]*)?/)) {
+			n = split(substr(line, RSTART, RLENGTH), w, "[ /]")
+			c = w[1] == "stopwatch" ? w[2] : substr(w[1], 2)
+			# Outside that chapter "`stat" is stat(1).
+			for (i = 2; i <= n && w[i] != "--" && (prog || w[1] == "stopwatch"); i++)
+				if (w[i] ~ /^--?[A-Za-z]/) { o = w[i]; sub(/=.*/, "", o); print c, o }
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if (prog && cmd != "" && !/^ *stopwatch /) {
+			line = $0
+			while (match(line, /`--?[a-z][A-Za-z0-9-]*/)) {
+				print cmd, substr(line, RSTART + 1, RLENGTH - 1)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}
+	}' ../../README.md | sort -u > "$tmp/readme-opts"
+bad=
+while read -r c o; do
+	case " $man_only " in *" $c:$o "*) continue ;; esac
+	grep -qxF -- "$o" "$tmp/help-$c" || bad="$bad $c:$o"
+done < "$tmp/readme-opts"
+[ "$(wc -l < "$tmp/readme-opts")" -gt 30 ] && [ -z "$bad" ] &&
+	ok "README: every option it shows a command taking is in its --help" ||
+	not_ok "README: every option it shows a command taking is in its --help" \
+		"$(wc -l < "$tmp/readme-opts") found; not in --help:$bad"
+
+# Every man page renders without groff warnings and without macro text
+# or font escapes left in the words (a stray "R;" after an argument).
+if command -v groff > /dev/null && command -v col > /dev/null; then
+	for page in ../man/*.1; do
+		groff -man -Tutf8 -ww "$page" 2> "$tmp/groff-err" | col -b > "$tmp/page"
+		left=$(grep -nE '[a-z0-9](R|I|B|P|fR|fI|fB|fP)[;,:.)]( |$)|\\f|^\.[A-Z]' "$tmp/page")
+		[ ! -s "$tmp/groff-err" ] && [ -z "$left" ] &&
+			ok "$(basename "$page") renders cleanly" ||
+			not_ok "$(basename "$page") renders cleanly" "$(cat "$tmp/groff-err")" "$left"
+	done
+else
+	skipped "man pages render cleanly" "no groff or col here"
+fi
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
