@@ -5,7 +5,7 @@
 #   make                      stopwatch.ko and the stopwatch program
 #   make KDIR=/path/to/kbuild build the module for another kernel
 #   make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=...   cross-build
-#   make check                host unit tests (no root, no VM)
+#   make check                host unit tests under ASan/UBSan (no root, no VM)
 #   make test                 everything: dependencies, build, host and VM tests
 #   make run                  load stopwatch.ko (or boot the VM) and show stats
 #   make bench                measure against the peers; writes BENCHMARKS.md
@@ -54,9 +54,10 @@ progs:
 	$(MAKE) -C tests/progs OUT=$(PROGS_OUT) V=$(V) \
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
+# Under ASan and UBSan: any report fails the test.
 check unit: layers
-	$(MAKE) -C tests/unit OUT=$(BUILD)/unit V=$(V)
-	$(MAKE) -C userspace OUT=$(BUILD)/userspace V=$(V) test
+	$(MAKE) -C tests/unit OUT=$(BUILD)/unit-san SANITIZE=1 V=$(V)
+	$(MAKE) -C userspace OUT=$(BUILD)/userspace-san SANITIZE=1 V=$(V) test
 
 # The module's layering, from its objects' symbols (ARCHITECTURE.md).
 layers:

@@ -86,6 +86,7 @@
 #include <linux/stringify.h>
 
 #include "control/control.h"
+#include "lib/params.h"
 #include "wrapper/ftrace.h"
 #include "attach.h"
 #include "tramp.h"
@@ -98,10 +99,10 @@
 #define SW_TRAMP_MAX_ARGS 6
 #endif
 
-static char *attach = "auto";
+static char *attach = SW_ATTACH_PARAM_DEFAULT;
 module_param(attach, charp, 0400);
 MODULE_PARM_DESC(attach,
-		 "How kernel functions are attached unless a probe's attach= says: auto (default: a trampoline where the function allows, else kretprobe, said in stats), kretprobe, or trampoline (a trampoline or an error)");
+		 "How kernel functions are attached unless a probe's attach= says: auto (a trampoline where the function allows, else kretprobe, said in stats), kretprobe, or trampoline (a trampoline or an error); default " SW_ATTACH_PARAM_DEFAULT);
 
 static int sw_attach_mode = SW_ATTACH_AUTO;
 

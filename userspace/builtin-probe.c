@@ -53,9 +53,40 @@ static const struct sw_cmd_doc sw_probe_doc = {
 	.examples = sw_probe_examples,
 };
 
-/* Return: the index of the first argument, 0 after --help, or -errno. */
+/* The --help of 'probe' alone: the options of every subcommand. */
+static int sw_probe_help(FILE *f, const struct sw_option *add_opts,
+			 const struct sw_option *other_opts)
+{
+	const struct sw_option add_group = SW_OPT_GROUP("Options of add:");
+	const struct sw_option other_group =
+		SW_OPT_GROUP("\nOptions of remove and list:");
+	const struct sw_option end = SW_OPT_END();
+	size_t na = 0, no = 0;
+	struct sw_option *all;
+
+	while (add_opts[na].type != SW_OPT_TYPE_END)
+		na++;
+	while (other_opts[no].type != SW_OPT_TYPE_END)
+		no++;
+	all = calloc(na + no + 3, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	all[0] = add_group;
+	memcpy(all + 1, add_opts, na * sizeof(*all));
+	all[na + 1] = other_group;
+	memcpy(all + na + 2, other_opts, no * sizeof(*all));
+	all[na + no + 2] = end;
+	sw_usage_print(f, &sw_probe_doc, all);
+	free(all);
+	return 0;
+}
+
+/*
+ * Return: the index of the first argument, 0 after --help, or -errno.
+ * With @help, prints the help of every subcommand to it and returns 0.
+ */
 static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
-			  bool add)
+			  bool add, FILE *help)
 {
 	const struct sw_option add_opts[] = {
 		SW_OPT_NAME(0, "tag", &a->tag, "TAG",
@@ -84,6 +115,8 @@ static int sw_probe_parse(int argc, char **argv, struct sw_probe_args *a,
 	struct sw_err err = { "" };
 	int n, ret = 0;
 
+	if (help)
+		return sw_probe_help(help, add_opts, other_opts);
 	n = sw_parse_options(argc, argv, &sw_probe_doc,
 			     add ? add_opts : other_opts);
 	if (n <= 0)
@@ -117,7 +150,7 @@ static int sw_probe_add(int argc, char **argv)
 	bool loaded;
 	int n, ret;
 
-	n = sw_probe_parse(argc, argv, &a, true);
+	n = sw_probe_parse(argc, argv, &a, true, NULL);
 	if (n <= 0)
 		return n;
 	if (n == argc) {
@@ -211,7 +244,7 @@ static int sw_probe_remove_list(int argc, char **argv, bool remove)
 	const char *l, *nl;
 	int n, ret;
 
-	n = sw_probe_parse(argc, argv, &a, false);
+	n = sw_probe_parse(argc, argv, &a, false, NULL);
 	if (n <= 0)
 		return n;
 	if (!remove && n < argc) {
@@ -284,9 +317,11 @@ cleanup:
 int cmd_probe(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		sw_usage_print(argc < 2 ? stderr : stdout, &sw_probe_doc,
-			       (const struct sw_option[]){ SW_OPT_END() });
-		return argc < 2 ? -EINVAL : 0;
+		struct sw_probe_args a = { 0 };
+		int ret = sw_probe_parse(0, NULL, &a, false,
+					 argc < 2 ? stderr : stdout);
+
+		return argc < 2 && !ret ? -EINVAL : ret;
 	}
 	if (!strcmp(argv[1], "add"))
 		return sw_probe_add(argc - 1, argv + 1);

@@ -34,6 +34,7 @@
 #include "control/pmu-events.h"
 #include "record/recorder.h"
 #include "base/table.h"
+#include "base/sort.h"
 
 #define SW_RECORD_DEFAULT_OUTPUT "stopwatch.swd"
 
@@ -457,7 +458,7 @@ static void sw_prune_files(const char *dir, uint64_t keep)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), sw_name_cmp);
+	sw_qsort(names, n, sizeof(*names), sw_name_cmp);
 	for (i = 0; i + keep < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);

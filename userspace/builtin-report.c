@@ -147,10 +147,12 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 {
 	const struct sw_option opts[] = {
 		SW_OPT_STRING('i', "input", &a->input, "FILE",
-			      "the recording (default " SW_REPORT_DEFAULT_INPUT ")"),
+			      "the recording",
+			      SW_DEFAULT(SW_REPORT_DEFAULT_INPUT)),
 		SW_OPT_STRING('s', "sort", &a->sort, "KEYS",
 			      "group rows by these keys, in order, among comm, pid,\n"
-			      "tid, image, symbol, srcline, cpu (default " SW_SORT_DEFAULT ")"),
+			      "tid, image, symbol, srcline, cpu",
+			      SW_DEFAULT(SW_SORT_DEFAULT)),
 		SW_OPT_DOUBLE(0, "min-percent", &a->min_pct, "PCT",
 			      "leave out rows below PCT percent", 0, 100,
 			      "a percentage from 0 to 100"),
@@ -164,11 +166,11 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 			    "after the table, the callers of the hottest functions\n"
 			    "and the most common call paths (needs record -g)"),
 		SW_OPT_U64(0, "cg-entries", &a->cg.entries, "N",
-			   "functions in the call graph (default 10)", 0,
-			   UINT64_MAX, "a whole number"),
+			   "functions in the call graph", 0, UINT64_MAX,
+			   "a whole number", SW_DEFAULT("10")),
 		SW_OPT_U64(0, "cg-paths", &a->cg.paths, "N",
-			   "call paths listed (default 10)", 0, UINT64_MAX,
-			   "a whole number"),
+			   "call paths listed", 0, UINT64_MAX,
+			   "a whole number", SW_DEFAULT("10")),
 		SW_OPT_BOOL(0, "folded", &a->folded,
 			    "folded stacks 'comm;outer;...;inner count' instead"),
 		SW_OPT_STRING(0, "svg", &a->svg, "FILE",
@@ -195,10 +197,6 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 	};
 	int n;
 
-	a->input = SW_REPORT_DEFAULT_INPUT;
-	a->sort = SW_SORT_DEFAULT;
-	a->cg.entries = 10;
-	a->cg.paths = 10;
 	a->cg.min_pct = 0.5;
 	a->cg.depth = 32;
 	n = sw_parse_options(argc, argv, &sw_report_doc, opts);
@@ -758,7 +756,7 @@ static int sw_report_write(struct sw_report *r)
 	int64_t nrows;
 	int ret;
 
-	nrows = sw_aggr_sorted(&r->aggr, &r->s->m, &rows);
+	nrows = sw_aggr_sorted(&r->aggr, &r->s->m, a->by_period, &rows);
 	if (nrows < 0)
 		return (int)nrows;
 	if (a->folded) {

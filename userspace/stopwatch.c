@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "base/err.h"
 
 
 struct sw_command {
@@ -126,6 +127,8 @@ int main(int argc, char **argv)
 	const struct sw_command *cmd;
 	int ret;
 
+	/* Messages quote files and arguments: no raw control bytes. */
+	sw_stderr_escape();
 	if (argc < 2) {
 		sw_usage(stderr);
 		return 1;

@@ -36,4 +36,16 @@ void sw_err_prefix(struct sw_err *err, const char *fmt, ...)
 
 void sw_err_clear(struct sw_err *err);
 
+/**
+ * sw_stderr_escape() - make stderr escape what it echoes.
+ *
+ * Replaces stderr with a line-buffered stream that writes to the old one
+ * through sw_fput_escaped(): every message that quotes file content or
+ * user input shows non-printable bytes as \xNN.  Child processes keep
+ * the file descriptor, unfiltered.
+ *
+ * Return: 0, or -ENOMEM (stderr unchanged).
+ */
+int sw_stderr_escape(void);
+
 #endif /* _SW_UTIL_ERR_H */

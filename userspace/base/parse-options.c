@@ -37,14 +37,18 @@ static int sw_opt_synopsis(char *buf, size_t len, const struct sw_option *o)
 			o->argh ? " " : "", o->argh ? o->argh : "");
 }
 
-/* @help, every line after the first indented to @col. */
-static void sw_print_help_text(FILE *f, const char *help, int col)
+/* @help, every line after the first indented to @col; then the default. */
+static void sw_print_help_text(FILE *f, const char *help, int col,
+			       const char *def)
 {
 	const char *nl;
 
 	for (; (nl = strchr(help, '\n')); help = nl + 1)
 		fprintf(f, "%.*s\n%*s", (int)(nl - help), help, col, "");
-	fprintf(f, "%s\n", help);
+	if (def)
+		fprintf(f, "%s (default %s)\n", help, def);
+	else
+		fprintf(f, "%s\n", help);
 }
 
 static void sw_print_option(FILE *f, const struct sw_option *o)
@@ -57,7 +61,8 @@ static void sw_print_option(FILE *f, const struct sw_option *o)
 	else
 		fprintf(f, "%-*s", SW_HELP_COLUMN, syn);
 	sw_print_help_text(f, o->help, n + 2 > SW_HELP_COLUMN ? n + 1 :
-							      SW_HELP_COLUMN);
+							      SW_HELP_COLUMN,
+			   o->argh ? o->def : NULL);
 }
 
 void sw_usage_print(FILE *f, const struct sw_cmd_doc *doc,
@@ -222,6 +227,14 @@ int sw_parse_options(int argc, char **argv, const struct sw_cmd_doc *doc,
 	if (ret) {
 		fprintf(stderr, "stopwatch %s: out of memory\n", doc->name);
 		return ret;
+	}
+	/* The defaults, each checked as an argument would be. */
+	for (o = opts; o->type != SW_OPT_TYPE_END; o++) {
+		if (!o->def || !o->argh)
+			continue;
+		ret = sw_opt_store(doc, o, o->def);
+		if (ret)
+			goto cleanup;
 	}
 	optind = 1;
 	opterr = 0;

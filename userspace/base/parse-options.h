@@ -15,6 +15,13 @@
  *
  * -h/--help is always there.  Values are checked as they are parsed; a bad
  * one is reported as "stopwatch CMD: invalid --NAME 'VALUE': expected WANT".
+ * An option's default is given in the table too, as an argument:
+ *
+ *		SW_OPT_U64(0, "paths", &a.paths, "N", "paths listed", 0,
+ *			   UINT64_MAX, "a whole number", SW_DEFAULT("10")),
+ *
+ * is stored (and checked) before the command line is parsed, and --help
+ * says "paths listed (default 10)": the text cannot drift from the value.
  */
 #ifndef _SW_UTIL_PARSE_OPTIONS_H
 #define _SW_UTIL_PARSE_OPTIONS_H
@@ -57,6 +64,8 @@ typedef int (*sw_opt_cb)(const struct sw_option *opt, const char *arg);
  * @dmin, @dmax: DOUBLE range
  * @nonempty:   STRING: the empty string is invalid
  * @cb:         CALLBACK's function
+ * @def:        the default, as an argument: stored as one before parsing
+ *              (a CALLBACK's must replace, not add), said in --help
  */
 struct sw_option {
 	enum sw_opt_type type;
@@ -71,7 +80,11 @@ struct sw_option {
 	double dmin, dmax;
 	bool nonempty;
 	sw_opt_cb cb;
+	const char *def;
 };
+
+/* The last argument of an option that takes a value: its default. */
+#define SW_DEFAULT(d) .def = (d)
 
 #define SW_OPT_END() { .type = SW_OPT_TYPE_END }
 #define SW_OPT_GROUP(h) { .type = SW_OPT_TYPE_GROUP, .help = (h) }
@@ -81,24 +94,25 @@ struct sw_option {
 #define SW_OPT_SET(s, l, v, string, h)					\
 	{ .type = SW_OPT_TYPE_SET, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .str = (string), .help = (h) }
-#define SW_OPT_STRING(s, l, v, a, h)					\
+#define SW_OPT_STRING(s, l, v, a, h, ...)				\
 	{ .type = SW_OPT_TYPE_STRING, .short_name = (s), .long_name = (l),	\
-	  .value = (v), .argh = (a), .help = (h) }
-#define SW_OPT_NAME(s, l, v, a, h, w)					\
+	  .value = (v), .argh = (a), .help = (h), __VA_ARGS__ }
+#define SW_OPT_NAME(s, l, v, a, h, w, ...)				\
 	{ .type = SW_OPT_TYPE_STRING, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .argh = (a), .help = (h), .want = (w),		\
-	  .nonempty = true }
-#define SW_OPT_U64(s, l, v, a, h, lo, hi, w)				\
+	  .nonempty = true, __VA_ARGS__ }
+#define SW_OPT_U64(s, l, v, a, h, lo, hi, w, ...)			\
 	{ .type = SW_OPT_TYPE_U64, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .argh = (a), .help = (h), .umin = (lo),		\
-	  .umax = (hi), .want = (w) }
-#define SW_OPT_DOUBLE(s, l, v, a, h, lo, hi, w)				\
+	  .umax = (hi), .want = (w), __VA_ARGS__ }
+#define SW_OPT_DOUBLE(s, l, v, a, h, lo, hi, w, ...)			\
 	{ .type = SW_OPT_TYPE_DOUBLE, .short_name = (s), .long_name = (l),	\
 	  .value = (v), .argh = (a), .help = (h), .dmin = (lo),		\
-	  .dmax = (hi), .want = (w) }
-#define SW_OPT_CALLBACK(s, l, v, a, h, f, w)				\
+	  .dmax = (hi), .want = (w), __VA_ARGS__ }
+#define SW_OPT_CALLBACK(s, l, v, a, h, f, w, ...)			\
 	{ .type = SW_OPT_TYPE_CALLBACK, .short_name = (s), .long_name = (l),	\
-	  .value = (v), .argh = (a), .help = (h), .cb = (f), .want = (w) }
+	  .value = (v), .argh = (a), .help = (h), .cb = (f), .want = (w),	\
+	  __VA_ARGS__ }
 
 /**
  * struct sw_cmd_doc - what --help says around the options.

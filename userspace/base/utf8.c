@@ -35,3 +35,24 @@ int sw_utf8_seq(const unsigned char *s)
 	}
 	return 0;
 }
+
+void sw_fput_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
+
+	while (*p) {
+		if (*p == '\n' || *p == '\t' || (*p >= 0x20 && *p < 0x7f)) {
+			fputc(*p++, f);
+			continue;
+		}
+		n = *p >= 0x80 ? sw_utf8_seq(p) : 0;
+		/* U+0080..U+009F are the C1 controls. */
+		if (n && !(n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			fwrite(p, 1, (size_t)n, f);
+			p += n;
+			continue;
+		}
+		fprintf(f, "\\x%02x", *p++);
+	}
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sort.h"
 #include "control/kallsyms.h"
 #include "lib/events.h"
 
@@ -150,7 +151,7 @@ next:
 	}
 	if (!nonzero && b.t.n)
 		b.t.hidden = 1;
-	qsort(b.t.sym, b.t.n, sizeof(*b.t.sym), sw_ksym_cmp);
+	sw_qsort(b.t.sym, b.t.n, sizeof(*b.t.sym), sw_ksym_cmp);
 	for (i = 0; i < b.t.n; i++) {
 		struct sw_ksym *s = &b.t.sym[i];
 		const char *m = b.t.names + s->module;
@@ -206,7 +207,7 @@ int sw_perfmap_parse(const char *text, size_t len, struct sw_symtab *out)
 next:
 		p = nl + 1;
 	}
-	qsort(b.t.sym, b.t.n, sizeof(*b.t.sym), sw_ksym_cmp);
+	sw_qsort(b.t.sym, b.t.n, sizeof(*b.t.sym), sw_ksym_cmp);
 	*out = b.t;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "base/sort.h"
 #include "control/debugfs.h"
 #include "control/pattern.h"
 
@@ -58,7 +59,7 @@ static void sw_strv_uniq(struct sw_strv *v)
 {
 	size_t i, j = 0;
 
-	qsort(v->s, v->n, sizeof(*v->s), sw_cmp_str);
+	sw_qsort(v->s, v->n, sizeof(*v->s), sw_cmp_str);
 	for (i = 0; i < v->n; i++) {
 		if (j && !strcmp(v->s[j - 1], v->s[i]))
 			free(v->s[i]);

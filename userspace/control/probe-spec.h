@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "lib/bounds.h"
+#include "lib/params.h"
 
 #define SW_COMM_MAX 15
 
@@ -79,12 +80,13 @@ int sw_probes_line_check(const char *line, struct sw_err *err);
 /* Validate a comm: 1..15 bytes, no whitespace, no '='. */
 int sw_comm_check(const char *comm, struct sw_err *err);
 
+/* The module's attach= default comes from the header it is built from. */
 #define SW_ATTACH_HELP                                                   \
 	"attach kernel functions by kretprobe, trampoline or\n"          \
 	"auto (a trampoline where the function allows, else a\n"         \
 	"kretprobe); default: the module's attach parameter\n"           \
-	"(kretprobe); each function's argument count, from BTF,\n" \
-	"goes along"
+	"(" SW_ATTACH_PARAM_DEFAULT " unless set at load); each function's\n" \
+	"argument count, from BTF, goes along"
 
 /* --attach MODE: kretprobe, trampoline or auto; else -EINVAL, said. */
 int sw_attach_check(const char *mode, struct sw_err *err);

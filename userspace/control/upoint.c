@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/sort.h"
 #include "control/upoint.h"
 
 #if defined(__x86_64__)
@@ -368,7 +369,7 @@ static int sw_fsyms(Dwfl_Module *mod, Elf *elf, struct sw_fsym **out,
 		v[n].off = off;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), sw_fsym_cmp);
+	sw_qsort(v, n, sizeof(*v), sw_fsym_cmp);
 	*out = v;
 	*nout = n;
 	return 0;

@@ -15,6 +15,7 @@
 
 #include "output/flamegraph.h"
 #include "base/tree.h"
+#include "base/sort.h"
 
 #define SW_FG_ROW 16
 #define SW_FG_TOP 52
@@ -134,7 +135,7 @@ static int sw_fg_draw(struct sw_fg_ctx *c, uint32_t node, double x,
 	nk = 0;
 	for (k = n->child; k; k = c->g->t.node[k - 1].next)
 		kids[nk++] = &c->g->t.node[k - 1];
-	qsort_r(kids, nk, sizeof(*kids), sw_fg_label_cmp, c->g);
+	sw_qsort_r(kids, nk, sizeof(*kids), sw_fg_label_cmp, c->g);
 	for (i = 0; i < nk && !ret; i++) {
 		ret = sw_fg_draw(c, (uint32_t)(kids[i] - c->g->t.node), x,
 				 depth + 1);

@@ -27,6 +27,7 @@
 #include "output/paths.h"
 #include "output/pprof.h"
 #include "base/units.h"
+#include "base/sort.h"
 
 static int sw_path_cmp(const void *x, const void *y)
 {
@@ -203,7 +204,7 @@ int sw_paths_parse(const char *text, struct sw_paths *p, struct sw_err *err)
 		ret = sw_err_set(err, -EINVAL,
 				 "not a paths file (no paths_format line or no header)");
 	if (!ret)
-		qsort(p->path, p->n, sizeof(*p->path), sw_path_cmp);
+		sw_qsort(p->path, p->n, sizeof(*p->path), sw_path_cmp);
 	return ret;
 }
 

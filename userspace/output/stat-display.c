@@ -135,6 +135,18 @@ static const char *sw_fmt_value(char *buf, const char *col, uint64_t v,
 	return sw_fmt_fixed(buf, v, places);
 }
 
+/* A column's name over its values: "min_ns" over "1.50 us" is "min". */
+static const char *sw_fmt_header(char *buf, const char *col,
+				 unsigned int places, bool human)
+{
+	size_t l = strlen(col);
+
+	if (!human || places || !sw_ends_with(col, "_ns") || l >= SW_UNITS_LEN)
+		return col;
+	snprintf(buf, SW_UNITS_LEN, "%.*s", (int)(l - 3), col);
+	return buf;
+}
+
 static int sw_print_stats_grid(FILE *f, const struct sw_snapshot *s,
 			       const struct sw_display_opts *o)
 {
@@ -149,7 +161,9 @@ static int sw_print_stats_grid(FILE *f, const struct sw_snapshot *s,
 	g.left[0] = true;
 	ret = sw_grid_set(&g, 0, 0, "probe");
 	for (c = 0; !ret && c < s->ncols; c++)
-		ret = sw_grid_set(&g, 0, c + 1, s->col[c]);
+		ret = sw_grid_set(&g, 0, c + 1,
+				  sw_fmt_header(buf, s->col[c], s->places[c],
+						o->human));
 	for (r = 0; !ret && r < s->nprobes; r++) {
 		ret = sw_grid_set(&g, r + 1, 0, s->probe[r].name);
 		for (c = 0; !ret && c < s->ncols; c++)
@@ -181,7 +195,9 @@ static int sw_print_bd_grid(FILE *f, const struct sw_breakdown *bd,
 	if (!ret)
 		ret = sw_grid_set(&g, 0, 1, bd->mode);
 	for (c = 0; !ret && c < bd->ncols; c++)
-		ret = sw_grid_set(&g, 0, c + 2, bd->col[c]);
+		ret = sw_grid_set(&g, 0, c + 2,
+				  sw_fmt_header(buf, bd->col[c], bd->places[c],
+						o->human));
 	for (r = 0; !ret && r < bd->nrows; r++) {
 		ret = sw_grid_set(&g, r + 1, 0, bd->row[r].probe);
 		if (!ret)

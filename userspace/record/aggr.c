@@ -10,6 +10,7 @@
 
 #include "record/aggr.h"
 #include "base/tree.h"
+#include "base/sort.h"
 
 static const char *const sw_sk_names[SW_SK_NR] = {
 	[SW_SK_COMM] = "comm",
@@ -205,17 +206,22 @@ const char *sw_aggr_cell(const struct sw_aggr *a, const struct sw_machine *m,
 
 static const struct sw_aggr *sw_sort_a;
 static const struct sw_machine *sw_sort_m;
+static bool sw_sort_period;
 
 static int sw_row_cmp(const void *x, const void *y)
 {
 	const struct sw_row *p = x, *q = y;
+	uint64_t wp = sw_sort_period ? p->period : p->samples;
+	uint64_t wq = sw_sort_period ? q->period : q->samples;
+	uint64_t vp = sw_sort_period ? p->samples : p->period;
+	uint64_t vq = sw_sort_period ? q->samples : q->period;
 	char b1[24], b2[24];
 	size_t k;
 
-	if (p->period != q->period)
-		return p->period > q->period ? -1 : 1;
-	if (p->samples != q->samples)
-		return p->samples > q->samples ? -1 : 1;
+	if (wp != wq)
+		return wp > wq ? -1 : 1;
+	if (vp != vq)
+		return vp > vq ? -1 : 1;
 	for (k = 0; k < sw_sort_a->nkey; k++) {
 		int c = strcmp(sw_aggr_cell(sw_sort_a, sw_sort_m, p, k, b1),
 			       sw_aggr_cell(sw_sort_a, sw_sort_m, q, k, b2));
@@ -227,7 +233,7 @@ static int sw_row_cmp(const void *x, const void *y)
 }
 
 int64_t sw_aggr_sorted(const struct sw_aggr *a, const struct sw_machine *m,
-		       struct sw_row **out)
+		       bool by_period, struct sw_row **out)
 {
 	struct sw_row *r;
 	uint32_t i;
@@ -243,7 +249,8 @@ int64_t sw_aggr_sorted(const struct sw_aggr *a, const struct sw_machine *m,
 	}
 	sw_sort_a = a;
 	sw_sort_m = m;
-	qsort(r, a->rows.n, sizeof(*r), sw_row_cmp);
+	sw_sort_period = by_period;
+	sw_qsort(r, a->rows.n, sizeof(*r), sw_row_cmp);
 	*out = r;
 	return a->rows.n;
 }
@@ -385,7 +392,7 @@ int sw_write_folded(FILE *f, const struct sw_stacks *st,
 		out[ln].text = sw_intern_s(&lines, i);
 		out[ln++].count = count[i];
 	}
-	qsort(out, ln, sizeof(*out), sw_line_cmp);
+	sw_qsort(out, ln, sizeof(*out), sw_line_cmp);
 	for (i = 0; i < ln; i++)
 		fprintf(f, "%s %" PRIu64 "\n", out[i].text, out[i].count);
 	if (ferror(f))
@@ -448,7 +455,7 @@ static int sw_cg_print(FILE *f, struct sw_tree *g, uint32_t node, size_t level,
 	nk = 0;
 	for (c = g->node[node].child; c; c = g->node[c - 1].next)
 		kids[nk++] = &g->node[c - 1];
-	qsort(kids, nk, sizeof(*kids), sw_w_cmp);
+	sw_qsort(kids, nk, sizeof(*kids), sw_w_cmp);
 	for (i = 0; i < nk && !ret; i++) {
 		double pct = total ? 100.0 * (double)kids[i]->w / (double)total : 0;
 
@@ -537,7 +544,7 @@ int sw_print_callgraph(FILE *f, const struct sw_stacks *st,
 		}
 		pw[pid] += w;
 	}
-	qsort(fw, nfw, sizeof(*fw), sw_fw_cmp);
+	sw_qsort(fw, nfw, sizeof(*fw), sw_fw_cmp);
 
 	fprintf(f, "\n# Call graph: the hottest functions (self %s) and their callers,\n"
 		   "# hottest caller first; percentages of all %s.\n#\n",
@@ -589,7 +596,7 @@ int sw_print_callgraph(FILE *f, const struct sw_stacks *st,
 			pp[i].fk = i;
 			pp[i].w = pw[i];
 		}
-		qsort(pp, paths.n, sizeof(*pp), sw_fw_cmp);
+		sw_qsort(pp, paths.n, sizeof(*pp), sw_fw_cmp);
 		fprintf(f, "# The most common call paths, outermost caller first\n#\n");
 		for (i = 0; i < paths.n && i < o->paths; i++) {
 			const uint64_t *p = sw_intern_key(&paths, (uint32_t)pp[i].fk);

@@ -117,15 +117,17 @@ struct sw_row {
 };
 
 /**
- * sw_aggr_sorted() - the rows, heaviest (by period, then samples) first.
- * @a:   the aggregation
- * @m:   the machine, to break ties by name
- * @out: malloc()ed array of a->rows.n rows
+ * sw_aggr_sorted() - the rows, heaviest first.
+ * @a:         the aggregation
+ * @m:         the machine, to break ties by name
+ * @by_period: weigh by period, then samples; else by samples, then period
+ *             (the weight the report prints and cuts by)
+ * @out:       malloc()ed array of a->rows.n rows
  *
  * Return: the number of rows, or -ENOMEM.
  */
 int64_t sw_aggr_sorted(const struct sw_aggr *a, const struct sw_machine *m,
-		       struct sw_row **out);
+		       bool by_period, struct sw_row **out);
 
 /**
  * sw_aggr_cell() - the text of one key of a row.

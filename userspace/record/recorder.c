@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/sort.h"
 #include "control/debugfs.h"
 #include "record/recorder.h"
 #include "record/symbol.h"
@@ -83,7 +84,7 @@ int sw_recorder_open(struct sw_recorder *r, const char *dir,
 				 "%s/samples holds no cpuN files after the start",
 				 dir);
 	if (!ret)
-		qsort(r->cpu, r->ncpu, sizeof(*r->cpu), sw_cpu_cmp);
+		sw_qsort(r->cpu, r->ncpu, sizeof(*r->cpu), sw_cpu_cmp);
 	return ret;
 }
 

@@ -232,10 +232,14 @@ static int swd_add(struct swd_file *f, const struct swd_section *s)
 {
 	struct swd_section *n;
 
-	n = realloc(f->sec, (f->nsec + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	f->sec = n;
+	/* Room for 16, then doubled each time a power of two is reached:
+	 * a file of many sections is indexed in linear time. */
+	if (!f->nsec || (f->nsec >= 16 && !(f->nsec & (f->nsec - 1)))) {
+		n = realloc(f->sec, (f->nsec ? 2 * f->nsec : 16) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		f->sec = n;
+	}
 	f->sec[f->nsec++] = *s;
 	return 0;
 }

@@ -19,6 +19,8 @@ if [ -z "$PROMTOOL" ] && [ -x ../../.cache/tools/promtool ]; then
 	PROMTOOL=$(realpath ../../.cache/tools/promtool)
 fi
 GEN=${SW_GEN:+$(realpath "$SW_GEN")}
+# Samples in the synthetic recordings of the report tests.
+NS=${SW_GEN_SAMPLES:-20000}
 SYMBIN=${SW_SYMBIN:+$(realpath "$SW_SYMBIN")}
 tmp=$(mktemp -d /tmp/sw-cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -135,7 +137,10 @@ fails "stat -p is a process, as in perf: says where the probe went" \
 	"stopwatch stat: -p vfs_read: stat shows what the probes measured and takes no process; probes are chosen with --probe NAME; time one process's calls with 'stopwatch time -p PID PATTERN' or 'stopwatch probe add -p PID PATTERN'" \
 	"$SW" stat --debugfs "$B" -p vfs_read
 run "$SW" stat --debugfs "$B" --no-hist -H
-expect "--human" 0 "vfs_write        4567  300 ns  1.50 us  30.0 us    2.10 us   6.85 ms"
+expect "--human" 0 "vfs_write        4567  300 ns  1.50 us  30.0 us  2.10 us  6.85 ms"
+head -n 1 "$tmp/out" | grep -q '_ns' &&
+	not_ok "--human: no _ns header over values with units" ||
+	ok "--human: no _ns header over values with units"
 run "$SW" stat --debugfs "$B" -b --no-hist
 expect "--breakdown" 0 "vfs_read   other      3   70000    7674   90211        100     23023"
 run "$SW" stat --debugfs fixtures/pmu -b --no-hist
@@ -224,6 +229,16 @@ fails "histogram without header" \
 	"$SW" stat --debugfs "$tmp/bad"
 run "$SW" stat --debugfs "$tmp/bad" --no-hist
 expect "--no-hist does not read histograms" 0 "vfs_read"
+# A damaged file quoted in a message: its control bytes and non-UTF-8
+# bytes are shown escaped, not sent to the terminal (valid UTF-8 stays).
+printf 'vfs_read: ns, 1 calls\n \033[2J\r\302\233x\377 é |@ 1\n' > "$tmp/bad/hist/vfs_read"
+fails "raw bytes of a damaged file are escaped in the message" \
+	"stopwatch: $tmp/bad/hist/vfs_read: line 2: expected the 'value |---...--- count' header: '\\x1b[2J\\x0d\\xc2\\x9bx\\xff é |@ 1'" \
+	"$SW" stat --debugfs "$tmp/bad"
+fails "raw bytes of an argument are escaped in the message" \
+	"stopwatch stat: invalid --interval '1\\x1b[31m': expected seconds, at least 0.001 (e.g. 1 or 0.5)" \
+	"$SW" stat --debugfs "$tmp/bad" --interval "$(printf '1\033[31m')"
+cp "$B/hist/vfs_read" "$tmp/bad/hist/vfs_read"
 
 # --- JSON ---
 run "$SW" stat --debugfs "$B" --json -b
@@ -475,7 +490,7 @@ fails "record without the module" \
 
 if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	G=$tmp/gen.swd
-	"$GEN" --samples 20000 "$SYMBIN" "$G"
+	"$GEN" --samples "$NS" "$SYMBIN" "$G"
 	run "$SW" report -i "$G"
 	expect "report of a synthetic recording" 0 "symprog   symprog-pie        [.] sym_hot" ""
 	grep -q '^# command: symprog (pid 1000 and its children)$' "$tmp/out" &&
@@ -489,6 +504,26 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	expect "--sort image clumps by image" 0 "libsymlib.so"
 	[ "$(grep -vc '^#' "$tmp/out")" = 4 ] && ok "--sort image: four images" ||
 		not_ok "--sort image: four images"
+	# Under -F periods vary: sym_warm (20% of the samples) here carries
+	# ten times the period of the others, so by period it leads.  The
+	# rows are ordered, and -n cut, by what is printed: samples, unless
+	# --period.
+	GW=$tmp/gen-warm.swd
+	"$GEN" --samples "$NS" --warm-period 10000000 "$SYMBIN" "$GW"
+	run "$SW" report -i "$GW" --sort symbol -q
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}' | head -2 | tr '\n' ' ')" = "sym_hot sym_warm " ] &&
+		ok "report with varied periods: rows by samples" ||
+		not_ok "report with varied periods: rows by samples"
+	run "$SW" report -i "$GW" --sort symbol -q -n 1
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}')" = sym_hot ] &&
+		ok "report -n 1 keeps the row with most samples" ||
+		not_ok "report -n 1 keeps the row with most samples"
+	run "$SW" report -i "$GW" --sort symbol -q --period -n 1
+	[ "$(grep -v '^#' "$tmp/out" | awk '{print $4}')" = sym_warm ] &&
+		ok "report --period -n 1 keeps the row with most period" ||
+		not_ok "report --period -n 1 keeps the row with most period"
+	run sh -c "'$SW' report -i '$GW' --sort symbol --json | python3 -c 'import json,sys; r=json.load(sys.stdin)[\"rows\"]; print(all(a[\"samples\"] >= b[\"samples\"] for a, b in zip(r, r[1:])))'"
+	expect "report --json rows by samples" 0 "True"
 	run "$SW" report -i "$G" --comm symchild --sort comm,symbol -q
 	expect "--comm keeps one command" 0 "symchild  [.] sym_hot"
 	run "$SW" report -i "$G" --folded
@@ -499,7 +534,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	expect "--json" 0 '"sort":["comm","image","symbol"],"rows":[{"samples":'
 	if command -v python3 > /dev/null; then
 		run sh -c "'$SW' report -i '$G' --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"rows\"][0][\"symbol\"], d[\"complete\"], d[\"samples\"])'"
-		expect "--json parses" 0 "sym_hot True 20000"
+		expect "--json parses" 0 "sym_hot True $NS"
 	fi
 	run "$SW" report -i "$G" --svg "$tmp/f.svg" -q
 	expect "--svg" 0
@@ -518,7 +553,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	fi
 	# Cut short: what is whole is shown, and the loss is said.
 	size=$(stat -c %s "$G")
-	"$GEN" --samples 20000 --cut $((size / 2)) "$SYMBIN" "$tmp/cut.swd"
+	"$GEN" --samples "$NS" --cut $((size / 2)) "$SYMBIN" "$tmp/cut.swd"
 	run "$SW" report -i "$tmp/cut.swd" --sort symbol -q
 	expect "a cut file still reports" 0 "[.] sym_hot"
 	grep -q "stopwatch report: warning: $tmp/cut.swd is incomplete (the recording did not finish writing it): the profile is partial" "$tmp/err" &&
@@ -682,6 +717,18 @@ expect "time -e: PMU-qualified events resolved" 0
 : > "$T/events"
 run "$SW" time --help
 expect "time --help shows examples" 0 "stopwatch time 'vfs_*' -d 10"
+# The attach default --help states is the module's own (lib/params.h).
+moddef=$(sed -n 's/^#define SW_ATTACH_PARAM_DEFAULT "\(.*\)"$/\1/p' ../../lib/params.h)
+grep -q "^static char \*attach = SW_ATTACH_PARAM_DEFAULT;" ../../attach/tramp.c &&
+	ok "the module's attach= default is SW_ATTACH_PARAM_DEFAULT ($moddef)" ||
+	not_ok "the module's attach= default is SW_ATTACH_PARAM_DEFAULT ($moddef)"
+for c in time "probe add"; do
+	run sh -c "'$SW' $c --help | tr -s ' \n' '  '"
+	expect "$c --help: attach default $moddef" 0 "default: the module's attach parameter ($moddef "
+done
+run "$SW" probe --help
+expect "probe --help lists the options of add" 0 "      --attach MODE"
+expect "probe --help lists the options of remove and list" 0 "      --tag TAG             only probes tagged TAG"
 printf 'vfs_read\nvfs_read@keep tgid=7 by=comm\nvfs_write@keep\nvfs_write@other\n' > "$T/probes"
 run "$SW" probe list --debugfs "$T" --tag keep
 expect "probe list --tag" 0 "vfs_read@keep tgid=7 by=comm"
@@ -789,6 +836,92 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		"$SW" span --debugfs "$T" --keep --start 'sched:sched_switch:next->se' --stop g:arg0
 else
 	skipped "span: BTF names" "no /sys/kernel/btf/vmlinux on this machine"
+fi
+
+# --- the documentation agrees with the option tables --------------------------
+
+# The option names a command's --help lists (-h/--help left out: every
+# command has them).
+help_opts() {
+	"$SW" "$1" --help 2>&1 | grep -E '^  +-' |
+		grep -oE '(^|[ ,])--?[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' ,' |
+		grep -vxE -- '-h|--help' | sort -u
+}
+# The option names in the tags of a man page's OPTIONS section.
+man_opts() {
+	awk '/^\.SH/ { sec = $2 } sec == "OPTIONS" && prev == ".TP" { print } { prev = $0 }' "$1" |
+		sed 's/\\-/-/g; s/\\f[RBIP]//g' |
+		grep -oE '(^|[ ",])--?[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' ,"' |
+		grep -vxE -- '-h|--help' | sort -u
+}
+# Options a man page documents that --help does not list, on purpose:
+# stat's -p is refused, with where to go instead (perf's letter).
+man_only="stat:-p"
+for c in stat record report events time probe span; do
+	page=../man/stopwatch-$c.1
+	help_opts "$c" > "$tmp/help-$c"
+	man_opts "$page" | while read -r o; do
+		case " $man_only " in *" $c:$o "*) ;; *) printf '%s\n' "$o" ;; esac
+	done > "$tmp/man-$c"
+	if [ ! -s "$tmp/help-$c" ]; then
+		not_ok "$c: --help lists options" "none found"
+	elif d=$(diff "$tmp/help-$c" "$tmp/man-$c"); then
+		ok "$c: the man page's options are those of --help"
+	else
+		not_ok "$c: the man page's options are those of --help" \
+			"< only in --help, > only in stopwatch-$c.1:" "$d"
+	fi
+done
+# What the README shows a command taking must be among its options: the
+# options after "stopwatch CMD" on a line (or "`CMD" in "The stopwatch
+# program"), and those in backquotes in that chapter's paragraphs about CMD.
+awk '
+	/^## / { prog = ($0 == "## The stopwatch program") ; cmd = "" }
+	/^### stopwatch time/ { cmd = "time" }
+	/^### Spans/ { cmd = "span" }
+	prog && /^\*\*(record|report|events|stat|probe)\*\*/ {
+		cmd = $0; sub(/^\*\*/, "", cmd); sub(/\*\*.*/, "", cmd)
+	}
+	{
+		line = $0
+		while (match(line, /(stopwatch |`)(stat|record|report|events|time|probe|span)( [^`#;|>)]*)?/)) {
+			n = split(substr(line, RSTART, RLENGTH), w, "[ /]")
+			c = w[1] == "stopwatch" ? w[2] : substr(w[1], 2)
+			# Outside that chapter "`stat" is stat(1).
+			for (i = 2; i <= n && w[i] != "--" && (prog || w[1] == "stopwatch"); i++)
+				if (w[i] ~ /^--?[A-Za-z]/) { o = w[i]; sub(/=.*/, "", o); print c, o }
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if (prog && cmd != "" && !/^ *stopwatch /) {
+			line = $0
+			while (match(line, /`--?[a-z][A-Za-z0-9-]*/)) {
+				print cmd, substr(line, RSTART + 1, RLENGTH - 1)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}
+	}' ../../README.md | sort -u > "$tmp/readme-opts"
+bad=
+while read -r c o; do
+	case " $man_only " in *" $c:$o "*) continue ;; esac
+	grep -qxF -- "$o" "$tmp/help-$c" || bad="$bad $c:$o"
+done < "$tmp/readme-opts"
+[ "$(wc -l < "$tmp/readme-opts")" -gt 30 ] && [ -z "$bad" ] &&
+	ok "README: every option it shows a command taking is in its --help" ||
+	not_ok "README: every option it shows a command taking is in its --help" \
+		"$(wc -l < "$tmp/readme-opts") found; not in --help:$bad"
+
+# Every man page renders without groff warnings and without macro text
+# or font escapes left in the words (a stray "R;" after an argument).
+if command -v groff > /dev/null && command -v col > /dev/null; then
+	for page in ../man/*.1; do
+		groff -man -Tutf8 -ww "$page" 2> "$tmp/groff-err" | col -b > "$tmp/page"
+		left=$(grep -nE '[a-z0-9](R|I|B|P|fR|fI|fB|fP)[;,:.)]( |$)|\\f|^\.[A-Z]' "$tmp/page")
+		[ ! -s "$tmp/groff-err" ] && [ -z "$left" ] &&
+			ok "$(basename "$page") renders cleanly" ||
+			not_ok "$(basename "$page") renders cleanly" "$(cat "$tmp/groff-err")" "$left"
+	done
+else
+	skipped "man pages render cleanly" "no groff or col here"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -5,12 +5,15 @@
  * report benchmark.
  *
  *   swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N]
- *           [--no-stacks] [--no-synth] [--raw DIR] SYMBIN_DIR OUT.swd
+ *           [--no-stacks] [--no-synth] [--raw DIR] [--warm-period P]
+ *           SYMBIN_DIR OUT.swd
  *
  * --raw DIR also writes each CPU's records to DIR/samples/cpuN, as the
  * sampler's relay files would hold them (a fake debugfs for record).
  * --no-synth leaves out the records that describe the processes alive at
  * start (as in a stream that continues an earlier one).
+ * --warm-period P gives sym_warm's samples a period of P (periods vary
+ * from sample to sample under a frequency, as with record -F).
  *
  * The profile: process "symprog" (pid 1000, symprog-pie with
  * libsymlib.so) and a short-lived child "symchild" (pid 1001, fork + exec
@@ -241,8 +244,9 @@ static uint64_t ret_in(const struct img *im, const struct fn *f)
 	return im->base + f->vaddr + 1 + (f->size > 2 ? 4 % (f->size - 1) : 0);
 }
 
-static void sample(int cpu, uint64_t t, uint32_t pid, uint64_t ip, bool user,
-		   const uint64_t *kfr, int nk, const uint64_t *ufr, int nu)
+static void sample(int cpu, uint64_t t, uint32_t pid, uint64_t ip,
+		   uint64_t period, bool user, const uint64_t *kfr, int nk,
+		   const uint64_t *ufr, int nu)
 {
 	size_t size = sizeof(struct sw_rec_sample) + 8 * (size_t)(nk + nu);
 	struct sw_rec_sample *s = rec(cpu, size);
@@ -250,7 +254,7 @@ static void sample(int cpu, uint64_t t, uint32_t pid, uint64_t ip, bool user,
 	hdr(&s->h, SW_REC_SAMPLE, user ? SW_SAMPLE_F_USER : 0, size, t);
 	s->pid = s->tid = pid;
 	s->ip = ip;
-	s->period = PERIOD;
+	s->period = period;
 	s->cpu = (uint32_t)cpu;
 	s->nr_kernel = (uint16_t)nk;
 	s->nr_user = (uint16_t)nu;
@@ -274,9 +278,11 @@ int main(int argc, char **argv)
 		{ "no-stacks", no_argument, NULL, 'S' },
 		{ "raw", required_argument, NULL, 'r' },
 		{ "no-synth", no_argument, NULL, 's' },
+		{ "warm-period", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nsamples = 1000, lost = 0, cut = 0, i, t = 1000000000ULL;
+	uint64_t warm_period = PERIOD;
 	uint64_t child_start, child_end, taken[2] = { 0 }, written[2] = { 0 };
 	bool end = true, stacks = true, synth = true;
 	struct img pie = { 0 }, nopie = { 0 }, lib = { 0 };
@@ -306,6 +312,9 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			raw_dir = optarg;
+			break;
+		case 'w':
+			warm_period = strtoull(optarg, NULL, 10);
 			break;
 		case 's':
 			synth = false;
@@ -375,6 +384,7 @@ int main(int argc, char **argv)
 		int nk = 0, nu = 0;
 		uint64_t ip;
 		bool user = true;
+		uint64_t period = PERIOD;
 
 		cpu = (int)(i & 1);
 		t += 500000;
@@ -406,6 +416,7 @@ int main(int argc, char **argv)
 			ufr[nu++] = ret_in(&pie, &mid);
 			ufr[nu++] = ret_in(&pie, &mainf);
 		} else if (r < 75) {
+			period = warm_period;
 			ip = ip_in(&pie, &warm);
 			ufr[nu++] = ip;
 			ufr[nu++] = ret_in(&pie, &mid);
@@ -430,7 +441,7 @@ int main(int argc, char **argv)
 		}
 		if (!stacks)
 			nk = nu = 0;
-		sample(cpu, t, pid, ip, user, kfr, nk, ufr, nu);
+		sample(cpu, t, pid, ip, period, user, kfr, nk, ufr, nu);
 		taken[cpu]++;
 		written[cpu]++;
 	}
@@ -468,5 +479,8 @@ int main(int argc, char **argv)
 		perror("swd-gen: truncate");
 		return 1;
 	}
+	free((char *)pie.path);
+	free((char *)nopie.path);
+	free((char *)lib.path);
 	return 0;
 }

@@ -109,13 +109,22 @@ static void test_aggregate(void **state)
 	add(&a, f, f->comm_a, 1, 0, G, 5, 1);
 	assert_int_equal(a.total_samples, 12);
 	assert_int_equal(a.total_period, 1105);
-	n = sw_aggr_sorted(&a, &f->m, &rows);
+	n = sw_aggr_sorted(&a, &f->m, true, &rows);
 	assert_int_equal(n, 4);
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[0], 1, buf), "beta");
 	assert_int_equal(rows[1].samples, 5);
 	/* Equal weight: ordered by the key text, "app" before "bpp". */
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[1], 0, buf), "app");
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[2], 0, buf), "bpp");
+	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[3], 1, buf), "gamma");
+	free(rows);
+	/* By samples (what report prints unless --period): beta's one
+	 * heavy sample goes below gamma's lighter one only by period. */
+	n = sw_aggr_sorted(&a, &f->m, false, &rows);
+	assert_int_equal(n, 4);
+	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[0], 0, buf), "app");
+	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[1], 0, buf), "bpp");
+	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[2], 1, buf), "beta");
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[3], 1, buf), "gamma");
 	free(rows);
 	sw_aggr_free(&a);
@@ -125,7 +134,7 @@ static void test_aggregate(void **state)
 	sw_aggr_init(&a);
 	add(&a, f, f->comm_a, 7, 3, A, 1, 2);
 	add(&a, f, f->comm_a, 8, 3, A, 1, 1);
-	n = sw_aggr_sorted(&a, &f->m, &rows);
+	n = sw_aggr_sorted(&a, &f->m, false, &rows);
 	assert_int_equal(n, 2);
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[0], 0, buf), "3");
 	assert_string_equal(sw_aggr_cell(&a, &f->m, &rows[0], 1, buf), "7");

@@ -106,7 +106,7 @@ static void test_table_exact(void **state)
 	free(out);
 	out = render(s, TABLE, false, false, true);
 	assert_string_equal(out,
-			    "probe        calls   avg_ns\n"
+			    "probe        calls      avg\n"
 			    "f                5  1.50 us\n"
 			    "longer_name  12345     7 ns\n");
 	free(out);

@@ -134,12 +134,49 @@ static void test_help(void **state)
 	free(out);
 }
 
+static void test_defaults(void **state)
+{
+	struct args a = { 0 };
+	const struct sw_option opts[] = {
+		SW_OPT_U64('n', "count", &a.n, "N", "how many", 1, 10,
+			   "1 to 10", SW_DEFAULT("4")),
+		SW_OPT_NAME('o', "output", &a.name, "FILE", "where\nto write",
+			    "a file name", SW_DEFAULT("out.txt")),
+		SW_OPT_END(),
+	};
+	const struct sw_option bad[] = {
+		SW_OPT_U64('n', "count", &a.n, "N", "how many", 1, 10,
+			   "1 to 10", SW_DEFAULT("11")),
+		SW_OPT_END(),
+	};
+	char *none[] = { "test", NULL };
+	char *given[] = { "test", "-n", "7", NULL };
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(sw_parse_options(1, none, &doc, opts), 1);
+	assert_true(a.n == 4);
+	assert_string_equal(a.name, "out.txt");
+	assert_int_equal(sw_parse_options(3, given, &doc, opts), 3);
+	assert_true(a.n == 7);
+	/* --help says the default the parser stores. */
+	CAPTURE(out, sw_usage_print(f, &doc, opts));
+	assert_non_null(strstr(out,
+		"  -n, --count N             how many (default 4)\n"
+		"  -o, --output FILE         where\n"
+		"                            to write (default out.txt)\n"));
+	free(out);
+	/* A default its own option refuses is an error, not a value. */
+	assert_int_equal(sw_parse_options(1, none, &doc, bad), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
