@@ -24,8 +24,6 @@
 . "$SW_REPO/tests/vm/lib.sh"
 . "$SW_REPO/tests/vm/tramplib.sh"
 
-T=/sys/kernel/debug/sw_testmod
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 TSLEEP=$P/tsleep
 
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
@@ -385,8 +383,6 @@ check "module unloaded with the trampolines on" sh -c "! test -d /sys/module/sto
 rmmod sw_testmod
 
 # --- the stopwatch program passes args= from BTF --------------------------------
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 if [ -x "$SW" ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	"$SW" time --module "$MOD" --attach trampoline -j hrtimer_nanosleep -- "$P/sleeper" 50 6 \
 		>"$TMP/time.json" 2>"$TMP/time.err"
