@@ -36,7 +36,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit layers test run bench stress \
+.PHONY: all module modules userspace progs check unit layers version test run bench stress \
 	clean install modules_install help
 
 all: module userspace
@@ -54,13 +54,17 @@ progs:
 	$(MAKE) -C tests/progs OUT=$(PROGS_OUT) V=$(V) \
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
-check unit: layers
+check unit: layers version
 	$(MAKE) -C tests/unit OUT=$(BUILD)/unit V=$(V)
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace V=$(V) test
 
 # The module's layering, from its objects' symbols (ARCHITECTURE.md).
 layers:
 	tests/layers/selftest.sh
+
+# One version (VERSION): dkms.conf's literal copy must equal it.
+version:
+	scripts/version.sh --selftest
 
 test:
 	scripts/test.sh
@@ -121,7 +125,7 @@ modules_install:
 #                       and register them with dkms (dkms-install does it)
 #   make dkms-remove    every kernel's build and the copy in /usr/src
 # dkms runs without MAKEFLAGS: nothing of this make leaks into its kbuild.
-DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+DKMS_VERSION = $(shell cat $(CURDIR)/VERSION)
 DKMS_SRC = /usr/src/stopwatch-$(DKMS_VERSION)
 DKMS_KERNEL ?= $(shell uname -r)
 # the module's sources: every top-level folder but the userspace/test ones
@@ -132,11 +136,11 @@ DKMS = env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dkms
 dkms: dkms-install
 
 dkms-add:
-	@test -n "$(DKMS_VERSION)" || { echo "make: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+	@test -n "$(DKMS_VERSION)" || { echo "make: no version in VERSION" >&2; exit 1; }
 	@command -v dkms >/dev/null || { echo "make: dkms is not installed (apt-get install dkms)" >&2; exit 1; }
 	rm -rf $(DKMS_SRC).new
 	mkdir -p $(DKMS_SRC).new
-	cp -p dkms.conf Kbuild $(DKMS_SRC).new/
+	cp -p dkms.conf Kbuild VERSION $(DKMS_SRC).new/
 	find $(DKMS_DIRS) -type f -name '*.[chS]' 2>/dev/null | \
 		cpio -pdm --quiet $(DKMS_SRC).new
 	rm -rf $(DKMS_SRC)

@@ -23,7 +23,6 @@
 #include <linux/types.h>
 
 #define SW_NAME "stopwatch"
-#define SW_VERSION "0.3"
 #define SW_ERRMSG_LEN 256
 #define SW_STATS_FORMAT_MAJOR 1
 /*

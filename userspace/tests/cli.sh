@@ -142,6 +142,15 @@ fails "missing directory" \
 fails "not a stopwatch directory" \
 	"stopwatch: $tmp: not a stopwatch debugfs directory (no 'stats' file in it or in $tmp/stopwatch)" \
 	"$SW" stat --debugfs "$tmp"
+# The module's version file: another major is refused, naming both.
+mkdir -p "$tmp/ver" && cp -r "$B/." "$tmp/ver/"
+printf 'stopwatch 99.1\nstats_format 1.4\n' > "$tmp/ver/version"
+fails "a module of another major version" \
+	"stopwatch: $tmp/ver/version: stopwatch.ko is version 99.1, this program $("$SW" --version | sed 's/^stopwatch version //'): major versions differ; use the program built with the module" \
+	"$SW" stat --debugfs "$tmp/ver"
+printf 'stopwatch %s.9\nstats_format 1.4\n' "$(cut -d. -f1 ../../VERSION)" > "$tmp/ver/version"
+run "$SW" stat --debugfs "$tmp/ver" --no-hist
+expect "a module of the same major, another minor" 0 "vfs_read"
 if [ ! -d /sys/kernel/debug/stopwatch ]; then
 	run "$SW" stat
 	if [ "$rc" = 1 ] && grep -Eq "is stopwatch.ko loaded\? \(insmod stopwatch.ko\)|debugfs is not mounted on /sys/kernel/debug: mount it with 'mount -t debugfs none /sys/kernel/debug'|permission denied" "$tmp/err"; then
