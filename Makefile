@@ -8,7 +8,8 @@
 #   make check                host unit tests (no root, no VM)
 #   make test                 everything: dependencies, build, host and VM tests
 #   make run                  load stopwatch.ko (or boot the VM) and show stats
-#   make bench                measure against the peers; writes BENCHMARKS.md
+#   make bench                measure against the peers into bench/results/;
+#                             BENCHMARKS.md is made from those files
 #   make stress               rmmod under load, trampolines on 100 hot functions,
 #                             20 cycles on every kernel with direct calls (~1 h)
 #   make stress-debug         every VM suite on a debug kernel (lockdep, KASAN,
@@ -62,9 +63,11 @@ check unit: layers version
 layers:
 	tests/layers/selftest.sh
 
-# One version (VERSION): dkms.conf's literal copy must equal it.
+# One version (VERSION): dkms.conf's literal copy must equal it.  And
+# BENCHMARKS.md is what scripts/bench-results.sh makes of bench/results/.
 version:
 	scripts/version.sh --selftest
+	scripts/bench-results.sh --check
 
 test:
 	scripts/test.sh
@@ -72,7 +75,8 @@ test:
 run:
 	scripts/run.sh
 
-# Cost side by side with the peers, written to BENCHMARKS.md (not a test).
+# Cost side by side with the peers, into bench/results/, and BENCHMARKS.md
+# made from them (scripts/bench-results.sh; not a test).
 bench:
 	scripts/bench.sh
 
