@@ -52,7 +52,6 @@ fi
 
 work=$top/build/bench
 mkdir -p "$work"
-start=$(date +%s)
 scripts/deps.sh test
 make userspace >/dev/null
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # tests/vm/prepare.sh - what the suites' host-side hooks (NAME.prepare)
 # share; sourced by them, from the repository top (bash).
 #
