@@ -8,7 +8,8 @@
 #   make check                host unit tests under ASan/UBSan (no root, no VM)
 #   make test                 everything: dependencies, build, host and VM tests
 #   make run                  load stopwatch.ko (or boot the VM) and show stats
-#   make bench                measure against the peers; writes BENCHMARKS.md
+#   make bench                measure against the peers into bench/results/;
+#                             BENCHMARKS.md is made from those files
 #   make stress               rmmod under load, trampolines on 100 hot functions,
 #                             20 cycles on every kernel with direct calls (~1 h)
 #   make stress-debug         every VM suite on a debug kernel (lockdep, KASAN,
@@ -36,7 +37,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit layers test run bench stress \
+.PHONY: all module modules userspace progs check unit layers version test run bench stress \
 	clean install modules_install help
 
 all: module userspace
@@ -55,7 +56,7 @@ progs:
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
 # Under ASan and UBSan: any report fails the test.
-check unit: layers
+check unit: layers version
 	$(MAKE) -C tests/unit OUT=$(BUILD)/unit-san SANITIZE=1 V=$(V)
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace-san SANITIZE=1 V=$(V) test
 
@@ -63,13 +64,20 @@ check unit: layers
 layers:
 	tests/layers/selftest.sh
 
+# One version (VERSION): dkms.conf's literal copy must equal it.  And
+# BENCHMARKS.md is what scripts/bench-results.sh makes of bench/results/.
+version:
+	scripts/version.sh --selftest
+	scripts/bench-results.sh --check
+
 test:
 	scripts/test.sh
 
 run:
 	scripts/run.sh
 
-# Cost side by side with the peers, written to BENCHMARKS.md (not a test).
+# Cost side by side with the peers, into bench/results/, and BENCHMARKS.md
+# made from them (scripts/bench-results.sh; not a test).
 bench:
 	scripts/bench.sh
 
@@ -122,7 +130,7 @@ modules_install:
 #                       and register them with dkms (dkms-install does it)
 #   make dkms-remove    every kernel's build and the copy in /usr/src
 # dkms runs without MAKEFLAGS: nothing of this make leaks into its kbuild.
-DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+DKMS_VERSION = $(shell cat $(CURDIR)/VERSION)
 DKMS_SRC = /usr/src/stopwatch-$(DKMS_VERSION)
 DKMS_KERNEL ?= $(shell uname -r)
 # the module's sources: every top-level folder but the userspace/test ones
@@ -133,11 +141,11 @@ DKMS = env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dkms
 dkms: dkms-install
 
 dkms-add:
-	@test -n "$(DKMS_VERSION)" || { echo "make: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+	@test -n "$(DKMS_VERSION)" || { echo "make: no version in VERSION" >&2; exit 1; }
 	@command -v dkms >/dev/null || { echo "make: dkms is not installed (apt-get install dkms)" >&2; exit 1; }
 	rm -rf $(DKMS_SRC).new
 	mkdir -p $(DKMS_SRC).new
-	cp -p dkms.conf Kbuild $(DKMS_SRC).new/
+	cp -p dkms.conf Kbuild VERSION $(DKMS_SRC).new/
 	find $(DKMS_DIRS) -type f -name '*.[chS]' 2>/dev/null | \
 		cpio -pdm --quiet $(DKMS_SRC).new
 	rm -rf $(DKMS_SRC)

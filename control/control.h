@@ -25,7 +25,6 @@
 #include <stopwatch/files.h>
 
 #define SW_NAME "stopwatch"
-#define SW_VERSION "0.3"
 #define SW_ERRMSG_LEN 256
 
 /**

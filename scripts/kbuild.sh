@@ -125,7 +125,7 @@ kdirs=$(cd "$top" && for d in */; do
 	case $d in userspace|tests|bench|build|scripts|docs) continue ;; esac
 	echo "$d"
 done)
-cp -p -u "$top/Kbuild" "$src/"
+cp -p -u "$top/Kbuild" "$top/VERSION" "$src/"
 # shellcheck disable=SC2086
 (cd "$top" && find $kdirs -type f \
 	\( -name '*.c' -o -name '*.h' -o -name '*.S' \) 2>/dev/null) |

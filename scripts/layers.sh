@@ -11,6 +11,12 @@
 # usage: scripts/layers.sh DIR              DIR: a module build tree (.o files)
 #        scripts/layers.sh --userspace DIR  DIR: the program's build tree
 #        scripts/layers.sh --includes       both sides' #include lines
+#        scripts/layers.sh --lists [ARCH KBUILD]
+#                                           the lists of layers below, of
+#                                           ARCHITECTURE.md (its first
+#                                           fenced block: the module, its
+#                                           second: the program) and of
+#                                           Kbuild's header comment agree
 #        scripts/layers.sh --build          build the module for this
 #                                           machine's newest kernel headers
 #                                           and the program, check all three
@@ -20,7 +26,8 @@
 #   scripts/layers.sh --userspace build/userspace
 #
 # The layers, innermost first (a folder may use only its own or lower ones).
-# ARCHITECTURE.md lists the same; make check compares them.
+# ARCHITECTURE.md and Kbuild's header list the same (--lists, which make
+# check runs, compares them).
 # The module (kernel side):
 LAYERS="lib:0 control:1 relay:2 pmu:2 sampler:3 agg:3 core:4 attach:5 probe:6 span:6 module:7"
 # The program (userspace/; "." is its top: stopwatch.c and builtin-*.c;
@@ -153,7 +160,46 @@ check_includes() {
 	)
 }
 
-case ${1:?usage: scripts/layers.sh DIR|--userspace DIR|--includes|--build} in
+# doc_layers FILE BLOCK: "folder:rank" lines of a list of layers in FILE,
+# sorted: the lines "RANK folder/ [folder/...] text" (a leading "#" is
+# left out, "." stands for the program's top) of its BLOCKth fenced block,
+# or with BLOCK 0 of its leading comment.
+doc_layers() {
+	awk -v want="$2" '
+	want == 0 && !/^#/ { exit }
+	want > 0 && /^```/ { if (++fence > 2 * want - 1) exit; next }
+	want > 0 && fence != 2 * want - 1 { next }
+	{
+		sub(/^#/, "")
+		if ($1 !~ /^[0-9]+$/) next
+		for (i = 2; i <= NF && ($i ~ /\// || $i == "."); i++) {
+			f = $i; sub(/\/.*/, "", f); print f ":" $1
+		}
+	}' "$1" | sort
+}
+
+# same_list FILE BLOCK WHAT VAR: FILE's list (doc_layers) is VAR's.
+same_list() {
+	eval "w=\$$4"
+	w=$(echo "$w" | tr ' ' '\n' | sort)
+	got=$(doc_layers "$1" "$2")
+	[ "$got" = "$w" ] && return 0
+	echo "layers: $1 lists $3's layers as '$(echo $got)', scripts/layers.sh's $4 as '$(echo $w)'"
+	return 1
+}
+
+# check_lists ARCH KBUILD: the module's layers of ARCH, of KBUILD and of
+# LAYERS, and the program's of ARCH and of US_LAYERS are the same.
+check_lists() {
+	rc=0
+	same_list "$1" 1 "the module" LAYERS || rc=1
+	same_list "$2" 0 "the module" LAYERS || rc=1
+	same_list "$1" 2 "the program" US_LAYERS || rc=1
+	[ $rc -eq 0 ] && echo "layers: lists: ${1##*/}, ${2##*/} and scripts/layers.sh agree ($(echo $LAYERS | wc -w) module folders, $(echo $US_LAYERS | wc -w) program folders)"
+	return $rc
+}
+
+case ${1:?usage: scripts/layers.sh DIR|--userspace DIR|--includes|--lists|--build} in
 --build)
 	ko=$("$top/scripts/kbuild.sh" 2>&1 | sed -n 's/^kbuild.sh: \(.*\.ko\)$/\1/p' | tail -n 1)
 	[ -n "$ko" ] || { echo "layers.sh: the module did not build (scripts/kbuild.sh)" >&2; exit 2; }
@@ -162,8 +208,10 @@ case ${1:?usage: scripts/layers.sh DIR|--userspace DIR|--includes|--build} in
 	check_tree module "$top/build/kbuild/$(basename "$(dirname "$ko")")" || rc=1
 	check_tree userspace "$top/build/userspace" || rc=1
 	check_includes || rc=1
+	check_lists "$top/ARCHITECTURE.md" "$top/Kbuild" || rc=1
 	exit $rc
 	;;
+--lists) check_lists "${2:-$top/ARCHITECTURE.md}" "${3:-$top/Kbuild}" ;;
 --userspace) check_tree userspace "${2:?usage: scripts/layers.sh --userspace DIR}" ;;
 --includes) check_includes ;;
 *) check_tree module "$1" ;;

@@ -3,8 +3,9 @@
 #
 # tests/layers/selftest.sh - scripts/layers.sh on small objects made here:
 # a clean layout passes; an upward reference and a cycle inside one layer
-# each fail, naming the symbol.  Then the real module's objects (built with
-# scripts/kbuild.sh) must pass.  Ends with "N passed, N failed".
+# each fail, naming the symbol.  The lists of layers of ARCHITECTURE.md,
+# Kbuild and layers.sh agree, and a disagreeing copy fails.  Then the real
+# module's objects (built with scripts/kbuild.sh) must pass.  Ends with "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -61,6 +62,20 @@ if [ $rc -ne 0 ] && echo "$out" | grep -q 'base/a.o (base) uses sw_out_fn of out
 	ok "program: upward reference fails and is named, the commands may use any room"
 else
 	nok "program: upward reference fails and is named (rc $rc: $out)"
+fi
+
+# the lists of layers: ARCHITECTURE.md and Kbuild agree with layers.sh;
+# a copy that ranks one folder otherwise fails, naming the file
+if out=$("$top/scripts/layers.sh" --lists 2>&1); then ok "$out"; else nok "lists of layers agree: $out"; fi
+sed 's/^ 3  agg\// 4  agg\//' "$top/ARCHITECTURE.md" >"$tmp/ARCHITECTURE.md"
+sed 's/^#   5 attach\//#   5 attach\/ agg\//' "$top/Kbuild" >"$tmp/Kbuild"
+out=$("$top/scripts/layers.sh" --lists "$tmp/ARCHITECTURE.md" "$tmp/Kbuild" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "$tmp/ARCHITECTURE.md lists the module's layers as '.*agg:4" &&
+   echo "$out" | grep -q "$tmp/Kbuild lists the module's layers as '.*agg:5"; then
+	ok "a list that disagrees fails, naming its file"
+else
+	nok "a list that disagrees fails, naming its file (rc $rc: $out)"
 fi
 
 # the module and the program themselves, objects and includes

@@ -4,6 +4,9 @@
 # needs; a suite may redefine any of them after sourcing this.
 #
 #   D, MOD, P, TMP         debugfs dir, stopwatch.ko, test programs, scratch
+#   SW                     the stopwatch program of this architecture
+#                          (SW_BIN overrides it)
+#   T, TMOD                sw_testmod's debugfs dir and module file
 #   loaded / unload        is stopwatch.ko loaded / rmmod it if so
 #   load [PARAMS]          finit_module: prints ok or the errno's name
 #   ctl FILE TEXT          one write(2) to $D/FILE: prints ok or the errno name
@@ -17,6 +20,15 @@ MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
 P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
 TMP=${TMPDIR:-/tmp}/sw-${SW_SUITE:-suite}.$$
 mkdir -p "$TMP"
+if [ -n "${SW_BIN:-}" ]; then
+	SW=$SW_BIN
+elif [ "$SW_ARCH" = arm64 ]; then
+	SW=$SW_REPO/build/userspace-arm64/stopwatch
+else
+	SW=$SW_REPO/build/userspace/stopwatch
+fi
+T=/sys/kernel/debug/sw_testmod
+TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 
 loaded() { [ -d /sys/module/stopwatch ]; }
 

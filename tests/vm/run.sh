@@ -1039,16 +1039,19 @@ flock -u 9
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Host-side preparation hooks; a failing one drops its suite.
+# Host-side preparation hooks; a failing one drops its suite.  They share
+# a directory for this boot (tests/vm/prepare.sh's once): what one built,
+# the next does not build again.
 RUN_SUITES=()
 prep_logs=()
+PREP_DONE=$(mktemp -d "$KCACHE/prepare-done.XXXXXX")
 for s in "${SUITES[@]}"; do
     f=$VM_DIR/suites/$s.prepare
     if [ -f "$f" ]; then
         log "prepare $s"
         if ! (cd "$REPO" && SW_ARCH=$ARCH SW_REPO=$REPO SW_KVER=$KVER SW_KDIR=$KDIR \
             SW_KARCH=$KARCH SW_CROSS_COMPILE=$CROSS_COMPILE SW_MAKE_ARGS=$SW_MAKE_ARGS \
-            SW_CACHE=$CACHE bash "$f") > "$KCACHE/prepare-$s.log" 2>&1; then
+            SW_CACHE=$CACHE SW_PREPARE_DONE=$PREP_DONE bash "$f") > "$KCACHE/prepare-$s.log" 2>&1; then
             HOST_FAILS+=("prepare $s (suite not run; see prepare-$s.log)")
             tail -n 20 "$KCACHE/prepare-$s.log" | sed 's/^/[vm] prepare: /' >&2
             prep_logs+=("prepare-$s.log")
@@ -1058,6 +1061,7 @@ for s in "${SUITES[@]}"; do
     fi
     RUN_SUITES+=("$s")
 done
+rm -rf "$PREP_DONE"
 SUITES=("${RUN_SUITES[@]}")
 
 boot

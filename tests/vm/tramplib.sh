@@ -83,8 +83,6 @@ bprm_execve begin_new_exec load_elf_binary"
 DENY_AWK='while ((getline l < bl) > 0) { k = split(l, a, /[ \t]+/); deny[a[k]] = 1 }'
 KP_BLACKLIST=/sys/kernel/debug/kprobes/blacklist
 
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 TRAMP_MAX_ARGS=6
 [ "$SW_ARCH" = arm64 ] && TRAMP_MAX_ARGS=8
 

@@ -13,6 +13,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "base/version.h"
 #include "control/debugfs.h"
 #include "stopwatch/files.h"
 
@@ -148,18 +149,62 @@ static int sw_format_check(const char *dir, struct sw_err *err)
 	return ret;
 }
 
-static int sw_found(char *dir, char **out, struct sw_err *err)
+/* The major of a version "MAJOR.MINOR...": the digits before the first '.'. */
+static long sw_version_major(const char *v)
+{
+	char *end;
+	long m = strtol(v, &end, 10);
+
+	return end != v && (*end == '.' || !*end) ? m : -1;
+}
+
+/*
+ * stopwatch.ko's version file must name the program's major version: the
+ * module and the program are built from one VERSION, and the files the
+ * program reads change meaning only with a new major.  A directory with
+ * no version file (a module without one, a directory of plain files) is
+ * taken as it is.
+ */
+static int sw_debugfs_check_version(const char *dir, struct sw_err *err)
+{
+	char kver[64], *buf = NULL;
+	long km, um;
+	int ret;
+
+	ret = sw_debugfs_read(dir, SW_FILE_VERSION, &buf, NULL, NULL);
+	if (ret)
+		return 0;
+	if (sscanf(buf, "stopwatch %63s", kver) != 1) {
+		ret = sw_err_set(err, -EPROTO,
+				 "%s/version: no 'stopwatch VERSION' line", dir);
+		goto out;
+	}
+	km = sw_version_major(kver);
+	um = sw_version_major(sw_version);
+	if (km < 0 || km != um)
+		ret = sw_err_set(err, -EPROTO,
+				 "%s/version: stopwatch.ko is version %s, this program %s: "
+				 "major versions differ; use the program built with the module",
+				 dir, kver, sw_version);
+out:
+	free(buf);
+	return ret;
+}
+
+static int sw_debugfs_found(char *path, char **out, struct sw_err *err)
 {
 	int ret;
 
-	if (!dir)
+	if (!path)
 		return sw_err_set(err, -ENOMEM, "out of memory");
-	ret = sw_format_check(dir, err);
+	ret = sw_debugfs_check_version(path, err);
+	if (!ret)
+		ret = sw_format_check(path, err);
 	if (ret) {
-		free(dir);
+		free(path);
 		return ret;
 	}
-	*out = dir;
+	*out = path;
 	return 0;
 }
 
@@ -174,7 +219,7 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 		/* /proc/stopwatch first: lockdown allows it */
 		ret = sw_has_stats(SW_PROC_DIR);
 		if (!ret)
-			return sw_found(strdup(SW_PROC_DIR), out, err);
+			return sw_debugfs_found(strdup(SW_PROC_DIR), out, err);
 		if (ret != -ENOENT)
 			return sw_debugfs_explain(SW_PROC_DIR, ret, err);
 	}
@@ -183,7 +228,7 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 
 	ret = sw_has_stats(dir);
 	if (!ret)
-		return sw_found(strdup(dir), out, err);
+		return sw_debugfs_found(strdup(dir), out, err);
 	if (ret == -EACCES || ret == -EPERM || ret == -ENOMEM)
 		return sw_debugfs_explain(dir, ret, err);
 
@@ -192,7 +237,7 @@ int sw_debugfs_find(const char *dir, char **out, struct sw_err *err)
 	if (!sub)
 		return sw_err_set(err, -ENOMEM, "out of memory");
 	if (!sw_has_stats(sub))
-		return sw_found(sub, out, err);
+		return sw_debugfs_found(sub, out, err);
 	free(sub);
 	return sw_debugfs_explain(dir, ret, err);
 }

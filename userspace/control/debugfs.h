@@ -30,10 +30,12 @@
  * without /proc/stopwatch).
  * The directory is accepted when it holds a "stats" file; a directory
  * whose "stopwatch" subdirectory holds one (a debugfs mount point) is
- * accepted too and resolved to that subdirectory.
+ * accepted too and resolved to that subdirectory.  Its "version" file,
+ * when it has one, must name this program's major version.
  *
  * Return: 0, -ENOENT (not found, module not loaded or debugfs not
- * mounted, as the message says), -EACCES, -ENOMEM.
+ * mounted, as the message says), -EACCES, -EPROTO (another major
+ * version), -ENOMEM.
  */
 int sw_debugfs_find(const char *dir, char **out, struct sw_err *err);
 

@@ -114,11 +114,12 @@ run env STOPWATCH_DEBUGFS=/nonexistent "$SW" stat --debugfs "$B" --no-hist
 expect "--debugfs beats the environment" 0 "vfs_write"
 # The statistics layout: another major is refused, a newer minor is read.
 cp -r "$B" "$tmp/fmt"
-printf 'stopwatch 9.9\nstats_format 2.0\ncall_clock mono\n' > "$tmp/fmt/version"
+swv=$("$SW" --version | awk '{ print $3 }')
+printf 'stopwatch %s\nstats_format 2.0\ncall_clock mono\n' "$swv" > "$tmp/fmt/version"
 fails "stats_format of another major refused" \
 	"stopwatch: $tmp/fmt/version says stats_format 2.0; this program reads 1.x: use a stopwatch program and stopwatch.ko of the same version" \
 	"$SW" stat --debugfs "$tmp/fmt"
-printf 'stopwatch 9.9\nstats_format 1.9\ncall_clock mono\n' > "$tmp/fmt/version"
+printf 'stopwatch %s\nstats_format 1.9\ncall_clock mono\n' "$swv" > "$tmp/fmt/version"
 run "$SW" stat --debugfs "$tmp/fmt" --no-hist
 expect "stats_format of a newer minor read" 0 "vfs_write"
 run "$SW" stat --debugfs "$B" --probe vfs_read
@@ -156,6 +157,15 @@ fails "missing directory" \
 fails "not a stopwatch directory" \
 	"stopwatch: $tmp: not a stopwatch debugfs directory (no 'stats' file in it or in $tmp/stopwatch)" \
 	"$SW" stat --debugfs "$tmp"
+# The module's version file: another major is refused, naming both.
+mkdir -p "$tmp/ver" && cp -r "$B/." "$tmp/ver/"
+printf 'stopwatch 99.1\nstats_format 1.4\n' > "$tmp/ver/version"
+fails "a module of another major version" \
+	"stopwatch: $tmp/ver/version: stopwatch.ko is version 99.1, this program $("$SW" --version | sed 's/^stopwatch version //'): major versions differ; use the program built with the module" \
+	"$SW" stat --debugfs "$tmp/ver"
+printf 'stopwatch %s.9\nstats_format 1.4\n' "$(cut -d. -f1 ../../VERSION)" > "$tmp/ver/version"
+run "$SW" stat --debugfs "$tmp/ver" --no-hist
+expect "a module of the same major, another minor" 0 "vfs_read"
 if [ ! -d /sys/kernel/debug/stopwatch ]; then
 	run "$SW" stat
 	if [ "$rc" = 1 ] && grep -Eq "is stopwatch.ko loaded\? \(insmod stopwatch.ko\)|debugfs is not mounted on /sys/kernel/debug: mount it with 'mount -t debugfs none /sys/kernel/debug'|permission denied" "$tmp/err"; then

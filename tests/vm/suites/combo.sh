@@ -33,10 +33,6 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
-T=/sys/kernel/debug/sw_testmod
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 U=$P/uwork
 CPU1=/sys/devices/system/cpu/cpu1/online
 R=${SW_RESULTS:-/tmp}/combo

@@ -24,8 +24,6 @@ else
 	FIX_EVENTS=cpu-clock,context-switches
 fi
 OUT=${SW_RESULTS:-/tmp}/fixtures/$SW_ARCH
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 
 [ -r "$MOD" ] || skip_all "module $MOD not built"
 [ -x "$P/modload" ] || skip_all "$P/modload not built (make progs)"

@@ -18,8 +18,6 @@
 . "$SW_REPO/tests/vm/lib.sh"
 . "$SW_REPO/scripts/demo-workload.sh"
 
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 DBG=$D
 D=/proc/stopwatch
 LD=/sys/kernel/security/lockdown

@@ -24,11 +24,7 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-T=/sys/kernel/debug/sw_testmod
 R=${SW_RESULTS:-$TMP}/paths
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 # --- helpers ---------------------------------------------------------------

@@ -14,12 +14,8 @@
 # $SW_RESULTS/bench-pmu.txt.  Exact on QEMU arm64 with -icount.
 
 . "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
 
-D=/sys/kernel/debug/stopwatch
-T=/sys/kernel/debug/sw_testmod
-MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
-P=$SW_REPO/build/progs/$SW_ARCH
 CPU1=/sys/devices/system/cpu/cpu1/online
 K=1000
 # sw_bench_module=PATH (relative to the repository): another build of
@@ -35,8 +31,6 @@ grep -qw sw_bench=1 /proc/cmdline ||
 	skip_all "benchmark; run it with scripts/bench-pmu.sh"
 [ -r "$MOD" ] && [ -r "$TMOD" ] || skip_all "stopwatch.ko or sw_testmod.ko not built"
 
-load() { "$P/modload" "$MOD" "$*"; }
-ctl() { "$P/swwrite" "$D/$1" "$2"; }
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
 # bench: instructions of K calls, pinned to cpu0.
 bench() {

@@ -21,8 +21,6 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-T=/sys/kernel/debug/sw_testmod
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 # --- helpers ---------------------------------------------------------------

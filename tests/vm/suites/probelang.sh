@@ -12,9 +12,6 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-T=/sys/kernel/debug/sw_testmod
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
-
 # kcol PROBE KEY COLUMN: a row of the keys file, like col for stats.
 kcol() {
 	KKEY=$2 awk -v p="$1" -v c="$3" '

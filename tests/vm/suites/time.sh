@@ -16,8 +16,6 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 R=${SW_RESULTS:-/tmp}/time
 mkdir -p "$R"
 FSYNC=$P/fsync_loop

@@ -19,8 +19,6 @@
 . "$SW_REPO/tests/vm/lib.sh"
 . "$SW_REPO/tests/vm/tramplib.sh"
 
-T=/sys/kernel/debug/sw_testmod
-TMOD=${SW_KMODDIR:-$SW_REPO/build/kmod/$SW_ARCH}/sw_testmod.ko
 TREF=/sys/module/stopwatch_tramp/refcnt
 
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }

@@ -17,8 +17,6 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
-SW=$SW_REPO/build/userspace/stopwatch
-[ "$SW_ARCH" = arm64 ] && SW=$SW_REPO/build/userspace-arm64/stopwatch
 U=$P/uwork
 GO=$TMP/go
 

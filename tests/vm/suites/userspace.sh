@@ -11,13 +11,9 @@
 # SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
 
 . "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
 
-D=/sys/kernel/debug/stopwatch
-MOD=${SW_MODULE:-$SW_REPO/build/module/$SW_ARCH/stopwatch.ko}
-P=${SW_PROGS:-$SW_REPO/build/progs/$SW_ARCH}
-SW=${SW_BIN:-$SW_REPO/build/userspace/stopwatch}
 R=${SW_RESULTS:-/tmp}/userspace
-TMP=${TMPDIR:-/tmp}/sw-userspace.$$
 mkdir -p "$TMP" "$R"
 EV=cpu-clock
 # The three hot functions and their designed shares (swprof.c).

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# tests/vm/prepare.sh - what the suites' host-side hooks (NAME.prepare)
+# share; sourced by them, from the repository top (bash).
+#
+#   once CMD...   run CMD unless a hook of this boot ran the same command
+#                 line already and it succeeded: tests/vm/run.sh gives each
+#                 boot's hooks a directory of their own (SW_PREPARE_DONE),
+#                 so the module, the test module and the programs are
+#                 built once per boot, not once per suite; without it
+#                 (a hook run by hand) CMD always runs.
+
+once() {
+	local key
+	if [ -z "${SW_PREPARE_DONE:-}" ] || [ ! -d "$SW_PREPARE_DONE" ]; then
+		"$@"
+		return
+	fi
+	key=$(printf '%s\n' "$*" | md5sum | cut -c1-32)
+	if [ -e "$SW_PREPARE_DONE/$key" ]; then
+		echo "prepare: done already for this boot: $*"
+		return 0
+	fi
+	"$@" && : >"$SW_PREPARE_DONE/$key"
+}
