@@ -639,14 +639,20 @@ static void sw_sb_modules(struct sw_session *s)
 	struct list_head *pos;
 
 	sw_sb_module(s, THIS_MODULE, SW_REC_F_SYNTH);
-	preempt_disable();	/* the module list is RCU-sched protected */
+	/*
+	 * A module is freed after a grace period that waits for RCU readers
+	 * (synchronize_rcu() in its unload).  rcu_read_lock(), not
+	 * preempt_disable(): list_for_each_rcu()'s rcu_dereference() checks
+	 * for an RCU reader, and on PREEMPT_RT the section stays preemptible.
+	 */
+	rcu_read_lock();
 	list_for_each_rcu(pos, &THIS_MODULE->list) {
 		struct module *mod = container_of(pos, struct module, list);
 
 		if (sw_module_is_formed(mod))
 			sw_sb_module(s, mod, SW_REC_F_SYNTH);
 	}
-	preempt_enable();
+	rcu_read_unlock();
 }
 
 /*

@@ -180,14 +180,22 @@ key() {
     printf '%s-%s\n' "$v" "$h"
 }
 
-built() { # DIR
-    [ -f "$1/complete" ] && [ -f "$1/release" ]
+# built DIR: complete, and its tree still usable as KDIR for modules (the
+# generated headers, Module.symvers and the build rules are there).
+built() {
+    [ -f "$1/complete" ] && [ -f "$1/release" ] &&
+        [ -f "$1/src/include/generated/utsrelease.h" ] &&
+        [ -f "$1/src/Module.symvers" ] && [ -f "$1/src/scripts/Makefile.build" ]
 }
+damaged() { [ -f "$1/complete" ] && ! built "$1"; }
 
 if [ "$mode" != build ]; then
     k=$(key) || { log "$SRCPKG is not installed"; exit 1; }
     dir=$CACHE/$k
-    if ! built "$dir"; then
+    if damaged "$dir"; then
+        [ "$mode" = check ] || log "the debug kernel in $dir is damaged (its src/ tree lacks what module builds need): run scripts/debug-kernel.sh to rebuild it"
+        exit 1
+    elif ! built "$dir"; then
         [ "$mode" = check ] || log "no debug kernel in $dir: run scripts/debug-kernel.sh (or make stress-debug)"
         exit 1
     fi
@@ -226,6 +234,10 @@ if built "$dir"; then
     log "cached: $dir ($(cat "$dir/release"))"
     printf '%s\n' "$dir"
     exit 0
+fi
+if damaged "$dir"; then
+    log "$dir is damaged (its src/ tree lacks what module builds need): building it again"
+    rm -rf "$dir"
 fi
 
 src=$dir/src

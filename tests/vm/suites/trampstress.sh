@@ -29,6 +29,9 @@ unload
 [ -r "$MOD" ] || skip_all "module $MOD not built"
 direct_calls ||
 	skip_all "no ftrace direct calls on $SW_ARCH $(uname -r)"
+# The hot functions' args= come from BTF (tramplib.sh's hot_functions).
+[ -r /sys/kernel/btf/vmlinux ] ||
+	skip_all "no /sys/kernel/btf/vmlinux: the hot functions' args= are unknown"
 
 HOT=$(hot_functions 100)
 nhot=$(echo "$HOT" | wc -l)
