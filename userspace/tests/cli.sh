@@ -356,6 +356,32 @@ fails "events resolve: a value too wide" \
 fails "events resolve without a list" \
 	"stopwatch events: resolve: give an event list (e.g. cycles,instructions)" \
 	"$SW" events resolve
+fails "events resolve: an unknown name is refused, none close" \
+	"stopwatch events: bogus-event: unknown event (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" cycles,bogus-event
+fails "events resolve: an unknown name, the closest known names" \
+	"stopwatch events: instrutions: unknown event; closest: instructions (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" instrutions
+fails "events resolve: closest names include the PMUs' own events" \
+	"stopwatch events: inst_retird: unknown event; closest: armv8_pmuv3/inst_retired/ (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" inst_retird
+fails "events resolve: perf's :u modifier refused, said why" \
+	"stopwatch events: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
+	"$SW" events resolve --sysfs "$S" cycles:u
+fails "events resolve: an alias too long for the module" \
+	"stopwatch events: a-name-longer-than-thirty-one-chars=4:1: the name is longer than stopwatch.ko's 31 characters (give it an ALIAS=TYPE:CONFIG)" \
+	"$SW" events resolve --sysfs "$S" a-name-longer-than-thirty-one-chars=4:1
+run "$SW" events resolve --sysfs "$S" L1-dcache-load-misses,dTLB-stores,LLC-prefetch-misses
+expect "events resolve: perf's generic cache events as PERF_TYPE_HW_CACHE" 0 \
+	"L1-dcache-load-misses=3:0x10000,dTLB-stores=3:0x103,LLC-prefetch-misses=3:0x10202" ""
+run "$SW" events resolve --sysfs "$S" PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP
+expect "events resolve: PAPI presets resolved through the generic events" 0 \
+	"PAPI_TOT_CYC=0:0x0,PAPI_TOT_INS=0:0x1,PAPI_L1_DCM=3:0x10000,PAPI_BR_MSP=0:0x5" ""
+fails "events resolve: a PAPI preset without a hardware PMU is not available" \
+	"stopwatch events: PAPI_TOT_CYC: not available here: no hardware PMU in fixtures/sysfs-nocore/bus/event_source/devices (it maps to cycles)" \
+	"$SW" events resolve --sysfs fixtures/sysfs-nocore PAPI_TOT_CYC
+run "$SW" events resolve --sysfs "$S" 'r00c0,4:0x3c,x=4:1,cpu-clock'
+expect "events resolve: the module's own spellings still pass" 0 "r00c0,4:0x3c,x=4:1,cpu-clock" ""
 fails "events: unknown command" \
 	"stopwatch events: 'sett' is not a command (set, resolve, list; none to show)" \
 	"$SW" events sett cycles
@@ -366,6 +392,14 @@ grep -qx '  armv8_pmuv3/inst_retired/             event=0x0008' "$tmp/out" &&
 	! grep -q 'energy-pkg\.' "$tmp/out" &&
 	ok "events list: every PMU's terms and events, no .scale/.unit" ||
 	not_ok "events list: every PMU's terms and events, no .scale/.unit"
+grep -qx '  PAPI_TOT_CYC  total cycles: cycles' "$tmp/out" &&
+	grep -qx '  L1-dcache-load-misses                 3:0x10000' "$tmp/out" &&
+	ok "events list: cache events and PAPI presets, what each is here" ||
+	not_ok "events list: cache events and PAPI presets, what each is here"
+run "$SW" events list --sysfs fixtures/sysfs-nocore
+grep -qx '  PAPI_L1_DCM   level 1 data cache misses: L1-dcache-load-misses (not available here)' "$tmp/out" &&
+	ok "events list: presets not available without a hardware PMU" ||
+	not_ok "events list: presets not available without a hardware PMU"
 run "$SW" events list --sysfs "$S" power
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'power (type 9) terms: event=config:0-7\n  power/energy-pkg/                     event=0x02')" ] &&
 	ok "events list PMU: that PMU only" ||
