@@ -1406,3 +1406,17 @@ cleanup:
 	free(it);
 	return ret;
 }
+
+int sw_event_list_add(char **list, const char *item)
+{
+	char *n;
+
+	if (!*item)
+		return -EINVAL;
+	if (asprintf(&n, "%s%s%s", *list ? *list : "", *list ? "," : "",
+		     item) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = n;
+	return 0;
+}

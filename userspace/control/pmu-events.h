@@ -239,4 +239,13 @@ int sw_named_event_resolve(const char *sysfs, const char *name,
  */
 int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err);
 
+/**
+ * sw_event_list_add() - append @item to a comma list, for repeated -e.
+ * @list: the list so far (malloc()ed, or NULL); replaced
+ * @item: one -e argument, itself maybe a list
+ *
+ * Return: 0, -EINVAL for an empty @item, -ENOMEM.
+ */
+int sw_event_list_add(char **list, const char *item);
+
 #endif /* _SW_UTIL_PMU_EVENTS_H */

@@ -450,8 +450,17 @@ fails "record -e: an unknown PMU event" \
 	"stopwatch record: --event: cpu/bogus/: PMU 'cpu' has no event or term 'bogus' (events: cpu-cycles, mem-loads; terms: any, cmask, edge, event, inv, ldlat, umask)" \
 	env STOPWATCH_SYSFS="$S" "$SW" record -e cpu/bogus/ -a
 fails "record -e: one event only" \
-	"stopwatch record: invalid --event 'cycles,instructions': expected one event name such as cycles, cpu-clock or cpu/event=0x3c/" \
+	"stopwatch record: --event 'cycles,instructions': the sampler samples one event at a time (several counted per call: stopwatch time -e LIST)" \
 	"$SW" record -e cycles,instructions -a
+fails "record -e twice: a list, refused as one" \
+	"stopwatch record: --event 'cycles,cs': the sampler samples one event at a time (several counted per call: stopwatch time -e LIST)" \
+	"$SW" record -e cycles -e cs -a
+fails "record -e: an unknown name refused before the module" \
+	"stopwatch record: --event: cyles: unknown event; closest: cycles (all there are: stopwatch events list)" \
+	env STOPWATCH_SYSFS="$S" "$SW" record -e cyles -a
+fails "time -e twice: one list, each item resolved" \
+	"stopwatch time: -e: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
+	env STOPWATCH_SYSFS="$S" "$SW" time -e cs -e cycles:u vfs_read -d 1
 
 # --- record and report -------------------------------------------------------
 run "$SW" help
@@ -470,8 +479,14 @@ fails "record bad --freq" \
 	"stopwatch record: invalid --freq '0': expected samples per second, 1 to 100000" \
 	"$SW" record -F 0 -a
 fails "record bad --call-graph" \
-	"stopwatch record: invalid --call-graph 'dwarf': expected kernel, user, kernel,user or none" \
+	"stopwatch record: invalid --call-graph 'stack': expected fp, kernel, user, kernel,user or none" \
+	"$SW" record --call-graph stack -a
+fails "record --call-graph dwarf: not possible, said why and what is" \
+	"stopwatch record: --call-graph dwarf: stopwatch.ko's sampler cannot: it walks user stacks by frame pointers, and copies no user stack for DWARF unwinding; possible: fp (kernel and user), kernel, user, none" \
 	"$SW" record --call-graph dwarf -a
+fails "record --call-graph fp: accepted (perf's frame-pointer mode)" \
+	"stopwatch record: /nonexistent: No such file or directory" \
+	"$SW" record --call-graph fp -a -q --duration 1 --debugfs /nonexistent
 fails "record -p and a command" \
 	"stopwatch record: -p PID and a command exclude each other" \
 	"$SW" record -p 1 -- true
