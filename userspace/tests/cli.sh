@@ -831,5 +831,57 @@ else
 	skipped "span: BTF names" "no /sys/kernel/btf/vmlinux on this machine"
 fi
 
+# --- shell completion, driven in a real bash ---------------------------------
+COMPL=$(realpath ../completion/stopwatch.bash)
+# comp LINE: what _stopwatch offers for LINE typed up to its end (the
+# program found on PATH, events from the fixture sysfs, functions from a
+# fixture available_filter_functions), sorted, on one line.
+comp() {
+	PATH="$(dirname "$SW"):$PATH" STOPWATCH_SYSFS=$S bash --norc --noprofile -c '
+		source "$1" || exit 1
+		_STOPWATCH_FUNCS=$3
+		line=$2
+		COMP_LINE=$line
+		COMP_POINT=${#line}
+		read -ra COMP_WORDS <<<"$line"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_stopwatch
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL" "$1" \
+		fixtures/available_filter_functions 2>&1 | sort -u | tr '\n' ' '
+}
+# comp_is NAME LINE WANT
+comp_is() {
+	local got
+	got=$(comp "$2")
+	[ "$got" = "$3" ] && ok "$1" || {
+		: > "$tmp/out"; : > "$tmp/err"
+		not_ok "$1" "completing '$2'" "got:  $got" "want: $3"
+	}
+}
+run bash --norc --noprofile -c "source '$COMPL' && complete -p stopwatch"
+expect "completion: bash registers _stopwatch for stopwatch" 0 "complete -F _stopwatch stopwatch" ""
+comp_is "completion: commands" "stopwatch " \
+	"events help probe record report span stat time version "
+comp_is "completion: a command's prefix" "stopwatch ti" "time "
+comp_is "completion: options from the command's --help" "stopwatch record --call" "--call-graph "
+comp_is "completion: --call-graph modes" "stopwatch record --call-graph " \
+	"fp kernel kernel,user none user "
+comp_is "completion: probe verbs" "stopwatch probe " "add list remove "
+comp_is "completion: probe add's own options" "stopwatch probe add --ta" "--tag "
+comp_is "completion: kernel functions for time" "stopwatch time -d 1 vfs_re" "vfs_read vfs_readv "
+comp_is "completion: MODULE:FUNCTION (bash gives back what follows ':')" \
+	"stopwatch time ext4:ext4_file_" "ext4_file_read_iter ext4_file_write_iter "
+comp_is "completion: span points are kernel functions" "stopwatch span --start ksys" "ksys_read "
+comp_is "completion: -e takes event names" "stopwatch time -e PAPI_TOT_" "PAPI_TOT_CYC PAPI_TOT_INS "
+comp_is "completion: the item after the last comma of a list" \
+	"stopwatch events set cycles,L1-dcache-load-m" "cycles,L1-dcache-load-misses "
+comp_is "completion: PMU events from sysfs" "stopwatch record -e armv8_pmuv3/inst" \
+	"armv8_pmuv3/inst_retired/ "
+comp_is "completion: an option's argument is skipped to find the verb" \
+	"stopwatch events --sysfs $S set cyc" "cycles "
+comp_is "completion: events list takes PMUs" "stopwatch events list a" "amd_df armv8_pmuv3 "
+comp_is "completion: help takes commands" "stopwatch help st" "stat "
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
