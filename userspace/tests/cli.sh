@@ -169,7 +169,7 @@ fails "bad --count" \
 	"stopwatch stat: invalid --count '0': expected a whole number of prints, at least 1" \
 	"$SW" stat --debugfs "$B" -i 1 --count 0
 fails "--count needs --interval" \
-	"stopwatch stat: --count 3 needs --interval" \
+	"stopwatch stat: --count 3 needs --interval or --watch" \
 	"$SW" stat --debugfs "$B" --count 3
 fails "empty probe name" \
 	"stopwatch stat: empty probe name in '--probe vfs_read,,x'" \
@@ -287,17 +287,48 @@ grep -q "\"cpi_avg\":$c[,}]" fixtures/arm64/stat.json &&
 	not_ok "captured arm64: cpi_avg '$c' in JSON and Prometheus"
 
 # --- intervals, output file, write errors ---
-run "$SW" stat --debugfs "$B" --no-hist -i 0.05 -n 3
-expect "--interval --count" 0 "vfs_read"
+run "$SW" stat --debugfs "$B" --no-hist -w 0.05 -n 3
+expect "--watch --count" 0 "vfs_read"
 [ "$(grep -c '^# [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}\.[0-9]\{3\}$' "$tmp/out")" = 3 ] &&
 	ok "three timestamped snapshots" || not_ok "three timestamped snapshots"
 [ "$(grep -cF "$MISSED" "$tmp/err")" = 1 ] &&
 	ok "missed calls warned once while unchanged" ||
 	not_ok "missed calls warned once while unchanged"
+run "$SW" stat --debugfs "$B" --json -w 0.05 -n 2
+expect "--json --watch" 0
+[ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --watch: one line each" ||
+	not_ok "--json --watch: one line each"
+# -i means what it means in 'time': what each interval added (perf stat -I).
+run "$SW" stat --debugfs "$B" -i 0.05 -n 2
+expect "stat -i: deltas, nothing added to a still file" 0 \
+	"vfs_read                              0            0            0"
+[ "$(grep -c '^FUNCTION  *CALLS  *AVG  *TOTAL$' "$tmp/out")" = 2 ] &&
+	! grep -q '123' "$tmp/out" &&
+	ok "stat -i -n 2: two delta tables, no totals" ||
+	not_ok "stat -i -n 2: two delta tables, no totals"
 run "$SW" stat --debugfs "$B" --json -i 0.05 -n 2
-expect "--json --interval" 0
-[ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --interval: one line each" ||
-	not_ok "--json --interval: one line each"
+expect "stat --json -i: a line per interval" 0 \
+	'"unit":"ns","functions":[{"function":"vfs_read","calls":0,"avg":0,"total":0},'
+[ "$(wc -l < "$tmp/out")" = 2 ] && grep -q '^{"interval":2,"time_s":' "$tmp/out" &&
+	ok "stat --json -i: two lines" || not_ok "stat --json -i: two lines"
+# The interval's calls: the file gains 27 calls and 16977 ns while the
+# first interval (2 s) runs.
+D=$tmp/delta
+mkdir -p "$D"
+cp -r "$B/." "$D/"
+( sleep 0.7
+  sed 's/^vfs_read                        123 /vfs_read                        150 /; s/  283023 /  300000 /' \
+	"$B/stats" > "$D/stats.new" && mv "$D/stats.new" "$D/stats" ) &
+run "$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 -n 1
+wait
+expect "stat -i: what the interval added" 0 \
+	"vfs_read                             27          628        16977"
+fails "stat -i with --prometheus: counters are totals" \
+	"stopwatch stat: --interval prints what each interval added to the calls and times of each probe, not Prometheus counters (totals by design): use --watch SEC for the whole report again" \
+	"$SW" stat --debugfs "$B" --prometheus -i 1
+fails "stat -i and -w exclude each other" \
+	"stopwatch stat: --interval (what each interval added) and --watch (the whole report again) exclude each other" \
+	"$SW" stat --debugfs "$B" -i 1 -w 1
 "$SW" stat --debugfs "$B" --no-hist -i 0.1 > "$tmp/out" 2> "$tmp/err" &
 pid=$!
 sleep 0.35
@@ -786,7 +817,7 @@ fails "stat --tree --folded" \
 	"stopwatch stat: --tree, --folded, --svg and --pprof exclude each other" \
 	"$SW" stat --debugfs "$PX" --tree --folded
 fails "stat --tree -i 1" \
-	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe" \
+	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --watch, --breakdown or --probe" \
 	"$SW" stat --debugfs "$PX" --tree -i 1
 # --- span against the fake debugfs: the control lines, names through BTF ---
 : > "$T/spans"
