@@ -10,8 +10,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +49,23 @@ static const struct sw_cmd_doc sw_events_doc = {
 		"  set LIST        count these events instead ('' for none); all or nothing\n"
 		"  resolve LIST    print LIST the way stopwatch.ko takes it, e.g. for\n"
 		"                  insmod stopwatch.ko events=...\n"
-		"  list [PMU...]   perf's generic names and every PMU's named events\n"
+		"  list [PMU...]   perf's generic and cache names, PAPI presets, and every\n"
+		"                  PMU's named events\n"
 		"\n"
 		"LIST is comma-separated; several arguments are joined.  Its items:\n"
 		"  cycles, instructions, cache-misses, cpu-clock, context-switches, ...\n"
 		"  rNNNN, TYPE:CONFIG, ALIAS=TYPE:CONFIG      passed on unchanged\n"
+		"  L1-dcache-load-misses, LLC-loads, ...      perf's cache events\n"
+		"  PAPI_TOT_CYC, PAPI_L1_DCM, ...             PAPI presets, for this machine\n"
 		"  PMU/NAME/           a named event of " SW_SYSFS_DEFAULT "/" SW_PMU_DEVICES "/PMU/events\n"
 		"  PMU/TERM=VAL,.../   terms placed as PMU/format/TERM says; a bare TERM is 1;\n"
 		"                      config=VAL sets the whole config\n"
 		"PMU events become ALIAS=TYPE:CONFIG: ALIAS is NAME (inst_retired), else\n"
 		"PMU-TERM-VAL-... (cpu-event-0x3c-umask-0x0); when that is too long for the\n"
 		"module's 31 characters, PMU.rCONFIG (cpu.r2a401c0); '-2', '-3'... keep it unique.\n"
-		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n",
+		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n"
+		"A name nobody knows is refused with the closest that exist; perf's modifiers\n"
+		"(:u, :k) are refused: the module counts user and kernel mode together.\n",
 	.examples =
 		"  stopwatch events set cycles,instructions\n"
 		"  stopwatch events set 'cpu/event=0x3c,umask=0x0/,cache-misses'\n"
@@ -263,6 +270,39 @@ cleanup:
 	return ret;
 }
 
+/* perf's cache events and PAPI's presets, and what each is here. */
+static void sw_events_list_named(const char *sysfs)
+{
+	char name[64], core[256], why[128];
+	struct sw_err err;
+	uint32_t type;
+	uint64_t config;
+	size_t i;
+
+	if (!sw_core_pmu(sysfs, core, sizeof(core)))
+		snprintf(core, sizeof(core), "none");
+	printf("\nCache events (PERF_TYPE_HW_CACHE; hardware PMU: %s):\n", core);
+	for (i = 0; sw_cache_event_name(i, name, sizeof(name)); i++) {
+		if (sw_named_event_resolve(sysfs, name, &type, &config, &err))
+			snprintf(why, sizeof(why), "not available here");
+		else
+			snprintf(why, sizeof(why), "3:0x%" PRIx64, config);
+		printf("  %-38s%s\n", name, why);
+	}
+	printf("\nPAPI presets (each the generic event it maps to, on this machine):\n");
+	for (i = 0; i < sw_papi_presets_n; i++) {
+		const struct sw_papi_preset *p = &sw_papi_presets[i];
+		int w;
+
+		w = printf("  %s", p->name);
+		printf("%*s%s: %s%s\n", w < 16 ? 16 - w : 1, "", p->about,
+		       p->event,
+		       sw_named_event_resolve(sysfs, p->name, &type, &config,
+					      &err) ?
+		       " (not available here)" : "");
+	}
+}
+
 static int sw_events_list(const struct sw_events_args *a)
 {
 	const char *sysfs = sw_sysfs_root(a->sysfs);
@@ -278,6 +318,7 @@ static int sw_events_list(const struct sw_events_args *a)
 		printf("  %-38s%s\n", "rNNNN", "raw hardware event, hexadecimal");
 		printf("  %-38s%s\n", "TYPE:CONFIG", "perf_event_attr type and config");
 		printf("  %-38s%s\n", "ALIAS=TYPE:CONFIG", "the same, shown as ALIAS");
+		sw_events_list_named(sysfs);
 	}
 	ret = sw_pmu_names(sysfs, &pmus, &npmus);
 	if (ret) {

@@ -41,6 +41,7 @@
 struct sw_record_args {
 	const char *event;
 	char *event_buf;	/* -e resolved (PMU/TERMS/ to ALIAS=TYPE:CONFIG) */
+	char *event_list;	/* the -e arguments, joined with commas */
 	uint64_t period;
 	uint64_t freq;
 	const char *callchain;
@@ -103,6 +104,12 @@ static int sw_record_resolve_event(struct sw_record_args *a)
 		fprintf(stderr, "stopwatch record: --event: %s\n", err.msg);
 		return ret;
 	}
+	if (strchr(a->event_buf, ',')) {
+		fprintf(stderr,
+			"stopwatch record: --event '%s': the sampler samples one event at a time (several counted per call: stopwatch time -e LIST)\n",
+			a->event);
+		return -EINVAL;
+	}
 	if (!sw_token_ok(a->event_buf)) {
 		fprintf(stderr,
 			"stopwatch record: invalid --event '%s': expected one event name such as cycles, cpu-clock or cpu/event=0x3c/\n",
@@ -113,17 +120,45 @@ static int sw_record_resolve_event(struct sw_record_args *a)
 	return 0;
 }
 
+/* -e, repeatable, each a list; record takes one event in all. */
+static int sw_record_event_cb(const struct sw_option *opt, const char *arg)
+{
+	struct sw_record_args *a = opt->value;
+	int ret = sw_event_list_add(&a->event_list, arg);
+
+	a->event = a->event_list;
+	return ret;
+}
+
+/*
+ * perf's --call-graph modes as the sampler's callchain=: fp is what it
+ * does (kernel stacks, user stacks by frame pointers); it copies no user
+ * stack for dwarf and reads no last-branch records for lbr.
+ */
 static int sw_call_graph_cb(const struct sw_option *opt, const char *arg)
 {
-	static const char *const ok[] = { "kernel", "user", "kernel,user",
-					  "user,kernel", "none" };
+	static const struct {
+		const char *mode, *callchain;
+	} ok[] = {
+		{ "fp", "kernel,user" }, { "kernel", "kernel" },
+		{ "user", "user" }, { "kernel,user", "kernel,user" },
+		{ "user,kernel", "kernel,user" }, { "none", "none" },
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++)
-		if (!strcmp(arg, ok[i])) {
-			*(const char **)opt->value = arg;
+		if (!strcmp(arg, ok[i].mode)) {
+			*(const char **)opt->value = ok[i].callchain;
 			return 0;
 		}
+	if (!strncmp(arg, "dwarf", 5) || !strncmp(arg, "lbr", 3)) {
+		fprintf(stderr,
+			"stopwatch record: --call-graph %s: stopwatch.ko's sampler cannot: it walks user stacks by frame pointers, %s; possible: fp (kernel and user), kernel, user, none\n",
+			arg, arg[0] == 'd' ?
+			"and copies no user stack for DWARF unwinding" :
+			"and reads no last-branch records");
+		return -EOPNOTSUPP;
+	}
 	return -EINVAL;
 }
 
@@ -183,10 +218,12 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 				"only these CPUs (e.g. 0-3,6)", sw_cpu_list_cb,
 				"a CPU list such as 0-3,6"),
 		SW_OPT_GROUP("How:"),
-		SW_OPT_STRING('e', "event", &a->event, "EV",
-			      "cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/, ...\n"
-			      "(default: cycles, or cpu-clock without a hardware PMU;\n"
-			      "see 'stopwatch events list')"),
+		SW_OPT_CALLBACK('e', "event", a, "EV",
+				"cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/,\n"
+				"L1-dcache-load-misses, PAPI_TOT_CYC, ... (one event;\n"
+				"default: cycles, or cpu-clock without a hardware PMU;\n"
+				"see 'stopwatch events list')", sw_record_event_cb,
+				"an event name"),
 		SW_OPT_U64('c', "count", &a->period, "N",
 			   "one sample every N events", 1, UINT64_MAX,
 			   "a number of events, at least 1"),
@@ -196,8 +233,10 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 		SW_OPT_SET('g', NULL, &a->callchain, "kernel,user",
 			   "record call stacks (kernel and user)"),
 		SW_OPT_CALLBACK(0, "call-graph", &a->callchain, "W",
-				"kernel, user or kernel,user", sw_call_graph_cb,
-				"kernel, user, kernel,user or none"),
+				"fp (kernel and user stacks, user ones by frame\n"
+				"pointers, as -g), kernel, user or none; dwarf and lbr\n"
+				"are not possible", sw_call_graph_cb,
+				"fp, kernel, user, kernel,user or none"),
 		SW_OPT_U64(0, "max-rate", &a->max_rate, "N",
 			   "the sampler drops (and counts) samples beyond N/s/CPU",
 			   0, 10000000,
@@ -980,5 +1019,6 @@ int cmd_record(int argc, char **argv)
 cleanup:
 	sw_record_cleanup(&r);
 	free(a.event_buf);
+	free(a.event_list);
 	return ret;
 }

@@ -4,7 +4,9 @@
  *
  * Reads <debugfs>/stopwatch/{stats,hist/<probe>,breakdown,breakdown_stats}
  * and prints them as a table with histograms, as JSON or in the Prometheus
- * text format, once or every --interval seconds.
+ * text format, once or every --watch seconds; or, every --interval seconds,
+ * what each interval added (the meaning -i has in every command, as perf
+ * stat -I).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,6 +26,7 @@
 #include "output/pprof.h"
 #include "control/snapshot.h"
 #include "output/stat-display.h"
+#include "output/time-report.h"
 #include "base/table.h"
 
 enum sw_format {
@@ -45,7 +48,8 @@ struct sw_stat_args {
 	bool breakdown;
 	bool human;
 	enum sw_format format;
-	double interval;
+	double interval;	/* -i/-I: deltas */
+	double watch;		/* -w: the whole report again */
 	uint64_t count;
 };
 
@@ -59,11 +63,12 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"  stopwatch stat                           all probes: table, histograms\n"
 		"  stopwatch stat --probe vfs_read,vfs_write  two probes\n"
 		"  stopwatch stat --no-hist -H              table only, readable durations\n"
-		"  stopwatch stat -i 1 -n 10                every second, ten times\n"
-		"  stopwatch stat -I 500                    every 500 ms (perf stat -I)\n"
+		"  stopwatch stat -i 1 -n 10                what each second added, ten times\n"
+		"  stopwatch stat -I 500                    the same every 500 ms (perf stat -I)\n"
+		"  stopwatch stat -w 1                      the whole report every second\n"
 		"  stopwatch stat -b                        with the breakdown table\n"
 		"  stopwatch stat --json | python3 -m json.tool\n"
-		"  stopwatch stat --prometheus -i 15 \\\n"
+		"  stopwatch stat --prometheus -w 15 \\\n"
 		"      -o /var/lib/prometheus/node-exporter/stopwatch.prom\n"
 		"  echo on > /sys/kernel/debug/stopwatch/paths   # call paths on\n"
 		"  stopwatch stat --tree -H                 self and total time per call path\n"
@@ -180,9 +185,10 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 		return -EINVAL;
 	}
 	if ((a->tree || a->folded || a->svg || a->pprof) &&
-	    (json || prom || a->interval || a->breakdown || a->nprobes)) {
+	    (json || prom || a->interval || a->watch || a->breakdown ||
+	     a->nprobes)) {
 		fprintf(stderr,
-			"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe\n");
+			"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --watch, --breakdown or --probe\n");
 		return -EINVAL;
 	}
 	if (a->human && (a->folded || a->svg || a->pprof)) {
@@ -190,13 +196,25 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 			"stopwatch stat: --human applies to tables only; --folded, --svg and --pprof keep exact nanoseconds\n");
 		return -EINVAL;
 	}
-	if (a->count && !a->interval) {
+	if (a->interval && a->watch) {
 		fprintf(stderr,
-			"stopwatch stat: --count %llu needs --interval\n",
+			"stopwatch stat: --interval (what each interval added) and --watch (the whole report again) exclude each other\n");
+		return -EINVAL;
+	}
+	if (a->interval && (prom || a->breakdown)) {
+		fprintf(stderr,
+			"stopwatch stat: --interval prints what each interval added to the calls and times of each probe, not %s: use --watch SEC for the whole report again\n",
+			prom ? "Prometheus counters (totals by design)" :
+			       "the breakdown");
+		return -EINVAL;
+	}
+	if (a->count && !a->interval && !a->watch) {
+		fprintf(stderr,
+			"stopwatch stat: --count %llu needs --interval or --watch\n",
 			(unsigned long long)a->count);
 		return -EINVAL;
 	}
-	if (!a->interval)
+	if (!a->interval && !a->watch)
 		a->count = 1;
 	return 0;
 }
@@ -222,15 +240,21 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			    "Prometheus text format, e.g. for node_exporter's\n"
 			    "textfile collector"),
 		SW_OPT_DOUBLE('i', "interval", &a->interval, "SEC",
-			      "print again every SEC seconds (e.g. 1 or 0.5)\n"
-			      "until interrupted; cumulative values each time",
+			      "every SEC seconds, what the interval added:\n"
+			      "calls, average and total per probe (deltas, as\n"
+			      "time -i); table or JSON",
 			      0.001, 86400.0 * 365,
 			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
 		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
 				"the same in milliseconds, as perf stat -I",
 				sw_opt_msec_cb, "milliseconds, at least 1"),
+		SW_OPT_DOUBLE('w', "watch", &a->watch, "SEC",
+			      "print the whole report again every SEC seconds,\n"
+			      "totals each time, until interrupted",
+			      0.001, 86400.0 * 365,
+			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
 		SW_OPT_U64('n', "count", &a->count, "N",
-			   "stop after N prints (with --interval)", 1,
+			   "stop after N prints (with --interval or --watch)", 1,
 			   UINT64_MAX, "a whole number of prints, at least 1"),
 		SW_OPT_BOOL(0, "tree", &a->tree,
 			    "the call paths as an indented tree: calls, total\n"
@@ -405,7 +429,7 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 	}
 	switch (a->format) {
 	case SW_FMT_TABLE:
-		if (a->interval) {
+		if (a->watch) {
 			if (round && f == stdout)
 				fputc('\n', f);
 			sw_print_time_header(f, s->time_ns);
@@ -425,6 +449,59 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 		fprintf(stderr, "stopwatch stat: out of memory\n");
 	ret = sw_out_close(a, f, tmp, ret);
 cleanup:
+	sw_snapshot_free(*prev);
+	*prev = s;
+	return ret;
+}
+
+/*
+ * -i: what the interval added, printed as "stopwatch time -i" prints it.
+ * Round 0 only reads the baseline.
+ */
+static int sw_stat_delta(const struct sw_stat_args *a, const char *dir,
+			 const struct sw_snapshot_opts *so, uint64_t round,
+			 double at, struct sw_snapshot **prev)
+{
+	struct sw_snapshot_opts dso = *so;
+	struct sw_time_report r = { 0 };
+	struct sw_snapshot *s = NULL;
+	struct sw_err err = { "" };
+	char *tmp = NULL;
+	FILE *f;
+	size_t i;
+	int ret;
+
+	dso.hist = false;
+	ret = sw_snapshot_load(dir, &dso, &s, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch: %s\n", err.msg);
+		goto cleanup;
+	}
+	if (!round)
+		goto cleanup;
+	r.names = calloc(s->nprobes + 1, sizeof(*r.names));
+	if (!r.names) {
+		ret = -ENOMEM;
+		fprintf(stderr, "stopwatch stat: out of memory\n");
+		goto cleanup;
+	}
+	for (i = 0; i < s->nprobes; i++)
+		r.names[i] = (char *)s->probe[i].name;
+	r.ids = r.names;
+	r.n = s->nprobes;
+	r.unit = "ns";
+	r.div = 1;
+	r.json = a->format == SW_FMT_JSON;
+	r.interval = (unsigned int)round;
+	f = sw_out_open(a, &tmp);
+	if (!f) {
+		ret = -EIO;
+		goto cleanup;
+	}
+	ret = sw_time_report_fprint_delta(f, &r, s, *prev, at);
+	ret = sw_out_close(a, f, tmp, ret);
+cleanup:
+	free(r.names);
 	sw_snapshot_free(*prev);
 	*prev = s;
 	return ret;
@@ -540,8 +617,9 @@ int cmd_stat(int argc, char **argv)
 	struct sw_snapshot *prev = NULL;
 	struct sw_err err = { "" };
 	struct sigaction sa = { 0 };
-	struct timespec next;
+	struct timespec next, start;
 	char *dir = NULL;
+	double period;
 	uint64_t round;
 	int ret;
 
@@ -568,17 +646,27 @@ int cmd_stat(int argc, char **argv)
 	dop.breakdown = a.breakdown;
 	dop.human = a.human;
 
-	if (a.interval) {
+	period = a.interval ? a.interval : a.watch;
+	if (period) {
 		sa.sa_handler = sw_on_signal;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (round = 0; !sw_stop && (!a.count || round < a.count); round++) {
-		if (round && !sw_stat_wait(&next, a.interval))
+	start = next;
+	/* -i reads a baseline first: N prints take N + 1 rounds. */
+	for (round = 0; !sw_stop &&
+	     (!a.count || round < a.count + (a.interval ? 1 : 0)); round++) {
+		if (round && !sw_stat_wait(&next, period))
 			break;
-		ret = sw_stat_once(&a, dir, &so, &dop, round, &prev);
+		if (a.interval)
+			ret = sw_stat_delta(&a, dir, &so, round,
+					    (double)(next.tv_sec - start.tv_sec) +
+					    (next.tv_nsec - start.tv_nsec) / 1e9,
+					    &prev);
+		else
+			ret = sw_stat_once(&a, dir, &so, &dop, round, &prev);
 		if (ret)
 			break;
 	}

@@ -39,6 +39,7 @@ struct sw_time_args {
 	struct sw_target t;
 	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
+	char *event_list;	/* the -e arguments, joined with commas */
 	bool json, no_hist;
 	char **pat;
 	size_t npat;
@@ -99,6 +100,16 @@ static int sw_time_check(struct sw_time_args *a)
 	return ret;
 }
 
+/* -e, repeatable, each a list. */
+static int sw_time_event_cb(const struct sw_option *opt, const char *arg)
+{
+	struct sw_time_args *a = opt->value;
+	int ret = sw_event_list_add(&a->event_list, arg);
+
+	a->events = a->event_list;
+	return ret;
+}
+
 /* Return: 0 to go on, 1 after --help, or a negative errno (reported). */
 static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 {
@@ -124,10 +135,11 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "also split by pid, tgid, comm, cpu, caller,\n"
 			    "argN or retval (or a pair)", "keys"),
-		SW_OPT_NAME('e', "events", &a->events, "EVENTS",
-			    "count these perf events per call (sets the\n"
-			    "module's events unless another user set others)",
-			    "an event list"),
+		SW_OPT_CALLBACK('e', "events", a, "EVENTS",
+				"count these perf events per call (a comma list;\n"
+				"-e again adds; sets the module's events unless\n"
+				"another user set others)", sw_time_event_cb,
+				"an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
 		SW_OPT_BOOL('j', "json", &a->json, "one JSON document (a line per -i)"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
@@ -444,6 +456,17 @@ int cmd_time(int argc, char **argv)
 		ret = ret > 0 ? 0 : ret;
 		goto cleanup;
 	}
+	/* A wrong event name is said before anything is probed or loaded. */
+	if (a.events) {
+		ret = sw_pmu_events_resolve(sw_sysfs_root(NULL), a.events,
+					    &events, &err);
+		free(events);
+		events = NULL;
+		if (ret) {
+			fprintf(stderr, "stopwatch time: -e: %s\n", err.msg);
+			goto cleanup;
+		}
+	}
 
 	if (a.output) {
 		out = fopen(a.output, "w");
@@ -588,6 +611,7 @@ cleanup:
 	free(ids);
 	free(opts);
 	free(events);
+	free(a.event_list);
 	free(dir);
 	sw_expansion_free(&e);
 	sw_pattern_src_free(&src);

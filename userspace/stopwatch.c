@@ -53,7 +53,7 @@ static void sw_usage(FILE *f)
 		"Examples:\n"
 		"   echo vfs_read > /sys/kernel/debug/stopwatch/probes\n"
 		"   stopwatch stat                   table and histograms\n"
-		"   stopwatch stat --probe vfs_read -i 1   every second, one probe\n"
+		"   stopwatch stat --probe vfs_read -i 1   what each second added, one probe\n"
 		"   stopwatch time 'vfs_*' -- ./app  time the vfs_ functions for ./app\n"
 		"   stopwatch probe add -p 1234 --by comm 'tcp_v[46]_*'\n"
 		"   stopwatch record -g -o prof.swd -- ./app   profile a program\n"

@@ -16,9 +16,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "control/pmu-events.h"
+#include "lib/events.h"
 
 #define SW_TERM_MAX 32		/* terms of one event, its own and the user's */
 #define SW_TERM_NAME_MAX 64	/* a term's or a named event's name */
@@ -987,6 +990,337 @@ static void sw_alias_unique(struct sw_item *it, size_t n, size_t self)
 	}
 }
 
+/* Cache events and PAPI presets. */
+/* perf's spelling of the caches and operations, PERF_COUNT_HW_CACHE_* order. */
+static const char *const sw_caches[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+
+static const struct {
+	const char *one, *all;
+} sw_cache_ops[] = {
+	{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
+};
+
+#define SW_NCACHES (sizeof(sw_caches) / sizeof(sw_caches[0]))
+#define SW_NOPS (sizeof(sw_cache_ops) / sizeof(sw_cache_ops[0]))
+
+/*
+ * A subset of PAPI's presets (papiStdEventDefs.h), each mapped to the perf
+ * generic event that counts it; the kernel maps that to the PMU's own.
+ */
+const struct sw_papi_preset sw_papi_presets[] = {
+	{ "PAPI_TOT_CYC", "total cycles", "cycles" },
+	{ "PAPI_TOT_INS", "instructions completed", "instructions" },
+	{ "PAPI_REF_CYC", "reference clock cycles", "ref-cycles" },
+	{ "PAPI_BR_INS", "branch instructions", "branches" },
+	{ "PAPI_BR_MSP", "branch instructions mispredicted", "branch-misses" },
+	{ "PAPI_L1_DCM", "level 1 data cache misses", "L1-dcache-load-misses" },
+	{ "PAPI_L1_DCA", "level 1 data cache accesses", "L1-dcache-loads" },
+	{ "PAPI_L1_STM", "level 1 store misses", "L1-dcache-store-misses" },
+	{ "PAPI_L1_ICM", "level 1 instruction cache misses", "L1-icache-load-misses" },
+	{ "PAPI_L3_TCM", "last level cache misses", "cache-misses" },
+	{ "PAPI_L3_TCA", "last level cache accesses", "cache-references" },
+	{ "PAPI_L3_LDM", "last level cache load misses", "LLC-load-misses" },
+	{ "PAPI_TLB_DM", "data TLB misses", "dTLB-load-misses" },
+	{ "PAPI_TLB_IM", "instruction TLB misses", "iTLB-load-misses" },
+	{ "PAPI_STL_ICY", "cycles with no instruction issue", "stalled-cycles-frontend" },
+	{ "PAPI_RES_STL", "cycles stalled on any resource", "stalled-cycles-backend" },
+};
+
+const size_t sw_papi_presets_n =
+	sizeof(sw_papi_presets) / sizeof(sw_papi_presets[0]);
+
+bool sw_cache_event_name(size_t i, char *buf, size_t len)
+{
+	size_t c = i / (SW_NOPS * 2), op = i / 2 % SW_NOPS;
+
+	if (c >= SW_NCACHES)
+		return false;
+	if (i % 2)
+		snprintf(buf, len, "%s-%s-misses", sw_caches[c], sw_cache_ops[op].one);
+	else
+		snprintf(buf, len, "%s-%s", sw_caches[c], sw_cache_ops[op].all);
+	return true;
+}
+
+/* PERF_TYPE_HW_CACHE's config of a perf cache event name, or false. */
+static bool sw_cache_event_parse(const char *name, uint64_t *config)
+{
+	char buf[64];
+	size_t i;
+
+	for (i = 0; sw_cache_event_name(i, buf, sizeof(buf)); i++) {
+		if (strcmp(buf, name))
+			continue;
+		*config = (uint64_t)(i / (SW_NOPS * 2)) |
+			  (uint64_t)(i / 2 % SW_NOPS) << 8 |
+			  (uint64_t)(i % 2 ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+				     PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+		return true;
+	}
+	return false;
+}
+
+bool sw_core_pmu(const char *sysfs, char *buf, size_t len)
+{
+	char **pmus = NULL, path[4096];
+	size_t n = 0, i;
+	struct stat st;
+	bool found = false;
+
+	if (sw_pmu_names(sysfs, &pmus, &n))
+		return false;
+	for (i = 0; i < n && !found; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s/cpus", sysfs,
+			 SW_PMU_DEVICES, pmus[i]);
+		if (!strcmp(pmus[i], "cpu") || !stat(path, &st)) {
+			snprintf(buf, len, "%s", pmus[i]);
+			found = true;
+		}
+	}
+	sw_strv_free(pmus, n);
+	return found;
+}
+
+/*
+ * Whether the kernel can count (@type, @config) on this thread: 1 yes,
+ * 0 no, -1 unknown (not allowed to ask, or not the live sysfs).
+ */
+static int sw_event_countable(const char *sysfs, uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	if (strcmp(sysfs, SW_SYSFS_DEFAULT))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = (int)syscall(__NR_perf_event_open, &attr, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||
+	    errno == EINVAL)
+		return 0;
+	return -1;
+}
+
+int sw_named_event_resolve(const char *sysfs, const char *name,
+			   uint32_t *type, uint64_t *config, struct sw_err *err)
+{
+	const char *event = name, *via = "";
+	struct sw_event_spec ev;
+	char core[256];
+	size_t i;
+
+	for (i = 0; i < sw_papi_presets_n; i++)
+		if (!strcmp(name, sw_papi_presets[i].name)) {
+			event = sw_papi_presets[i].event;
+			via = " (it maps to ";
+			break;
+		}
+	if (sw_cache_event_parse(event, config)) {
+		*type = PERF_TYPE_HW_CACHE;
+	} else if (*via && !sw_event_parse(event, &ev)) {
+		*type = ev.type;
+		*config = ev.config;
+	} else {
+		return 1;
+	}
+	if (!sw_core_pmu(sysfs, core, sizeof(core)))
+		return sw_err_set(err, -ENODEV,
+				  "%s: not available here: no hardware PMU in %s/%s%s%s%s",
+				  name, sysfs, SW_PMU_DEVICES, via,
+				  *via ? event : "", *via ? ")" : "");
+	if (!sw_event_countable(sysfs, *type, *config))
+		return sw_err_set(err, -ENODEV,
+				  "%s: not available here: the kernel cannot count it on PMU '%s'%s%s%s",
+				  name, core, via, *via ? event : "",
+				  *via ? ")" : "");
+	return 0;
+}
+
+/* Levenshtein distance, case-insensitive, of two short names. */
+static size_t sw_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
+	size_t row[128];
+
+	if (la >= 128 || lb >= 128)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			best = prev + (tolower((unsigned char)a[i - 1]) !=
+				       tolower((unsigned char)b[j - 1]));
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+#define SW_CANDIDATES 4
+
+struct sw_cands {
+	const char *want;
+	size_t limit;
+	char name[SW_CANDIDATES][96];
+	size_t dist[SW_CANDIDATES];
+	int n;
+};
+
+/* Offers @name, shown as @shown, to the closest-names list. */
+static void sw_cand_offer(struct sw_cands *c, const char *name,
+			  const char *shown)
+{
+	size_t d = sw_distance(c->want, name);
+	int i, at;
+
+	if (d > c->limit && (strlen(c->want) < 4 || !strcasestr(name, c->want)))
+		return;
+	if (d > c->limit)
+		d = c->limit + 1;
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], shown))
+			return;
+	for (at = c->n; at > 0 && c->dist[at - 1] > d; at--)
+		;
+	if (at >= SW_CANDIDATES)
+		return;
+	if (c->n < SW_CANDIDATES)
+		c->n++;
+	for (i = c->n - 1; i > at; i--) {
+		memcpy(c->name[i], c->name[i - 1], sizeof(c->name[i]));
+		c->dist[i] = c->dist[i - 1];
+	}
+	snprintf(c->name[at], sizeof(c->name[at]), "%s", shown);
+	c->dist[at] = d;
+}
+
+/* Every known name to sw_cand_offer(). */
+static void sw_cands_fill(struct sw_cands *c, const char *sysfs)
+{
+	char buf[96], **pmus = NULL, **evs = NULL;
+	size_t npmus = 0, nevs, i, j;
+
+	for (i = 0; i < sw_generic_events_n; i++)
+		sw_cand_offer(c, sw_generic_events[i].name,
+			      sw_generic_events[i].name);
+	for (i = 0; sw_cache_event_name(i, buf, sizeof(buf)); i++)
+		sw_cand_offer(c, buf, buf);
+	for (i = 0; i < sw_papi_presets_n; i++)
+		sw_cand_offer(c, sw_papi_presets[i].name, sw_papi_presets[i].name);
+	if (sw_pmu_names(sysfs, &pmus, &npmus))
+		return;
+	for (i = 0; i < npmus; i++) {
+		evs = NULL;
+		nevs = 0;
+		if (sw_pmu_dir_names(sysfs, pmus[i], "events", &evs, &nevs))
+			continue;
+		for (j = 0; j < nevs; j++) {
+			snprintf(buf, sizeof(buf), "%s/%s/", pmus[i], evs[j]);
+			sw_cand_offer(c, evs[j], buf);
+		}
+		sw_strv_free(evs, nevs);
+	}
+	sw_strv_free(pmus, npmus);
+}
+
+/* Whether @name is a known event followed by perf's ":u", ":k", ... */
+static bool sw_has_modifier(const char *sysfs, const char *name,
+			    const char **mod)
+{
+	const char *colon = strrchr(name, ':');
+	struct sw_event_spec ev;
+	uint32_t type;
+	uint64_t config;
+	char base[256];
+
+	if (!colon || !colon[1] || strspn(colon + 1, "ukhHGpPS") != strlen(colon + 1) ||
+	    (size_t)(colon - name) >= sizeof(base))
+		return false;
+	memcpy(base, name, (size_t)(colon - name));
+	base[colon - name] = '\0';
+	*mod = colon;
+	return !sw_event_parse(base, &ev) ||
+	       sw_named_event_resolve(sysfs, base, &type, &config, NULL) <= 0;
+}
+
+int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err)
+{
+	struct sw_cands c;
+	const char *mod;
+	char list[512];
+	size_t off = 0;
+	int i;
+
+	if (sw_has_modifier(sysfs, name, &mod))
+		return sw_err_set(err, -EINVAL,
+				  "%s: modifiers such as '%s' are not supported: stopwatch.ko counts user and kernel mode together (use %.*s)",
+				  name, mod, (int)(mod - name), name);
+	memset(&c, 0, sizeof(c));
+	c.want = name;
+	c.limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+	sw_cands_fill(&c, sysfs);
+	list[0] = '\0';
+	for (i = 0; i < c.n && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+					i ? ", " : "", c.name[i]);
+	if (!c.n)
+		return sw_err_set(err, -EINVAL,
+				  "%s: unknown event (all there are: stopwatch events list)",
+				  name);
+	return sw_err_set(err, -EINVAL,
+			  "%s: unknown event; closest: %s (all there are: stopwatch events list)",
+			  name, list);
+}
+
+/*
+ * An item without a PMU: a cache event or PAPI preset becomes a resolved
+ * item (0); anything else stopwatch.ko's parser must take as it is (1).
+ */
+static int sw_plain_item(const char *sysfs, const char *spec,
+			 struct sw_item *it, struct sw_err *err)
+{
+	struct sw_event_spec ev;
+	int ret;
+
+	ret = sw_named_event_resolve(sysfs, spec, &it->ev.type,
+				     &it->ev.config, err);
+	if (ret <= 0) {
+		if (!ret) {
+			it->pmu = true;
+			snprintf(it->ev.alias, sizeof(it->ev.alias), "%s", spec);
+		}
+		return ret;
+	}
+	ret = sw_event_parse(spec, &ev);
+	if (ret == -E2BIG)
+		return sw_err_set(err, ret,
+				  "%s: the name is longer than stopwatch.ko's %d characters (give it an ALIAS=TYPE:CONFIG)",
+				  spec, SW_PMU_ITEM_MAX);
+	if (ret)
+		return sw_event_unknown(sysfs, spec, err);
+	return 1;
+}
+
 int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 			  struct sw_err *err)
 {
@@ -1017,17 +1351,25 @@ int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 		n++;
 	}
 	for (i = 0; i < n; i++) {
-		if (!it[i].pmu)
-			continue;
 		free(spec);
 		spec = strndup(it[i].text, it[i].len);
 		if (!spec) {
 			ret = sw_err_set(err, -ENOMEM, "out of memory");
 			goto cleanup;
 		}
-		ret = sw_pmu_event_resolve(sysfs, spec, &it[i].ev, err);
-		if (ret)
-			goto cleanup;
+		if (!it[i].pmu) {
+			ret = sw_plain_item(sysfs, spec, &it[i], err);
+			if (ret < 0)
+				goto cleanup;
+			if (ret) {
+				ret = 0;
+				continue;
+			}
+		} else {
+			ret = sw_pmu_event_resolve(sysfs, spec, &it[i].ev, err);
+			if (ret)
+				goto cleanup;
+		}
 		for (j = 0; j < i; j++) {
 			if (it[j].pmu && it[j].ev.type == it[i].ev.type &&
 			    it[j].ev.config == it[i].ev.config) {
@@ -1063,4 +1405,18 @@ cleanup:
 	free(spec);
 	free(it);
 	return ret;
+}
+
+int sw_event_list_add(char **list, const char *item)
+{
+	char *n;
+
+	if (!*item)
+		return -EINVAL;
+	if (asprintf(&n, "%s%s%s", *list ? *list : "", *list ? "," : "",
+		     item) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = n;
+	return 0;
 }

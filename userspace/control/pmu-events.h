@@ -31,6 +31,7 @@
 #define _SW_UTIL_PMU_EVENTS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/err.h"
@@ -105,12 +106,17 @@ int sw_pmu_event_resolve(const char *sysfs, const char *spec,
  *         PMU items as ALIAS=TYPE:CONFIG, every other item unchanged
  * @err:   on failure, the item at fault and why; may be NULL
  *
- * Aliases are unique within the list (see the file comment).  Two PMU
- * items that are the same TYPE:CONFIG are an error (-EEXIST); anything
- * else wrong with items passed on unchanged is left to the module.
+ * Items without a PMU: a cache event or PAPI preset becomes
+ * NAME=TYPE:CONFIG (sw_named_event_resolve()); the rest must be what
+ * stopwatch.ko's own parser takes (lib/events.c), else the item is refused
+ * with the closest names known (sw_event_unknown()), and passes unchanged.
+ * Aliases are unique within the list (see the file comment).  Two resolved
+ * items that are the same TYPE:CONFIG are an error (-EEXIST); the same
+ * module name twice is left to the module.
  *
- * Return: 0 or a negative errno (those of sw_pmu_event_resolve(), and
- * -EINVAL for an unterminated "PMU/..." item).
+ * Return: 0 or a negative errno (those of sw_pmu_event_resolve() and
+ * sw_named_event_resolve(), -EINVAL for an unknown name or an
+ * unterminated "PMU/..." item, -E2BIG for a name too long).
  */
 int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 			  struct sw_err *err);
@@ -158,5 +164,88 @@ int sw_pmu_read_attr(const char *sysfs, const char *pmu, const char *rel,
  * @n: its length
  */
 void sw_strv_free(char **v, size_t n);
+
+
+/*
+ * Names beyond the module's own (lib/events.c): perf's generic cache events
+ * ("L1-dcache-load-misses", PERF_TYPE_HW_CACHE) and PAPI's preset names
+ * ("PAPI_TOT_CYC"), each resolved for this machine into ALIAS=TYPE:CONFIG;
+ * and, for a name nobody knows, the closest names that exist.
+ *
+ * "For this machine": a hardware event needs a core PMU in sysfs (one
+ * named "cpu", or one with a "cpus" file: cpu_core, armv8_pmuv3_0...).
+ * When the sysfs read is the live one (/sys), the kernel is asked too
+ * (perf_event_open() of the event on the calling thread): a PMU that
+ * cannot count an event makes it "not available here".
+ */
+/**
+ * struct sw_papi_preset - one PAPI preset and the generic event it maps to.
+ * @name:  PAPI's name, e.g. "PAPI_TOT_CYC"
+ * @about: PAPI's description
+ * @event: the perf generic event counting it
+ */
+struct sw_papi_preset {
+	const char *name;
+	const char *about;
+	const char *event;
+};
+
+extern const struct sw_papi_preset sw_papi_presets[];
+extern const size_t sw_papi_presets_n;
+
+/**
+ * sw_cache_event_name() - perf's name of the @i-th generic cache event.
+ * @i:   0 up
+ * @buf: output
+ * @len: its size (32 is enough)
+ *
+ * Return: true while @i names one ("L1-dcache-loads", ...), false past
+ * the last.
+ */
+bool sw_cache_event_name(size_t i, char *buf, size_t len);
+
+/**
+ * sw_core_pmu() - the first core PMU of @sysfs (the one PERF_TYPE_HARDWARE
+ * and PERF_TYPE_HW_CACHE events count on).
+ * @sysfs: sysfs root
+ * @buf:   its name, on success
+ * @len:   size of @buf
+ *
+ * Return: true when there is one.
+ */
+bool sw_core_pmu(const char *sysfs, char *buf, size_t len);
+
+/**
+ * sw_named_event_resolve() - a cache event or PAPI preset for this machine.
+ * @sysfs: sysfs root
+ * @name:  the name as given
+ * @type:  perf_event_attr.type, on success
+ * @config: perf_event_attr.config, on success
+ * @err:   why not, when it is known but not available here
+ *
+ * Return: 0 (resolved); 1 (not a name of these tables); -ENODEV (known,
+ * but not available on this machine, said in @err).
+ */
+int sw_named_event_resolve(const char *sysfs, const char *name,
+			   uint32_t *type, uint64_t *config, struct sw_err *err);
+
+/**
+ * sw_event_unknown() - the message for a name nobody knows.
+ * @sysfs: sysfs root, for the PMUs' own event names
+ * @name:  the name as given
+ * @err:   filled: the name, what is wrong, and the closest known names
+ *
+ * Return: -EINVAL.
+ */
+int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err);
+
+/**
+ * sw_event_list_add() - append @item to a comma list, for repeated -e.
+ * @list: the list so far (malloc()ed, or NULL); replaced
+ * @item: one -e argument, itself maybe a list
+ *
+ * Return: 0, -EINVAL for an empty @item, -ENOMEM.
+ */
+int sw_event_list_add(char **list, const char *item);
 
 #endif /* _SW_UTIL_PMU_EVENTS_H */

@@ -193,7 +193,7 @@ fails "bad --count" \
 	"stopwatch stat: invalid --count '0': expected a whole number of prints, at least 1" \
 	"$SW" stat --debugfs "$B" -i 1 --count 0
 fails "--count needs --interval" \
-	"stopwatch stat: --count 3 needs --interval" \
+	"stopwatch stat: --count 3 needs --interval or --watch" \
 	"$SW" stat --debugfs "$B" --count 3
 fails "empty probe name" \
 	"stopwatch stat: empty probe name in '--probe vfs_read,,x'" \
@@ -321,17 +321,48 @@ grep -q "\"cpi_avg\":$c[,}]" fixtures/arm64/stat.json &&
 	not_ok "captured arm64: cpi_avg '$c' in JSON and Prometheus"
 
 # --- intervals, output file, write errors ---
-run "$SW" stat --debugfs "$B" --no-hist -i 0.05 -n 3
-expect "--interval --count" 0 "vfs_read"
+run "$SW" stat --debugfs "$B" --no-hist -w 0.05 -n 3
+expect "--watch --count" 0 "vfs_read"
 [ "$(grep -c '^# [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}\.[0-9]\{3\}$' "$tmp/out")" = 3 ] &&
 	ok "three timestamped snapshots" || not_ok "three timestamped snapshots"
 [ "$(grep -cF "$MISSED" "$tmp/err")" = 1 ] &&
 	ok "missed calls warned once while unchanged" ||
 	not_ok "missed calls warned once while unchanged"
+run "$SW" stat --debugfs "$B" --json -w 0.05 -n 2
+expect "--json --watch" 0
+[ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --watch: one line each" ||
+	not_ok "--json --watch: one line each"
+# -i means what it means in 'time': what each interval added (perf stat -I).
+run "$SW" stat --debugfs "$B" -i 0.05 -n 2
+expect "stat -i: deltas, nothing added to a still file" 0 \
+	"vfs_read                              0            0            0"
+[ "$(grep -c '^FUNCTION  *CALLS  *AVG  *TOTAL$' "$tmp/out")" = 2 ] &&
+	! grep -q '123' "$tmp/out" &&
+	ok "stat -i -n 2: two delta tables, no totals" ||
+	not_ok "stat -i -n 2: two delta tables, no totals"
 run "$SW" stat --debugfs "$B" --json -i 0.05 -n 2
-expect "--json --interval" 0
-[ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --interval: one line each" ||
-	not_ok "--json --interval: one line each"
+expect "stat --json -i: a line per interval" 0 \
+	'"unit":"ns","functions":[{"function":"vfs_read","calls":0,"avg":0,"total":0},'
+[ "$(wc -l < "$tmp/out")" = 2 ] && grep -q '^{"interval":2,"time_s":' "$tmp/out" &&
+	ok "stat --json -i: two lines" || not_ok "stat --json -i: two lines"
+# The interval's calls: the file gains 27 calls and 16977 ns while the
+# first interval (2 s) runs.
+D=$tmp/delta
+mkdir -p "$D"
+cp -r "$B/." "$D/"
+( sleep 0.7
+  sed 's/^vfs_read                        123 /vfs_read                        150 /; s/  283023 /  300000 /' \
+	"$B/stats" > "$D/stats.new" && mv "$D/stats.new" "$D/stats" ) &
+run "$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 -n 1
+wait
+expect "stat -i: what the interval added" 0 \
+	"vfs_read                             27          628        16977"
+fails "stat -i with --prometheus: counters are totals" \
+	"stopwatch stat: --interval prints what each interval added to the calls and times of each probe, not Prometheus counters (totals by design): use --watch SEC for the whole report again" \
+	"$SW" stat --debugfs "$B" --prometheus -i 1
+fails "stat -i and -w exclude each other" \
+	"stopwatch stat: --interval (what each interval added) and --watch (the whole report again) exclude each other" \
+	"$SW" stat --debugfs "$B" -i 1 -w 1
 "$SW" stat --debugfs "$B" --no-hist -i 0.1 > "$tmp/out" 2> "$tmp/err" &
 pid=$!
 sleep 0.35
@@ -390,6 +421,32 @@ fails "events resolve: a value too wide" \
 fails "events resolve without a list" \
 	"stopwatch events: resolve: give an event list (e.g. cycles,instructions)" \
 	"$SW" events resolve
+fails "events resolve: an unknown name is refused, none close" \
+	"stopwatch events: bogus-event: unknown event (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" cycles,bogus-event
+fails "events resolve: an unknown name, the closest known names" \
+	"stopwatch events: instrutions: unknown event; closest: instructions (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" instrutions
+fails "events resolve: closest names include the PMUs' own events" \
+	"stopwatch events: inst_retird: unknown event; closest: armv8_pmuv3/inst_retired/ (all there are: stopwatch events list)" \
+	"$SW" events resolve --sysfs "$S" inst_retird
+fails "events resolve: perf's :u modifier refused, said why" \
+	"stopwatch events: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
+	"$SW" events resolve --sysfs "$S" cycles:u
+fails "events resolve: an alias too long for the module" \
+	"stopwatch events: a-name-longer-than-thirty-one-chars=4:1: the name is longer than stopwatch.ko's 31 characters (give it an ALIAS=TYPE:CONFIG)" \
+	"$SW" events resolve --sysfs "$S" a-name-longer-than-thirty-one-chars=4:1
+run "$SW" events resolve --sysfs "$S" L1-dcache-load-misses,dTLB-stores,LLC-prefetch-misses
+expect "events resolve: perf's generic cache events as PERF_TYPE_HW_CACHE" 0 \
+	"L1-dcache-load-misses=3:0x10000,dTLB-stores=3:0x103,LLC-prefetch-misses=3:0x10202" ""
+run "$SW" events resolve --sysfs "$S" PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP
+expect "events resolve: PAPI presets resolved through the generic events" 0 \
+	"PAPI_TOT_CYC=0:0x0,PAPI_TOT_INS=0:0x1,PAPI_L1_DCM=3:0x10000,PAPI_BR_MSP=0:0x5" ""
+fails "events resolve: a PAPI preset without a hardware PMU is not available" \
+	"stopwatch events: PAPI_TOT_CYC: not available here: no hardware PMU in fixtures/sysfs-nocore/bus/event_source/devices (it maps to cycles)" \
+	"$SW" events resolve --sysfs fixtures/sysfs-nocore PAPI_TOT_CYC
+run "$SW" events resolve --sysfs "$S" 'r00c0,4:0x3c,x=4:1,cpu-clock'
+expect "events resolve: the module's own spellings still pass" 0 "r00c0,4:0x3c,x=4:1,cpu-clock" ""
 fails "events: unknown command" \
 	"stopwatch events: 'sett' is not a command (set, resolve, list; none to show)" \
 	"$SW" events sett cycles
@@ -400,6 +457,14 @@ grep -qx '  armv8_pmuv3/inst_retired/             event=0x0008' "$tmp/out" &&
 	! grep -q 'energy-pkg\.' "$tmp/out" &&
 	ok "events list: every PMU's terms and events, no .scale/.unit" ||
 	not_ok "events list: every PMU's terms and events, no .scale/.unit"
+grep -qx '  PAPI_TOT_CYC  total cycles: cycles' "$tmp/out" &&
+	grep -qx '  L1-dcache-load-misses                 3:0x10000' "$tmp/out" &&
+	ok "events list: cache events and PAPI presets, what each is here" ||
+	not_ok "events list: cache events and PAPI presets, what each is here"
+run "$SW" events list --sysfs fixtures/sysfs-nocore
+grep -qx '  PAPI_L1_DCM   level 1 data cache misses: L1-dcache-load-misses (not available here)' "$tmp/out" &&
+	ok "events list: presets not available without a hardware PMU" ||
+	not_ok "events list: presets not available without a hardware PMU"
 run "$SW" events list --sysfs "$S" power
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'power (type 9) terms: event=config:0-7\n  power/energy-pkg/                     event=0x02')" ] &&
 	ok "events list PMU: that PMU only" ||
@@ -450,8 +515,17 @@ fails "record -e: an unknown PMU event" \
 	"stopwatch record: --event: cpu/bogus/: PMU 'cpu' has no event or term 'bogus' (events: cpu-cycles, mem-loads; terms: any, cmask, edge, event, inv, ldlat, umask)" \
 	env STOPWATCH_SYSFS="$S" "$SW" record -e cpu/bogus/ -a
 fails "record -e: one event only" \
-	"stopwatch record: invalid --event 'cycles,instructions': expected one event name such as cycles, cpu-clock or cpu/event=0x3c/" \
+	"stopwatch record: --event 'cycles,instructions': the sampler samples one event at a time (several counted per call: stopwatch time -e LIST)" \
 	"$SW" record -e cycles,instructions -a
+fails "record -e twice: a list, refused as one" \
+	"stopwatch record: --event 'cycles,cs': the sampler samples one event at a time (several counted per call: stopwatch time -e LIST)" \
+	"$SW" record -e cycles -e cs -a
+fails "record -e: an unknown name refused before the module" \
+	"stopwatch record: --event: cyles: unknown event; closest: cycles (all there are: stopwatch events list)" \
+	env STOPWATCH_SYSFS="$S" "$SW" record -e cyles -a
+fails "time -e twice: one list, each item resolved" \
+	"stopwatch time: -e: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
+	env STOPWATCH_SYSFS="$S" "$SW" time -e cs -e cycles:u vfs_read -d 1
 
 # --- record and report -------------------------------------------------------
 run "$SW" help
@@ -470,8 +544,14 @@ fails "record bad --freq" \
 	"stopwatch record: invalid --freq '0': expected samples per second, 1 to 100000" \
 	"$SW" record -F 0 -a
 fails "record bad --call-graph" \
-	"stopwatch record: invalid --call-graph 'dwarf': expected kernel, user, kernel,user or none" \
+	"stopwatch record: invalid --call-graph 'stack': expected fp, kernel, user, kernel,user or none" \
+	"$SW" record --call-graph stack -a
+fails "record --call-graph dwarf: not possible, said why and what is" \
+	"stopwatch record: --call-graph dwarf: stopwatch.ko's sampler cannot: it walks user stacks by frame pointers, and copies no user stack for DWARF unwinding; possible: fp (kernel and user), kernel, user, none" \
 	"$SW" record --call-graph dwarf -a
+fails "record --call-graph fp: accepted (perf's frame-pointer mode)" \
+	"stopwatch record: /nonexistent: No such file or directory" \
+	"$SW" record --call-graph fp -a -q --duration 1 --debugfs /nonexistent
 fails "record -p and a command" \
 	"stopwatch record: -p PID and a command exclude each other" \
 	"$SW" record -p 1 -- true
@@ -803,7 +883,7 @@ fails "stat --tree --folded" \
 	"stopwatch stat: --tree, --folded, --svg and --pprof exclude each other" \
 	"$SW" stat --debugfs "$PX" --tree --folded
 fails "stat --tree -i 1" \
-	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --breakdown or --probe" \
+	"stopwatch stat: the call paths (--tree, --folded, --svg, --pprof) are printed once, whole: not with --json, --prometheus, --interval, --watch, --breakdown or --probe" \
 	"$SW" stat --debugfs "$PX" --tree -i 1
 # --- span against the fake debugfs: the control lines, names through BTF ---
 : > "$T/spans"
@@ -933,6 +1013,58 @@ if command -v groff > /dev/null && command -v col > /dev/null; then
 else
 	skipped "man pages render cleanly" "no groff or col here"
 fi
+
+# --- shell completion, driven in a real bash ---------------------------------
+COMPL=$(realpath ../completion/stopwatch.bash)
+# comp LINE: what _stopwatch offers for LINE typed up to its end (the
+# program found on PATH, events from the fixture sysfs, functions from a
+# fixture available_filter_functions), sorted, on one line.
+comp() {
+	PATH="$(dirname "$SW"):$PATH" STOPWATCH_SYSFS=$S bash --norc --noprofile -c '
+		source "$1" || exit 1
+		_STOPWATCH_FUNCS=$3
+		line=$2
+		COMP_LINE=$line
+		COMP_POINT=${#line}
+		read -ra COMP_WORDS <<<"$line"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_stopwatch
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL" "$1" \
+		fixtures/available_filter_functions 2>&1 | sort -u | tr '\n' ' '
+}
+# comp_is NAME LINE WANT
+comp_is() {
+	local got
+	got=$(comp "$2")
+	[ "$got" = "$3" ] && ok "$1" || {
+		: > "$tmp/out"; : > "$tmp/err"
+		not_ok "$1" "completing '$2'" "got:  $got" "want: $3"
+	}
+}
+run bash --norc --noprofile -c "source '$COMPL' && complete -p stopwatch"
+expect "completion: bash registers _stopwatch for stopwatch" 0 "complete -F _stopwatch stopwatch" ""
+comp_is "completion: commands" "stopwatch " \
+	"events help probe record report span stat time version "
+comp_is "completion: a command's prefix" "stopwatch ti" "time "
+comp_is "completion: options from the command's --help" "stopwatch record --call" "--call-graph "
+comp_is "completion: --call-graph modes" "stopwatch record --call-graph " \
+	"fp kernel kernel,user none user "
+comp_is "completion: probe verbs" "stopwatch probe " "add list remove "
+comp_is "completion: probe add's own options" "stopwatch probe add --ta" "--tag "
+comp_is "completion: kernel functions for time" "stopwatch time -d 1 vfs_re" "vfs_read vfs_readv "
+comp_is "completion: MODULE:FUNCTION (bash gives back what follows ':')" \
+	"stopwatch time ext4:ext4_file_" "ext4_file_read_iter ext4_file_write_iter "
+comp_is "completion: span points are kernel functions" "stopwatch span --start ksys" "ksys_read "
+comp_is "completion: -e takes event names" "stopwatch time -e PAPI_TOT_" "PAPI_TOT_CYC PAPI_TOT_INS "
+comp_is "completion: the item after the last comma of a list" \
+	"stopwatch events set cycles,L1-dcache-load-m" "cycles,L1-dcache-load-misses "
+comp_is "completion: PMU events from sysfs" "stopwatch record -e armv8_pmuv3/inst" \
+	"armv8_pmuv3/inst_retired/ "
+comp_is "completion: an option's argument is skipped to find the verb" \
+	"stopwatch events --sysfs $S set cyc" "cycles "
+comp_is "completion: events list takes PMUs" "stopwatch events list a" "amd_df armv8_pmuv3 "
+comp_is "completion: help takes commands" "stopwatch help st" "stat "
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

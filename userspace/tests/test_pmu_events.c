@@ -158,8 +158,11 @@ static void test_pass_through(void **state)
 	(void)state;
 	list_is("cycles,instructions,r1c2,4:0x3c,x=4:5,cpu-clock",
 		"cycles,instructions,r1c2,4:0x3c,x=4:5,cpu-clock");
-	/* Unknown names too: the module judges those. */
-	list_is("bogus-name", "bogus-name");
+	/* An unknown name is refused here, not left to the module. */
+	list_fails("cycles,bogus-name", -EINVAL,
+		   "bogus-name: unknown event (all there are: stopwatch events list)");
+	list_fails("cycles:k", -EINVAL,
+		   "cycles:k: modifiers such as ':k' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)");
 	/* Blanks separate like commas; empty items vanish. */
 	list_is(" cycles  instructions,,\tcs\n", "cycles,instructions,cs");
 	list_is("", "");
@@ -250,11 +253,11 @@ static void test_alias_unique(void **state)
 		"cpu-cycles=0:0,cpu-cycles-2=4:0x3c");
 	list_is("cpu/cpu-cycles/,cpu-cycles=0:0",
 		"cpu-cycles-2=4:0x3c,cpu-cycles=0:0");
-	list_is("cpu-cycles,cpu/cpu-cycles/,cpu-cycles-2",
-		"cpu-cycles,cpu-cycles-3=4:0x3c,cpu-cycles-2");
+	list_is("cpu-cycles,cpu/cpu-cycles/,cpu-cycles-2=1:0",
+		"cpu-cycles,cpu-cycles-3=4:0x3c,cpu-cycles-2=1:0");
 	/* A cut alias that meets another gets a suffix within the room. */
-	list_is("cpu/event=0x3c,umask=0x0/,cpu-event-0x3c-umask-0x0",
-		"cpu-event-0x3c-umask-0x0-2=4:0x3c,cpu-event-0x3c-umask-0x0");
+	list_is("cpu/event=0x3c,umask=0x0/,cpu-event-0x3c-umask-0x0=1:1",
+		"cpu-event-0x3c-umask-0x0-2=4:0x3c,cpu-event-0x3c-umask-0x0=1:1");
 	/* Two term lists too long for their names: PMU.rCONFIG, distinct. */
 	list_is("cpu/event=0xc0,umask=0x1,cmask=0x1,inv/,cpu/event=0xc0,umask=0x1,cmask=0x2,inv/",
 		"cpu.r18001c0=4:0x18001c0,cpu.r28001c0=4:0x28001c0");
@@ -313,6 +316,53 @@ static void test_generic_names(void **state)
 			fail_msg("module does not know %s", sw_generic_events[i].name);
 		assert_int_equal(sw_event_is_hw(&ev), sw_generic_events[i].hw);
 	}
+}
+
+static void test_cache_and_papi(void **state)
+{
+	struct sw_event_spec evs[SW_MAX_EVENTS], ev;
+	struct sw_err err = { "" };
+	const char *bad;
+	char *out, name[64];
+	uint32_t type;
+	uint64_t config;
+	size_t i;
+
+	(void)state;
+	list_is("L1-dcache-loads,L1-icache-load-misses,node-prefetch-misses",
+		"L1-dcache-loads=3:0x0,L1-icache-load-misses=3:0x10001,node-prefetch-misses=3:0x10206");
+	list_is("PAPI_TOT_INS,PAPI_TLB_DM,cs",
+		"PAPI_TOT_INS=0:0x1,PAPI_TLB_DM=3:0x10003,cs");
+	list_fails("PAPI_L1_DCM,L1-dcache-load-misses", -EEXIST,
+		   "PAPI_L1_DCM and L1-dcache-load-misses are the same event (3:0x10000)");
+	/* 7 caches, 3 operations, access and miss; all short enough. */
+	for (i = 0; sw_cache_event_name(i, name, sizeof(name)); i++) {
+		assert_int_equal(sw_named_event_resolve(SYSFS, name, &type,
+							&config, &err), 0);
+		assert_true(strlen(name) < SW_EVENT_NAME_LEN);
+	}
+	assert_int_equal(i, 42);
+	/* Every preset maps to a name the module or this table knows. */
+	for (i = 0; i < sw_papi_presets_n; i++) {
+		if (sw_named_event_resolve(SYSFS, sw_papi_presets[i].name,
+					   &type, &config, &err))
+			fail_msg("%s: %s", sw_papi_presets[i].name, err.msg);
+		if (type != PERF_TYPE_HW_CACHE)
+			assert_int_equal(sw_event_parse(sw_papi_presets[i].event,
+							&ev), 0);
+	}
+	/* And the module takes what they resolve to. */
+	assert_int_equal(sw_pmu_events_resolve(SYSFS,
+		"PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP,dTLB-stores",
+		&out, &err), 0);
+	assert_int_equal(sw_events_parse(out, evs, SW_MAX_EVENTS, &bad), 5);
+	assert_string_equal(evs[2].name, "PAPI_L1_DCM");
+	assert_int_equal(evs[2].type, PERF_TYPE_HW_CACHE);
+	assert_true(sw_event_is_hw(&evs[2]));
+	free(out);
+	/* Not a name of these tables. */
+	assert_int_equal(sw_named_event_resolve(SYSFS, "cycles", &type,
+						&config, &err), 1);
 }
 
 static void test_listing(void **state)
@@ -474,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_alias_unique),
 		cmocka_unit_test(test_module_accepts),
 		cmocka_unit_test(test_generic_names),
+		cmocka_unit_test(test_cache_and_papi),
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test_setup_teardown(test_scratch, scratch_setup,
 						scratch_teardown),

@@ -388,6 +388,23 @@ else
 	else
 		skip "events set cycles refused: this machine has a hardware PMU"
 	fi
+	# Names the module would refuse are refused by the program first.
+	"$SWB" events resolve bogus-event,cycles 2>"$TMP/ev.err"
+	is "events resolve bogus-event -> exit 1, nothing printed to the module" \
+		"$?|$(cat "$TMP/ev.err")" \
+		"1|stopwatch events: bogus-event: unknown event (all there are: stopwatch events list)"
+	"$SWB" events set cycles:u 2>"$TMP/ev.err"
+	is "events set cycles:u -> exit 1 (modifiers refused by the program)" \
+		"$?" 1
+	if ! hw_pmu; then
+		"$SWB" events resolve PAPI_TOT_CYC 2>"$TMP/ev.err"
+		is "events resolve PAPI_TOT_CYC without a PMU -> not available here" \
+			"$?|$(cat "$TMP/ev.err")" \
+			"1|stopwatch events: PAPI_TOT_CYC: not available here: no hardware PMU in /sys/bus/event_source/devices (it maps to cycles)"
+	else
+		is "events resolve PAPI_TOT_CYC with a PMU -> cycles" \
+			"$("$SWB" events resolve PAPI_TOT_CYC)" "PAPI_TOT_CYC=0:0x0"
+	fi
 	is "events unchanged after the errors" "$(evlist)" \
 		"software-config-0 context-switches"
 
