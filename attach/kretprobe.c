@@ -85,11 +85,6 @@ module_param(maxactive, uint, 0400);
 MODULE_PARM_DESC(maxactive,
 		 "Calls of one probed function that can be in flight at once; more are counted as missed (default 0 = max(128, 16 x possible CPUs))");
 
-static bool stacked;
-module_param(stacked, bool, 0400);
-MODULE_PARM_DESC(stacked,
-		 "Kretprobes keep their calls on the pending stack, as a mechanism without instance data must (tests the core's stacked mode; default off)");
-
 /**
  * sw_kretprobe_check_params() - refuse a bad maxactive parameter.
  *
@@ -171,6 +166,17 @@ static int sw_krp_return_nospec(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(sw_krp_return_nospec);
 
+#ifdef SW_DEBUG
+/*
+ * The test build (Kbuild's SW_DEBUG=1) only: the VM suites drive the
+ * core's stacked mode, which uprobes use, through kretprobes, whose
+ * functions the test module calls at will.
+ */
+static bool stacked;
+module_param(stacked, bool, 0400);
+MODULE_PARM_DESC(stacked,
+		 "Kretprobes keep their calls on the pending stack, as a mechanism without instance data must (test build only; default off)");
+
 /*
  * sw_krp_entry_stacked(), sw_krp_return_stacked() - the handlers with the
  * stacked parameter: the call's record on the pending stack, tagged with
@@ -197,6 +203,20 @@ static int sw_krp_return_stacked(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(sw_krp_return_stacked);
 
+/* Give @k the stacked handlers when the stacked parameter is set. */
+static void sw_krp_debug_handlers(struct sw_kretprobe *k)
+{
+	if (stacked) {
+		k->krp.entry_handler = sw_krp_entry_stacked;
+		k->krp.handler = sw_krp_return_stacked;
+	}
+}
+#else
+static void sw_krp_debug_handlers(struct sw_kretprobe *k)
+{
+}
+#endif /* SW_DEBUG */
+
 /**
  * sw_kretprobe_init() - fill in a kretprobe, not registered yet.
  * @k:      the probe
@@ -214,10 +234,7 @@ void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
 	k->krp.entry_handler = spec ? sw_krp_entry : sw_krp_entry_nospec;
 	k->krp.handler = spec ? sw_krp_return : sw_krp_return_nospec;
-	if (stacked) {
-		k->krp.entry_handler = sw_krp_entry_stacked;
-		k->krp.handler = sw_krp_return_stacked;
-	}
+	sw_krp_debug_handlers(k);
 	k->krp.data_size = sizeof(struct sw_krp_data);
 	k->krp.maxactive = sw_maxactive();
 }

@@ -92,13 +92,6 @@
 #include "tramp.h"
 #include "tramp_btf.h"
 
-/* Register arguments a trampolined function may take. */
-#ifdef CONFIG_ARM64
-#define SW_TRAMP_MAX_ARGS 8
-#else
-#define SW_TRAMP_MAX_ARGS 6
-#endif
-
 static char *attach = SW_ATTACH_PARAM_DEFAULT;
 module_param(attach, charp, 0400);
 MODULE_PARM_DESC(attach,

@@ -11,8 +11,7 @@
 #include "tramp/abi.h"
 #include "attach.h"
 
-#if defined(SW_HAVE_FTRACE_DIRECT) && \
-	(defined(CONFIG_X86_64) || defined(CONFIG_ARM64))
+#if defined(SW_HAVE_FTRACE_DIRECT) && defined(SW_TRAMP_ARCH)
 #define SW_HAVE_TRAMP 1
 
 /*

@@ -53,34 +53,11 @@ static __always_inline struct sw_tramp_frame *sw_tf_rec(struct sw_tramp_frame *f
 SW_CORE_HALVES(sw_tf, struct sw_tramp_frame *, sw_tf_rec,
 	       struct sw_tramp_frame *)
 
-#ifdef CONFIG_ARM64
-static_assert(offsetof(struct sw_tramp_frame, regs.regs[0]) == SW_TF_X0);
-static_assert(offsetof(struct sw_tramp_frame, regs.regs[2]) == SW_TF_X2);
-static_assert(offsetof(struct sw_tramp_frame, regs.regs[4]) == SW_TF_X4);
-static_assert(offsetof(struct sw_tramp_frame, regs.regs[6]) == SW_TF_X6);
-static_assert(offsetof(struct sw_tramp_frame, regs.regs[8]) == SW_TF_X8);
-static_assert(offsetof(struct sw_tramp_frame, regs.pc) == SW_TF_PC);
+SW_TF_ASSERT_REGS(struct sw_tramp_frame);
 static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
 static_assert(offsetof(struct sw_tramp_frame, seq) == SW_TF_SEQ);
 static_assert(offsetof(struct sw_tramp_frame, gen) == SW_TF_GEN);
 static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
-static_assert(sizeof(struct sw_tramp_frame) <= SW_TF_SIZE);
-static_assert(!(SW_TF_SIZE % 16));
-#else
-static_assert(offsetof(struct sw_tramp_frame, regs.r9) == SW_TF_R9);
-static_assert(offsetof(struct sw_tramp_frame, regs.r8) == SW_TF_R8);
-static_assert(offsetof(struct sw_tramp_frame, regs.ax) == SW_TF_AX);
-static_assert(offsetof(struct sw_tramp_frame, regs.cx) == SW_TF_CX);
-static_assert(offsetof(struct sw_tramp_frame, regs.dx) == SW_TF_DX);
-static_assert(offsetof(struct sw_tramp_frame, regs.si) == SW_TF_SI);
-static_assert(offsetof(struct sw_tramp_frame, regs.di) == SW_TF_DI);
-static_assert(offsetof(struct sw_tramp_frame, regs.ip) == SW_TF_IP);
-static_assert(offsetof(struct sw_tramp_frame, call) == SW_TF_CALL);
-static_assert(offsetof(struct sw_tramp_frame, seq) == SW_TF_SEQ);
-static_assert(offsetof(struct sw_tramp_frame, gen) == SW_TF_GEN);
-static_assert(offsetof(struct sw_tramp_frame, idx) == SW_TF_IDX);
-static_assert(sizeof(struct sw_tramp_frame) == SW_TF_SIZE);
-#endif
 
 /*
  * A call whose rows are keyed by its caller, when a kretprobe shares the

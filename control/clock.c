@@ -9,7 +9,4 @@
  */
 #include "wrapper/timekeeping.h"
 
-#ifdef CONFIG_X86_64
-bool sw_clock_tsc;
-u64 sw_clock_tsc_mult;
-#endif
+SW_CLOCK_DEFINE_STATE;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * control.h - the control plane: the stopwatch directory, in
- * /proc/stopwatch/ (allowed under kernel lockdown) and, as before, in
+ * /proc/stopwatch/ (allowed under kernel lockdown) and in
  * /sys/kernel/debug/stopwatch/, and the error reporting of control writes.
  * The lowest layer above lib/: every other part makes its files here, in
  * both trees at once, and reports through sw_error().  The sw_debugfs_*()
- * names are from when debugfs was the only tree.
+ * functions make and remove files in both trees.
  *
  *   debugfs.c  the directory in both trees; files and directories made
  *              and removed in both; version and last_error

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs.c - the stopwatch directory, in two trees: /proc/stopwatch/,
- * which kernel lockdown allows, and /sys/kernel/debug/stopwatch/, as
- * before, where debugfs is there (under lockdown it opens only files that
+ * which kernel lockdown allows, and /sys/kernel/debug/stopwatch/ where
+ * debugfs is there (under lockdown it opens only files that
  * cannot be written or mapped).  Every file of the module is made here,
  * in both at once: each part registers its own with sw_debugfs_add_ctl()
  * and friends in its init and removes them in its exit; this file owns

@@ -46,7 +46,8 @@ static bool sw_sp_num(const char *s, size_t len, u64 max, u64 *v)
  * Return: 0, or -EINVAL for anything but argN, retval, tid or pid, then
  * up to SW_SPAN_DEREF "+OFF" and an optional "/SIZE".
  */
-int sw_span_parse_expr(const char *s, size_t len, struct sw_span_expr *e)
+SW_TESTED int sw_span_parse_expr(const char *s, size_t len,
+				 struct sw_span_expr *e)
 {
 	size_t i = 0, j;
 	u64 v;
@@ -88,8 +89,10 @@ int sw_span_parse_expr(const char *s, size_t len, struct sw_span_expr *e)
 	return i == len ? 0 : -EINVAL;
 }
 
+#ifdef SW_UNIT_TEST
 /**
- * sw_span_expr_str() - an expression back in the language.
+ * sw_span_expr_str() - an expression back in the language (the unit
+ * tests' check of what sw_span_parse_expr() made).
  * @e:   the expression
  * @buf: output
  * @len: its size
@@ -113,6 +116,7 @@ int sw_span_expr_str(const struct sw_span_expr *e, char *buf, size_t len)
 			      n < (int)len ? len - n : 0, "/%u", e->size);
 	return n;
 }
+#endif /* SW_UNIT_TEST */
 
 /**
  * sw_span_key_eq_expr() - do two keys read the same way?

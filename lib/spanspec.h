@@ -155,8 +155,10 @@ struct sw_span_cmd {
 
 int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 		  struct sw_parse_err *err);
+#ifdef SW_UNIT_TEST
 int sw_span_parse_expr(const char *s, size_t len, struct sw_span_expr *e);
 int sw_span_expr_str(const struct sw_span_expr *e, char *buf, size_t len);
+#endif
 int sw_span_key_eq_expr(const struct sw_span_key *a,
 			const struct sw_span_key *b);
 

@@ -87,6 +87,7 @@ static bool sw_stats_m2(const struct sw_stats *s, sw_u128 *b)
 	return true;
 }
 
+#ifdef SW_UNIT_TEST
 /**
  * sw_stats_variance() - sample variance (n - 1 denominator), rounded
  * down: exact, from the integer sums.
@@ -107,6 +108,7 @@ u64 sw_stats_variance(const struct sw_stats *s)
 	v = sw_u128_div_u64(b, s->count - 1);
 	return v > U64_MAX ? U64_MAX : (u64)v;
 }
+#endif /* SW_UNIT_TEST */
 
 /**
  * sw_stats_stddev() - sample standard deviation, rounded down: exact,

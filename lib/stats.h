@@ -39,7 +39,9 @@ void sw_stats_init(struct sw_stats *s);
 void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from);
 u64 sw_stats_avg(const struct sw_stats *s);
 u64 sw_stats_stddev(const struct sw_stats *s);
+#ifdef SW_UNIT_TEST
 u64 sw_stats_variance(const struct sw_stats *s);
+#endif
 
 static inline sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
 {

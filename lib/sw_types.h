@@ -72,6 +72,18 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 typedef unsigned __int128 sw_u128;
 typedef __int128 sw_s128;
 
+/*
+ * SW_TESTED marks a helper of a file's own that the host unit tests call
+ * directly: static in the module and the program, visible only in the
+ * unit tests' build (tests/unit defines SW_UNIT_TEST).  Functions that
+ * only those tests use sit under #ifdef SW_UNIT_TEST.
+ */
+#ifdef SW_UNIT_TEST
+#define SW_TESTED
+#else
+#define SW_TESTED static
+#endif
+
 #define SW_U128_MAX (~(sw_u128)0)
 
 #endif /* _STOPWATCH_SW_TYPES_H */

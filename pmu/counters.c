@@ -69,10 +69,20 @@ module_param_named(pinned, sw_pmu_pinned, bool, 0400);
 MODULE_PARM_DESC(pinned,
 		 "Pin the event counters (default Y: perf schedules them first and never multiplexes them; events that do not fit are refused). N: flexible counters, multiplexed by perf when the PMU is short of counters; calls during which a counter was switched out are counted as unmeasured");
 
+/*
+ * Hardware counters are read directly where the architecture allows it
+ * (arm64 PMUv3, x86 core PMU).  The test build (Kbuild's SW_DEBUG=1) can
+ * read them through the PMU driver instead, so that a suite compares the
+ * two reads' counts.
+ */
+#ifdef SW_DEBUG
 static bool sw_pmu_direct = true;
 module_param_named(direct_read, sw_pmu_direct, bool, 0400);
 MODULE_PARM_DESC(direct_read,
-		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (for testing: the same counts, but for the driver's read's own instructions inside each call)");
+		 "Read hardware counters directly where the architecture allows it (default Y: arm64 PMUv3, x86 core PMU). N: always through the PMU driver's read (test build only: the same counts, but for the driver's read's own instructions inside each call)");
+#else
+#define sw_pmu_direct true
+#endif
 
 /*
  * The current set, for its writers: callers hold sw_pmu_mutex or

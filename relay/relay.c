@@ -181,17 +181,6 @@ void sw_relay_flush(struct sw_relay *r)
 }
 
 /**
- * sw_relay_ready() - whether records can be written.
- * @r: channel state
- *
- * Return: true once sw_relay_open() succeeded.
- */
-bool sw_relay_ready(struct sw_relay *r)
-{
-	return READ_ONCE(r->chan) != NULL;
-}
-
-/**
  * sw_relay_write() - append one record to this CPU's buffer.
  * @r:   channel state (open)
  * @rec: the record

@@ -37,6 +37,5 @@ int sw_relay_open(struct sw_relay *r);
 void sw_relay_reset(struct sw_relay *r);
 void sw_relay_flush(struct sw_relay *r);
 bool sw_relay_write(struct sw_relay *r, const void *rec, u32 len);
-bool sw_relay_ready(struct sw_relay *r);
 
 #endif /* _STOPWATCH_RELAY_H */

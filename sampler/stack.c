@@ -18,9 +18,6 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
-#ifdef CONFIG_X86
-#include <asm/unwind.h>
-#endif
 
 #include "wrapper/stacktrace.h"
 #include "wrapper/uaccess.h"
@@ -62,53 +59,6 @@ static __always_inline u32 sw_fp_walk(unsigned long fp, bool user, u64 *out,
 	return n;
 }
 
-#ifdef CONFIG_X86
-/*
- * Registers saved by the CPU on an interrupt have the always-one EFLAGS
- * bit set; registers made up by perf_fetch_caller_regs() (software events
- * fired from kernel code) do not, and are unwound from their stack pointer.
- */
-static bool sw_hw_regs(struct pt_regs *regs)
-{
-	return regs->flags & X86_EFLAGS_FIXED;
-}
-
-static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
-			  u16 *flags)
-{
-	struct unwind_state state;
-	unsigned long addr;
-	u32 n = 0;
-
-	out[n++] = instruction_pointer(regs);
-	if (sw_hw_regs(regs))
-		unwind_start(&state, current, regs, NULL);
-	else
-		unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
-	for (; !unwind_done(&state); unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
-		if (!addr)
-			break;
-		if (n == max) {
-			*flags |= SW_SAMPLE_F_KSTACK_TRUNC;
-			break;
-		}
-		out[n++] = addr;
-	}
-	if (unwind_error(&state))
-		*flags |= SW_SAMPLE_F_KSTACK_ERR;
-	return n;
-}
-#else
-/* Portable fallback: the kernel's frame records. */
-static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
-			  u16 *flags)
-{
-	out[0] = instruction_pointer(regs);
-	return sw_fp_walk(sw_regs_fp(regs), false, out, 1, max, flags,
-			  SW_SAMPLE_F_KSTACK_ERR, SW_SAMPLE_F_KSTACK_TRUNC);
-}
-#endif
 
 /**
  * sw_stack_kernel() - the kernel call stack of an interrupted kernel context.
@@ -122,7 +72,14 @@ static u32 sw_kstack_arch(struct pt_regs *regs, u64 *out, u32 max,
  */
 u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 {
-	return sw_kstack_arch(regs, out, max, flags);
+	if (SW_KERNEL_UNWINDER)
+		return sw_unwind_kernel(regs, out, max, flags,
+					SW_SAMPLE_F_KSTACK_ERR,
+					SW_SAMPLE_F_KSTACK_TRUNC);
+	/* No unwinder of the kernel's: its frame records. */
+	out[0] = instruction_pointer(regs);
+	return sw_fp_walk(sw_regs_fp(regs), false, out, 1, max, flags,
+			  SW_SAMPLE_F_KSTACK_ERR, SW_SAMPLE_F_KSTACK_TRUNC);
 }
 NOKPROBE_SYMBOL(sw_stack_kernel);
 

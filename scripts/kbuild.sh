@@ -11,8 +11,11 @@
 # direct calls.  <release> is the
 # kernel release of --kdir (UTS_RELEASE, what uname -r reports there).
 #
-# usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR] [-- make args]
+# usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR|--debug] [-- make args]
 #   --arch   target architecture (default: this machine's)
+#   --debug  the test build of stopwatch.ko (Kbuild's SW_DEBUG=1: the
+#            parameters only the VM suites use), built apart into
+#            build/module/<arch>-<release>/debug/ and build/module/<arch>/debug/
 #   --src    another module's directory (with its own Kbuild), relative to
 #            the top, e.g. tests/kmod or bench/kmod: built the same way into
 #            build/kmod/<arch>-<release>/ (what the guests load: several
@@ -26,19 +29,22 @@
 #   scripts/kbuild.sh
 #   scripts/kbuild.sh --arch arm64 --kdir "$(tests/vm/run.sh --arch arm64 --print-kdir)"
 #   scripts/kbuild.sh --src tests/kmod
+#   scripts/kbuild.sh --debug
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=$(uname -m)
 kdir=
 modsrc=
+debug=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift 2 ;;
 	--kdir) kdir=$2; shift 2 ;;
 	--src) modsrc=${2%/}; shift 2 ;;
+	--debug) debug=1; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "kbuild.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -113,9 +119,10 @@ if [ -n "$modsrc" ]; then
 	exit 0
 fi
 
-src=$top/build/kbuild/$arch-$kver
-out=$top/build/module/$arch-$kver
-mkdir -p "$src" "$out" "$top/build/module/$arch"
+src=$top/build/kbuild/$arch-$kver${debug:+-debug}
+out=$top/build/module/$arch-$kver${debug:+/debug}
+last=$top/build/module/$arch${debug:+/debug}
+mkdir -p "$src" "$out" "$last"
 # Mirror the kernel-side sources only (never objects from an in-tree
 # build): every top-level folder but the userspace and test ones, so the
 # module's folders can change without this script; unchanged files keep
@@ -142,15 +149,18 @@ cp -p -u "$top/Kbuild" "$top/VERSION" "$src/"
 # A failed build leaves no module behind, not an older one.  The
 # trampolines' companion (stopwatch_tramp.ko, Kbuild) is built where the
 # kernel has ftrace direct calls and lands beside stopwatch.ko.
+# The test build's companion is the shipped one's: only stopwatch.ko of
+# it is kept (the guests load the shipped companion).
 for ko in stopwatch.ko stopwatch_tramp.ko; do
-	rm -f "$out/$ko" "$top/build/module/$arch/$ko" "$src/$ko"
+	rm -f "$out/$ko" "$last/$ko" "$src/$ko"
 done
-make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
-if [ -f "$src/stopwatch_tramp.ko" ]; then
+make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
+	${debug:+SW_DEBUG=1} "$@" modules
+if [ -f "$src/stopwatch_tramp.ko" ] && [ -z "$debug" ]; then
 	cp "$src/stopwatch_tramp.ko" "$out/stopwatch_tramp.ko"
-	cp "$src/stopwatch_tramp.ko" "$top/build/module/$arch/stopwatch_tramp.ko"
+	cp "$src/stopwatch_tramp.ko" "$last/stopwatch_tramp.ko"
 	echo "kbuild.sh: $out/stopwatch_tramp.ko"
 fi
 cp "$src/stopwatch.ko" "$out/stopwatch.ko"
-cp "$src/stopwatch.ko" "$top/build/module/$arch/stopwatch.ko"
+cp "$src/stopwatch.ko" "$last/stopwatch.ko"
 echo "kbuild.sh: $out/stopwatch.ko"

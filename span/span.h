@@ -191,7 +191,6 @@ struct sw_span_slot *sw_span_table_reserve(struct sw_span_table *t,
 					   const u64 k[2]);
 unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
 				   u64 age_ns);
-unsigned long sw_span_table_clear(struct sw_span_table *t);
 u32 sw_span_table_used(struct sw_span_table *t);
 
 /* points.c */

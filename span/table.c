@@ -163,18 +163,6 @@ unsigned long sw_span_table_expire(struct sw_span_table *t, u64 now,
 }
 
 /**
- * sw_span_table_clear() - free every start in flight.
- * @t: the table
- *
- * Context: process context; runs while the handlers use the table.
- * Return: how many were freed.
- */
-unsigned long sw_span_table_clear(struct sw_span_table *t)
-{
-	return sw_span_table_expire(t, U64_MAX, 0);
-}
-
-/**
  * sw_span_table_used() - starts in flight now.
  * @t: the table
  *

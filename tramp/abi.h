@@ -56,38 +56,8 @@
 #define SW_TRAMP_SLOTS		1024
 #define SW_TRAMP_STUB_SIZE	16
 
-#ifdef CONFIG_ARM64
-#define SW_TF_X0	0
-#define SW_TF_X2	16
-#define SW_TF_X4	32
-#define SW_TF_X6	48
-#define SW_TF_X8	64
-#define SW_TF_PC	256
-#define SW_TF_CALL	336
-#define SW_TF_SEQ	376
-#define SW_TF_GEN	380
-#define SW_TF_IDX	384
-#define SW_TF_SIZE	544
-#define SW_TF_CALLER_FP	560
-#define SW_TF_ENTRY_SP	576
-#else
-#define SW_TF_R9	64
-#define SW_TF_R8	72
-#define SW_TF_AX	80
-#define SW_TF_CX	88
-#define SW_TF_DX	96
-#define SW_TF_SI	104
-#define SW_TF_DI	112
-#define SW_TF_IP	128
-#define SW_TF_CALL	168
-#define SW_TF_SEQ	208
-#define SW_TF_GEN	212
-#define SW_TF_IDX	216
-#define SW_TF_SIZE	368
-/* The saved %rbp (the caller's), and where the caller's return address is. */
-#define SW_TF_CALLER_FP	(SW_TF_SIZE)
-#define SW_TF_ENTRY_SP	(SW_TF_SIZE + 16)
-#endif
+/* The frame's offsets per architecture: SW_TF_*. */
+#include "wrapper/ftrace_direct.h"
 
 /*
  * Above the frame, both architectures: the caller's frame pointer is at

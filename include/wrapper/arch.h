@@ -3,9 +3,10 @@
  * wrapper/arch.h - the measurement's hot path, tuned per architecture.
  *
  * Not a difference of the kernel's API: what the compiler makes of the
- * same C differs by architecture, and each choice below was measured per
- * instruction (BENCHMARKS.md).  Everything that depends on it tests the
- * SW_ARCH_* names defined here, never an architecture.
+ * same C differs by architecture, and each choice below is the one that
+ * runs fewer instructions per call on that architecture (BENCHMARKS.md
+ * has the counts).  Everything that depends on it tests the SW_ARCH_*
+ * names defined here, never an architecture.
  *
  * SW_ARCH_LEAN_INLINE: the core's lean event halves (core/pending.h) are
  * inlined into the attach mechanisms' handlers, and their general ways
@@ -13,8 +14,8 @@
  * called in tail position, so the handlers keep no value across a call
  * and save no registers for it (arm64).  Without it the lean halves are
  * functions of their own and their general ways are inline: inlined on
- * x86_64, every time-only call paid 20 instructions more for a realigned
- * frame and six saved registers.
+ * x86_64, they would make every time-only call realign its frame and save
+ * six registers.
  *
  * SW_ARCH_CTR_PAIRS (1, else 0): a counter's four fields are copied to
  * the stack before it is read even where perf's read may follow: two pair

@@ -48,9 +48,15 @@ static __always_inline u64 sw_clock_ns(void)
 /* A stamp read from the TSC (else: ktime_get_mono_fast_ns()). */
 #define SW_STAMP_TSC (1ULL << 63)
 
-/* Whether new calls are stamped from the TSC; nanoseconds per cycle << 32. */
+/*
+ * Whether new calls are stamped from the TSC; nanoseconds per cycle << 32.
+ * SW_CLOCK_DEFINE_STATE defines them, once (control/clock.c).
+ */
 extern bool sw_clock_tsc;
 extern u64 sw_clock_tsc_mult;
+#define SW_CLOCK_DEFINE_STATE	\
+	bool sw_clock_tsc;	\
+	u64 sw_clock_tsc_mult
 
 /*
  * sw_clock_stamp() - a call's entry stamp for sw_clock_since().
@@ -112,6 +118,9 @@ static inline const char *sw_clock_name(void)
 	return READ_ONCE(sw_clock_tsc) ? "tsc" : "mono_fast";
 }
 #else
+/* No state: the one clock. */
+#define SW_CLOCK_DEFINE_STATE	struct sw_clock_no_state
+
 static __always_inline u64 sw_clock_stamp(void)
 {
 	return ktime_get_mono_fast_ns();

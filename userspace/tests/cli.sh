@@ -967,6 +967,7 @@ done
 # program"), and those in backquotes in that chapter's paragraphs about CMD.
 awk '
 	/^## / { prog = ($0 == "## The stopwatch program") ; cmd = "" }
+	/^### / { cmd = "" }
 	/^### stopwatch time/ { cmd = "time" }
 	/^### Spans/ { cmd = "span" }
 	prog && /^\*\*(record|report|events|stat|probe)\*\*/ {

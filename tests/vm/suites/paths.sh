@@ -4,7 +4,8 @@
 #
 # Part 1: stacked calls (the core keeps the whole record of a call on its
 # thread's pending stack, as for a uprobe), through the kretprobe
-# mechanism's "stacked" test parameter: exact counts, nesting, recursion,
+# mechanism's "stacked" parameter of the module's test build (DMOD,
+# scripts/kbuild.sh --debug): exact counts, nesting, recursion,
 # a call sleeping in flight, an entry orphaned by a removed probe, and on
 # a PMU that counts instructions (arm64 --icount) the same exact counts as
 # without it.
@@ -26,8 +27,13 @@
 
 R=${SW_RESULTS:-$TMP}/paths
 CPU1=/sys/devices/system/cpu/cpu1/online
+# The test build of stopwatch.ko, beside the shipped one (paths.prepare).
+DMOD=$(dirname "$MOD")/debug/stopwatch.ko
 
 # --- helpers ---------------------------------------------------------------
+
+# dload ARGS: load the test build with ARGS (as lib.sh's load does $MOD).
+dload() { "$P/modload" "$DMOD" "$*"; }
 
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
 # tctlx K CMD: CMD K times (each from its own write).
@@ -44,13 +50,14 @@ unload
 rmmod sw_testmod 2>/dev/null
 [ -r "$MOD" ] || skip_all "module $MOD not built"
 [ -r "$TMOD" ] || skip_all "test module $TMOD not built (paths.prepare)"
+[ -r "$DMOD" ] || skip_all "test build $DMOD not built (paths.prepare)"
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
 kp_base=$(kprobes_list | wc -l)
 
 # === Part 1: stacked calls =====================================================
 
 FUNCS="sw_test_loop sw_test_rec sw_test_sleep sw_test_f1 sw_test_f2 sw_test_f3"
-is "load stacked=1" "$(load stacked=1)" ok
+is "load stacked=1" "$(dload stacked=1)" ok
 is "probe the test functions" "$(ctl probes "$(echo "+$FUNCS" | sed 's/ / +/g')")" ok
 tctlx 20 loop 1000
 is "stacked: loop x 20 is 20 calls" "$(col sw_test_loop calls)" 20
@@ -327,7 +334,7 @@ is "events emptied: the columns go" "$(ctl events '') $(awk '$1 == "path"' "$D/p
 
 # Stacked calls are on paths as well.
 unload
-is "load stacked=1 paths=1" "$(load stacked=1 paths=1 probes=sw_test_f1,sw_test_f2,sw_test_f3)" ok
+is "load stacked=1 paths=1" "$(dload stacked=1 paths=1 probes=sw_test_f1,sw_test_f2,sw_test_f3)" ok
 tctl "chain 4 10 10 10" >/dev/null
 is "stacked: calls per path 4 4 8" "$(pcol $F1 calls) $(pcol $F2 calls) $(pcol $F3 calls)" "4 4 8"
 is "stacked: self(f1;f2) = total - total(f1;f2;f3)" "$(pcol $F2 self_ns)" \

@@ -21,6 +21,10 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
+# The test build of stopwatch.ko, beside the shipped one (pmu.prepare):
+# direct_read=; dload ARGS loads it as lib.sh's load does $MOD.
+DMOD=$(dirname "$MOD")/debug/stopwatch.ko
+dload() { "$P/modload" "$DMOD" "$*"; }
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 # --- helpers ---------------------------------------------------------------
@@ -516,7 +520,7 @@ is "counters: instructions and cycles read directly (direct_read=Y)" \
 # read inside the measured window: the direct value is the driver's.
 unload
 is "load direct_read=0 events=instructions,cycles" \
-	"$(load direct_read=0 events=instructions,cycles probes=sw_test_loop)" ok
+	"$(dload direct_read=0 events=instructions,cycles probes=sw_test_loop)" ok
 is "counters: instructions and cycles read through perf" \
 	"$(cread 0 instructions) $(cread 0 cycles)" "perf perf"
 for n in 0 1000 4000; do
