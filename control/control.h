@@ -31,8 +31,11 @@
  * 1.2: filtered, filtered_short, filtered_long appended (last columns)
  * 1.3: attach, attach_err appended
  * 1.4: detached appended
+ * 1.5: the hists file: every probe's hist/<probe> sections, each
+ *      wall-time title going on with the row's timing columns read with
+ *      its buckets (SW_HIST_TITLE_ROW_FMT, lib/stats.h)
  */
-#define SW_STATS_FORMAT_MINOR 4
+#define SW_STATS_FORMAT_MINOR 5
 
 /**
  * struct sw_ctl_file - a control file (sw_debugfs_add_ctl()).
