@@ -318,8 +318,36 @@ static long sw_hist_rfind(const char *s, size_t len, char c)
 }
 
 /*
- * Title "<probe>: <unit>, <N> calls", taken apart from the right since
- * only the probe name is free-form.
+ * The tail "; total T, min A, avg B, max C, stddev D" of a title
+ * (SW_HIST_TITLE_ROW_FMT) at @s[0, len), into @row.
+ */
+static int sw_hist_row_tail(const char *s, size_t len, u64 *row)
+{
+	static const char *const key[SW_HIST_ROW_FIELDS] = {
+		"; total ", ", min ", ", avg ", ", max ", ", stddev "
+	};
+	size_t i, kl, n;
+
+	for (i = 0; i < SW_HIST_ROW_FIELDS; i++) {
+		kl = strlen(key[i]);
+		if (len < kl || memcmp(s, key[i], kl))
+			return -EINVAL;
+		s += kl;
+		len -= kl;
+		for (n = 0; n < len && s[n] >= '0' && s[n] <= '9'; n++)
+			;
+		if (sw_hist_u64(s, n, &row[i]))
+			return -EINVAL;
+		s += n;
+		len -= n;
+	}
+	return len ? -EINVAL : 0;
+}
+
+/*
+ * Title "<probe>: <unit>, <N> calls", maybe followed by the row's timing
+ * columns (SW_HIST_TITLE_ROW_FMT), taken apart from the right since only
+ * the probe name is free-form.
  */
 static int sw_hist_title(struct sw_hist_reader *r, const char *s, size_t len)
 {
@@ -328,6 +356,12 @@ static int sw_hist_title(struct sw_hist_reader *r, const char *s, size_t len)
 	long sp, c;
 	u64 calls;
 
+	r->has_row = false;
+	sp = sw_hist_rfind(s, len, ';');
+	if (sp > 0 && !sw_hist_row_tail(s + sp, len - (size_t)sp, r->row)) {
+		r->has_row = true;
+		len = (size_t)sp;
+	}
 	if (len <= tl || memcmp(s + len - tl, tail, tl))
 		return -EINVAL;
 	len -= tl;

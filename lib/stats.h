@@ -135,6 +135,27 @@ void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
  */
 #define SW_HIST_TITLE_FMT "%s: %s, %llu calls\n"
 
+/*
+ * A wall-time section's title may go on with its probe's other timing
+ * columns of the stats file, read in the same pass over the CPUs as the
+ * buckets and the call count (stats_format 1.5), so that a reader can
+ * show a row and its histogram as one snapshot:
+ * "<probe>: ns, <calls> calls; total <ns>, min <ns>, avg <ns>, max <ns>,
+ * stddev <ns>".
+ */
+#define SW_HIST_TITLE_ROW_FMT \
+	"%s: %s, %llu calls; total %llu, min %llu, avg %llu, max %llu, stddev %llu\n"
+
+/* The values after the ';', in the order SW_HIST_TITLE_ROW_FMT prints them. */
+enum sw_hist_row_field {
+	SW_HIST_ROW_TOTAL,
+	SW_HIST_ROW_MIN,
+	SW_HIST_ROW_AVG,
+	SW_HIST_ROW_MAX,
+	SW_HIST_ROW_STDDEV,
+	SW_HIST_ROW_FIELDS
+};
+
 /* Longest unit ("ns", an event name) the reader takes, with the NUL. */
 #define SW_HIST_UNIT_LEN 32
 
@@ -151,6 +172,8 @@ void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
  * @probe_len: its length
  * @unit:      the unit of the last title
  * @calls:     the call count of the last title
+ * @has_row:   the last title carried the row's timing columns
+ * @row:       those columns (enum sw_hist_row_field), when @has_row
  * @why:       after -EINVAL, what is wrong with the line
  * @sections:  sections seen (private)
  * @header:    the current section's header was seen (private)
@@ -163,6 +186,8 @@ struct sw_hist_reader {
 	size_t probe_len;
 	char unit[SW_HIST_UNIT_LEN];
 	u64 calls;
+	bool has_row;
+	u64 row[SW_HIST_ROW_FIELDS];
 	const char *why;
 	unsigned int sections;
 	bool header;

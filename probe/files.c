@@ -10,6 +10,9 @@
  *   breakdown_stats  the statistics broken down by that key
  *   keys             every probe's rows: by its own by=, or by the
  *                    breakdown mode; with per-event averages
+ *   hists            every probe's hist/<probe> sections, blank-line
+ *                    separated, each wall-time title with the row's timing
+ *                    columns read with its buckets (one snapshot per row)
  *
  * (hist/<probe> files are made with each probe, see show.c.)  All
  * callbacks run in process context.
@@ -21,12 +24,13 @@
 #include "lib/parse.h"
 #include "probe.h"
 
-static struct sw_file *sw_files[6];
+static struct sw_file *sw_files[7];
 
 /* stats: the header agrees with the rows (both under the registry lock). */
 struct sw_stats_walk {
 	struct seq_file *m;
 	struct sw_show_buf *buf;
+	unsigned int n;
 };
 
 static void sw_stats_first(void *arg)
@@ -59,6 +63,34 @@ static int sw_stats_show(struct seq_file *m)
 
 static const struct sw_ctl_file sw_stats_file = {
 	.show = sw_stats_show,
+};
+
+/* hists: the probes in the stats file's order, under the registry lock. */
+static int sw_hists_one(struct sw_probe *p, void *arg)
+{
+	struct sw_stats_walk *w = arg;
+
+	if (w->n++)
+		seq_putc(w->m, '\n');
+	sw_hist_sections(w->m, p, w->buf, true);
+	return 0;
+}
+
+static int sw_hists_show(struct seq_file *m)
+{
+	struct sw_stats_walk w = { .m = m };
+	int ret;
+
+	w.buf = kmalloc(sizeof(*w.buf), GFP_KERNEL);
+	if (!w.buf)
+		return -ENOMEM;
+	ret = sw_registry_for_each(sw_hists_one, &w, NULL);
+	kfree(w.buf);
+	return ret;
+}
+
+static const struct sw_ctl_file sw_hists_file = {
+	.show = sw_hists_show,
 };
 
 /* A user point's line also says where it is, as uprobe= takes it. */
@@ -228,6 +260,7 @@ int sw_probe_files_init(void)
 	sw_files[4] = sw_debugfs_add_ctl(SW_FILE_BREAKDOWN_STATS, 0400, NULL,
 					 &sw_bdstats_file);
 	sw_files[5] = sw_debugfs_add_ctl(SW_FILE_KEYS, 0400, NULL, &sw_keys_file);
+	sw_files[6] = sw_debugfs_add_ctl(SW_FILE_HISTS, 0400, NULL, &sw_hists_file);
 	return 0;
 }
 

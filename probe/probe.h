@@ -68,6 +68,9 @@ struct sw_probe {
 
 /* probe/show.c */
 int sw_hist_show(struct seq_file *m, void *v);
+struct sw_show_buf;
+void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
+		      struct sw_show_buf *buf, bool row);
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set);
 /**
  * struct sw_show_buf - scratch for reading one probe's statistics.

@@ -103,28 +103,36 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		   p->attach_err, sw_probe_detached(p));
 }
 
-/*
- * hist/<probe>: the debugfs proxy keeps the probe alive while this runs;
- * removal waits for it, so the registry's lock is not needed (removal
- * holds it).  The generations are read under RCU (reset replaces them).
+/**
+ * sw_hist_sections() - one probe's histogram sections: wall time, then
+ * one per event.
+ * @m:   seq_file
+ * @p:   the probe, kept alive by the caller (the debugfs proxy or the
+ *       registry's lock)
+ * @buf: scratch
+ * @row: the wall-time title goes on with the row's timing columns, read
+ *       with the buckets (SW_HIST_TITLE_ROW_FMT)
+ *
+ * The generations are read under RCU (reset replaces them).
  */
-int sw_hist_show(struct seq_file *m, void *v)
+void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
+		      struct sw_show_buf *buf, bool row)
 {
-	struct sw_probe *p = m->private;
-	struct sw_show_buf *buf;
 	struct sw_evgen *g;
 	struct sw_stats st;
 	u64 migrated;
 	u32 i;
 
-	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
 	rcu_read_lock();
 	sw_gen_read(rcu_dereference(p->aggs.gen), &buf->snap, &st, buf->hist,
 		    &migrated);
 	rcu_read_unlock();
-	seq_printf(m, SW_HIST_TITLE_FMT, p->name, "ns", st.count);
+	if (row)
+		seq_printf(m, SW_HIST_TITLE_ROW_FMT, p->name, "ns", st.count,
+			   st.sum, st.count ? st.min : 0, sw_stats_avg(&st),
+			   st.max, sw_stats_stddev(&st));
+	else
+		seq_printf(m, SW_HIST_TITLE_FMT, p->name, "ns", st.count);
 	sw_hist_print(buf->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
 
 	/* One section per event; N is the calls measured for it. */
@@ -141,6 +149,21 @@ int sw_hist_show(struct seq_file *m, void *v)
 		sw_hist_print(buf->evr.ev[i].hist, SW_HIST_BUCKETS, sw_seq_emit,
 			      m);
 	}
+}
+
+/*
+ * hist/<probe>: the debugfs proxy keeps the probe alive while this runs;
+ * removal waits for it, so the registry's lock is not needed (removal
+ * holds it).
+ */
+int sw_hist_show(struct seq_file *m, void *v)
+{
+	struct sw_show_buf *buf;
+
+	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	sw_hist_sections(m, m->private, buf, false);
 	kfree(buf);
 	return 0;
 }

@@ -22,9 +22,12 @@
  * 1.2: filtered, filtered_short, filtered_long appended (last columns)
  * 1.3: attach, attach_err appended
  * 1.4: detached appended
+ * 1.5: the hists file: every probe's hist/<probe> sections, each
+ *      wall-time title going on with the row's timing columns read with
+ *      its buckets (SW_HIST_TITLE_ROW_FMT, lib/stats.h)
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 4
+#define SW_STATS_FORMAT_MINOR 5
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -35,6 +38,7 @@
 #define SW_FILE_BREAKDOWN	"breakdown"
 #define SW_FILE_BREAKDOWN_STATS	"breakdown_stats"
 #define SW_FILE_KEYS		"keys"
+#define SW_FILE_HISTS		"hists"
 #define SW_DIR_HIST		"hist"
 
 /* The version file's line that names the statistics layout. */

@@ -516,6 +516,36 @@ static void test_hist_reader_sections(void **state)
 	assert_string_equal(r.unit, "ns");
 }
 
+/* A title with the row's timing columns; a bad tail is not a title. */
+static void test_hist_reader_row_title(void **state)
+{
+	static u64 sec[1][SW_HIST_BUCKETS];
+	struct sw_hist_reader r;
+	struct buf b = { .len = 0 };
+
+	(void)state;
+	buf_emit(&b, SW_HIST_TITLE_ROW_FMT, "a;b", "ns", 3ULL, 30ULL, 5ULL,
+		 10ULL, 15ULL, 4ULL);
+	buf_emit(&b, "value |-------------------------------------------------- count\n");
+	assert_int_equal(read_text(b.text, sec, 1, &r), 0);
+	assert_int_equal(r.probe_len, 3);
+	assert_memory_equal(r.probe, "a;b", 3);
+	assert_true(r.calls == 3 && r.has_row);
+	assert_true(r.row[SW_HIST_ROW_TOTAL] == 30 &&
+		    r.row[SW_HIST_ROW_MIN] == 5 &&
+		    r.row[SW_HIST_ROW_AVG] == 10 &&
+		    r.row[SW_HIST_ROW_MAX] == 15 &&
+		    r.row[SW_HIST_ROW_STDDEV] == 4);
+	assert_int_equal(read_text("p: ns, 1 calls\n"
+				   "value |-------------------------------------------------- count\n",
+				   sec, 1, &r), 0);
+	assert_false(r.has_row);
+	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1\n", sec, 1,
+				   &r), -EINVAL);
+	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev x\n",
+				   sec, 1, &r), -EINVAL);
+}
+
 static void expect_bad(const char *text, int err, const char *why)
 {
 	static u64 sec[4][SW_HIST_BUCKETS];
@@ -577,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_hist_print_wide_labels),
 		cmocka_unit_test(test_hist_round_trip),
 		cmocka_unit_test(test_hist_reader_sections),
+		cmocka_unit_test(test_hist_reader_row_title),
 		cmocka_unit_test(test_hist_reader_errors),
 	};
 

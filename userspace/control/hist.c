@@ -81,43 +81,35 @@ static struct sw_hist *sw_hist_add(struct sw_hist_set *set, size_t *cap)
 }
 
 /* A new section titled as @r says: checks what lib/stats.c cannot know. */
-static int sw_hist_section(struct sw_hist_set *set, size_t *cap,
-			   const struct sw_hist_reader *r, const char *probe,
-			   const char *what, size_t lineno, struct sw_err *err)
+static int sw_hist_section(struct sw_hist_set *set,
+			   const struct sw_hist_reader *r, const char *what,
+			   size_t lineno, struct sw_err *err)
 {
 	struct sw_hist *h;
 
-	if (probe && (strlen(probe) != r->probe_len ||
-		      memcmp(probe, r->probe, r->probe_len)))
-		return sw_err_set(err, -EINVAL,
-				  "%s: line %zu: title names probe '%.*s', expected '%s'",
-				  what, lineno, (int)r->probe_len, r->probe,
-				  probe);
 	if (sw_hist_find(set, r->unit))
 		return sw_err_set(err, -EINVAL,
 				  "%s: line %zu: second '%s' histogram", what,
 				  lineno, r->unit);
-	h = sw_hist_add(set, cap);
+	h = sw_hist_add(set, &set->cap);
 	if (!h)
 		return sw_err_set(err, -ENOMEM, "out of memory");
 	strcpy(h->unit, r->unit);
 	h->calls = r->calls;
+	h->has_row = r->has_row;
+	memcpy(h->row, r->row, sizeof(h->row));
 	return 0;
 }
 
-int sw_hist_parse(const char *text, const char *probe, const char *what,
-		  struct sw_hist_set **out, struct sw_err *err)
+int sw_hist_parse_each(const char *text, const char *what,
+		       sw_hist_set_of_fn set_of, void *ctx, struct sw_err *err)
 {
 	struct sw_hist_reader r;
 	struct sw_hist_set *set;
 	const char *line, *nl;
-	size_t lineno = 0, cap = 0, len;
+	size_t lineno = 0, len;
 	int ret = 0;
 
-	*out = NULL;
-	set = calloc(1, sizeof(*set));
-	if (!set)
-		return sw_err_set(err, -ENOMEM, "out of memory");
 	sw_hist_reader_init(&r);
 	for (line = text; *line; line = nl ? nl + 1 : line + len) {
 		nl = strchr(line, '\n');
@@ -131,30 +123,70 @@ int sw_hist_parse(const char *text, const char *probe, const char *what,
 				line++;
 				len--;
 			}
-			ret = sw_err_set(err, ret, "%s: line %zu: %s: '%.*s'",
-					 what, lineno, r.why, (int)len, line);
-			goto cleanup;
+			return sw_err_set(err, ret, "%s: line %zu: %s: '%.*s'",
+					  what, lineno, r.why, (int)len, line);
 		}
 		if (ret != SW_HIST_TITLE)
 			continue;
-		ret = sw_hist_section(set, &cap, &r, probe, what, lineno, err);
+		r.buckets = NULL;
+		ret = set_of(ctx, r.probe, r.probe_len, &set, what, lineno,
+			     err);
 		if (ret)
-			goto cleanup;
+			return ret;
+		if (!set)
+			continue;
+		ret = sw_hist_section(set, &r, what, lineno, err);
+		if (ret)
+			return ret;
 		r.buckets = set->hist[set->n - 1].bucket;
 	}
 	ret = sw_hist_read_end(&r);
 	if (ret == -ENODATA)
-		ret = sw_err_set(err, ret, "%s: empty: no histogram", what);
-	else if (ret)
-		ret = sw_err_set(err, ret, "%s: line %zu: %s", what, lineno,
-				 r.why);
-	if (!ret) {
-		*out = set;
-		set = NULL;
+		return sw_err_set(err, ret, "%s: empty: no histogram", what);
+	if (ret)
+		return sw_err_set(err, ret, "%s: line %zu: %s", what, lineno,
+				  r.why);
+	return 0;
+}
+
+/* sw_hist_parse(): every title names the one probe. */
+struct sw_hist_one {
+	const char *probe;
+	struct sw_hist_set *set;
+};
+
+static int sw_hist_one_set(void *ctx, const char *probe, size_t len,
+			   struct sw_hist_set **set, const char *what,
+			   size_t lineno, struct sw_err *err)
+{
+	struct sw_hist_one *o = ctx;
+
+	*set = o->set;
+	if (!o->probe ||
+	    (strlen(o->probe) == len && !memcmp(o->probe, probe, len)))
+		return 0;
+	return sw_err_set(err, -EINVAL,
+			  "%s: line %zu: title names probe '%.*s', expected '%s'",
+			  what, lineno, (int)len, probe, o->probe);
+}
+
+int sw_hist_parse(const char *text, const char *probe, const char *what,
+		  struct sw_hist_set **out, struct sw_err *err)
+{
+	struct sw_hist_one o = { .probe = probe };
+	int ret;
+
+	*out = NULL;
+	o.set = calloc(1, sizeof(*o.set));
+	if (!o.set)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_hist_parse_each(text, what, sw_hist_one_set, &o, err);
+	if (ret) {
+		sw_hist_set_free(o.set);
+		return ret;
 	}
-cleanup:
-	sw_hist_set_free(set);
-	return ret;
+	*out = o.set;
+	return 0;
 }
 
 /* lib/stats.c's output sink, writing to a FILE. */

@@ -21,6 +21,7 @@
 #ifndef _SW_UTIL_HIST_H
 #define _SW_UTIL_HIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,11 +33,17 @@
  * struct sw_hist - one histogram section.
  * @unit:   what was measured: "ns", "cycles", ...
  * @calls:  the call count of the title line
+ * @has_row: the title went on with the row's timing columns (the hists
+ *          file's wall-time sections, SW_HIST_TITLE_ROW_FMT)
+ * @row:    those columns, read with @calls and @bucket (enum
+ *          sw_hist_row_field)
  * @bucket: counts; buckets the input left out or elided are 0
  */
 struct sw_hist {
 	char unit[SW_HIST_UNIT_LEN];
 	uint64_t calls;
+	bool has_row;
+	uint64_t row[SW_HIST_ROW_FIELDS];
 	uint64_t bucket[SW_HIST_BUCKETS];
 };
 
@@ -44,10 +51,12 @@ struct sw_hist {
  * struct sw_hist_set - all sections of one hist/<probe> file.
  * @n:    number of sections
  * @hist: the sections, in file order
+ * @cap:  sections allocated at @hist (parser's)
  */
 struct sw_hist_set {
 	size_t n;
 	struct sw_hist *hist;
+	size_t cap;
 };
 
 /**
@@ -62,6 +71,30 @@ struct sw_hist_set {
  */
 int sw_hist_parse(const char *text, const char *probe, const char *what,
 		  struct sw_hist_set **out, struct sw_err *err);
+
+/*
+ * Where the sections of the title naming probe @probe (@len bytes, not
+ * NUL-terminated) go: *@set, or NULL to skip them.  Returns 0 or a
+ * negative errno after saying why in @err (@what, @lineno: the title's).
+ */
+typedef int (*sw_hist_set_of_fn)(void *ctx, const char *probe, size_t len,
+				 struct sw_hist_set **set, const char *what,
+				 size_t lineno, struct sw_err *err);
+
+/**
+ * sw_hist_parse_each() - parse histogram text naming several probes (the
+ * hists file), each section going where @set_of says.
+ * @text:   NUL-terminated file contents
+ * @what:   name of the input for messages
+ * @set_of: where each title's sections go
+ * @ctx:    passed to @set_of
+ * @err:    message on failure; may be NULL
+ *
+ * Return: 0, -ENODATA (no section at all), -EINVAL (malformed), -ENOMEM,
+ * or @set_of's error.
+ */
+int sw_hist_parse_each(const char *text, const char *what,
+		       sw_hist_set_of_fn set_of, void *ctx, struct sw_err *err);
 
 void sw_hist_set_free(struct sw_hist_set *s);
 

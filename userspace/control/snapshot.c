@@ -10,6 +10,7 @@
 
 #include "control/debugfs.h"
 #include "control/snapshot.h"
+#include "stopwatch/files.h"
 
 static const char *const sw_bd_modes[] = { "pid", "tgid", "comm", "cpu",
 					   "none" };
@@ -352,6 +353,102 @@ cleanup:
 	return ret;
 }
 
+/* sw_load_hists(): a title's probe, if selected, gets its sections. */
+static int sw_hists_set_of(void *ctx, const char *probe, size_t len,
+			   struct sw_hist_set **set, const char *what,
+			   size_t lineno, struct sw_err *err)
+{
+	struct sw_snapshot *s = ctx;
+	size_t i;
+
+	(void)what;
+	(void)lineno;
+	*set = NULL;
+	for (i = 0; i < s->nprobes; i++) {
+		struct sw_probe_stat *p = &s->probe[i];
+
+		if (strlen(p->name) != len || memcmp(p->name, probe, len))
+			continue;
+		if (!p->hist) {
+			p->hist = calloc(1, sizeof(*p->hist));
+			if (!p->hist)
+				return sw_err_set(err, -ENOMEM,
+						  "out of memory");
+		}
+		*set = p->hist;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The row's timing columns as read with its histogram: the calls, sums
+ * and buckets shown for a probe are one snapshot (the stats file is read
+ * apart from the histograms).
+ */
+static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
+{
+	static const struct {
+		const char *col;
+		int field;	/* enum sw_hist_row_field; -1: the calls */
+	} map[] = {
+		{ "calls", -1 },
+		{ "min_ns", SW_HIST_ROW_MIN },
+		{ "avg_ns", SW_HIST_ROW_AVG },
+		{ "max_ns", SW_HIST_ROW_MAX },
+		{ "stddev_ns", SW_HIST_ROW_STDDEV },
+		{ "total_ns", SW_HIST_ROW_TOTAL },
+	};
+	const struct sw_hist *h = sw_hist_find(p->hist, "ns");
+	size_t i;
+	int c;
+
+	if (!h || !h->has_row)
+		return;
+	for (i = 0; i < sizeof(map) / sizeof(*map); i++) {
+		c = sw_snapshot_col(s, map[i].col);
+		if (c < 0 || s->places[c])
+			continue;
+		p->val[c] = map[i].field < 0 ? h->calls : h->row[map[i].field];
+	}
+}
+
+/*
+ * Every selected probe's histograms from the one hists file (stats_format
+ * 1.5), each row's timing columns replaced by those read with its
+ * buckets.  -ENOENT: an older module, without the file.
+ */
+static int sw_load_hists(struct sw_snapshot *s, struct sw_err *err)
+{
+	char *text = NULL, *what = NULL;
+	size_t i;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, SW_FILE_HISTS, &text, NULL, NULL);
+	if (ret == -ENOENT)
+		return ret;
+	if (ret)
+		return sw_err_set(err, ret, "%s/hists: %s", s->dir,
+				  strerror(-ret));
+	what = malloc(strlen(s->dir) + sizeof("/hists"));
+	if (!what) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	sprintf(what, "%s/hists", s->dir);
+	ret = sw_hist_parse_each(text, what, sw_hists_set_of, s, err);
+	if (ret == -ENODATA && !text[strspn(text, " \t\r\n")])
+		ret = 0;	/* no probe left */
+	if (ret)
+		goto cleanup;
+	for (i = 0; i < s->nprobes; i++)
+		sw_row_from_hist(s, &s->probe[i]);
+cleanup:
+	free(text);
+	free(what);
+	return ret;
+}
+
 static char *sw_trim_dup(const char *s)
 {
 	size_t n;
@@ -421,11 +518,12 @@ int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 		ret = sw_err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
-	for (i = 0; o->hist && i < s->nprobes; i++) {
-		ret = sw_load_hist(dir, &s->probe[i], err);
-		if (ret)
-			goto cleanup;
-	}
+	ret = o->hist ? sw_load_hists(s, err) : 0;
+	if (ret == -ENOENT)
+		for (ret = 0, i = 0; !ret && i < s->nprobes; i++)
+			ret = sw_load_hist(dir, &s->probe[i], err);
+	if (ret)
+		goto cleanup;
 	if (o->breakdown) {
 		ret = sw_load_breakdown(s, err);
 		if (ret)

@@ -354,6 +354,53 @@ static void test_hist_malformed(void **state)
 	assert_string_equal(err.msg, want);
 }
 
+/*
+ * The hists file (stats_format 1.5): one read for every probe's
+ * histograms; each row's timing columns come from its wall-time title,
+ * read with the buckets, not from the stats file read apart.
+ */
+static void test_hists_file(void **state)
+{
+	const struct sw_probe_stat *p;
+	struct sw_snapshot *s;
+
+	(void)state;
+	put("hists", "vfs_read: ns, 5 calls; total 7000, min 1000, avg 1400, max 2000, stddev 400\n"
+		     "value |-------------------------------------------------- count\n"
+		     "  512 |                                                   0\n"
+		     " 1024 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 5\n"
+		     " 2048 |                                                   0\n"
+		     "\n"
+		     "gone_by_now: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev 0\n"
+		     "value |-------------------------------------------------- count\n"
+		     "    0 |                                                   0\n"
+		     "    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 1\n"
+		     "    2 |                                                   0\n");
+	/* Not read when the hists file is there. */
+	put("hist/vfs_read", "not a histogram\n");
+	s = load_ok(scratch, &all);
+	p = sw_snapshot_probe(s, "vfs_read");
+	assert_non_null(p->hist);
+	assert_int_equal(p->hist->n, 1);
+	assert_true(p->hist->hist[0].calls == 5);
+	assert_true(p->hist->hist[0].bucket[11] == 5);
+	assert_true(p->val[sw_snapshot_col(s, "calls")] == 5);
+	assert_true(p->val[sw_snapshot_col(s, "min_ns")] == 1000);
+	assert_true(p->val[sw_snapshot_col(s, "avg_ns")] == 1400);
+	assert_true(p->val[sw_snapshot_col(s, "max_ns")] == 2000);
+	assert_true(p->val[sw_snapshot_col(s, "stddev_ns")] == 400);
+	assert_true(p->val[sw_snapshot_col(s, "total_ns")] == 7000);
+	/* Others as the stats file has them, without a histogram. */
+	assert_true(sw_snapshot_probe(s, "vfs_write")->val[0] == 4567);
+	assert_null(sw_snapshot_probe(s, "vfs_write")->hist);
+	sw_snapshot_free(s);
+	/* No probe left: no histograms, no error. */
+	put("hists", "");
+	s = load_ok(scratch, &all);
+	assert_null(sw_snapshot_probe(s, "vfs_read")->hist);
+	sw_snapshot_free(s);
+}
+
 static void test_stats_missing(void **state)
 {
 	struct sw_snapshot *s = NULL;
@@ -548,6 +595,8 @@ int main(void)
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_hist_malformed,
 						scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_hists_file, scratch_setup,
+						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_stats_missing,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_debugfs_find,

@@ -33,7 +33,7 @@ if [ ! -r "$MOD" ] || [ ! -r "$TMOD" ]; then
 fi
 is "load stopwatch" "$(load)" ok
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
-check "version says stats_format 1.4" grep -qx 'stats_format 1\.4' "$D/version"
+check "version says stats_format 1.5" grep -qx 'stats_format 1\.5' "$D/version"
 hdr=$(head -n 1 "$D/stats" | tr -s ' ')
 case "$hdr" in
 *" filtered filtered_short filtered_long attach attach_err detached") ok "stats ends with the filtered columns, then attach (1.3), then detached (1.4)" ;;

@@ -306,6 +306,69 @@ is "probes file back to what it was at the end" \
 	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
 ctl probes -vfs_write >/dev/null
 
+# --- one snapshot per screen: a row's calls are its histogram's total --------
+# stats and the histograms are read apart; under a busy workload the
+# calls, sums and buckets shown for a probe must still be one read.
+. "$SW_REPO/scripts/demo-workload.sh"
+for f in $(echo "$SW_DEMO_PROBES" | tr , ' '); do
+	ctl probes "+$f" >/dev/null
+done
+DEMO="--probe $SW_DEMO_PROBES"
+( while :; do dd if=/dev/zero of=/dev/null bs=1 count=3000 2>/dev/null; done ) &
+BUSY=$!
+sleep 0.2
+for i in 1 2 3; do
+	"$SW" stat $DEMO >"$TMP/snap$i.txt" 2>>"$TMP/snap.err"
+	"$SW" stat $DEMO --json >"$TMP/snap$i.json" 2>>"$TMP/snap.err"
+	"$SW" stat $DEMO --prometheus >"$TMP/snap$i.prom" 2>>"$TMP/snap.err"
+done
+kill $BUSY; wait $BUSY 2>/dev/null
+# table: "probe calls ..." rows, then "probe: ns, N calls" sections whose
+# bucket rows end in their count.
+snap_table() {
+	awk 'NR == 1 { next }
+	     /^$/ { sec = 1 }
+	     !sec && NF > 1 && $2 ~ /^[0-9]+$/ { calls[$1] = $2; next }
+	     /: ns, [0-9]+ calls$/ { p = $1; sub(/:$/, "", p); sec = 1; u = 1; next }
+	     /: [^ ]+, [0-9]+ calls$/ { u = 0; next }
+	     u && /\|/ { tot[p] += $NF }
+	     END { for (p in calls) print p, calls[p], tot[p] + 0 }' "$1"
+}
+snap_json() {
+	tr '{' '\n' <"$1" | awk -F'[:,]' '
+	     /"breakdown":/ { exit }
+	     /^"probe":/ { p = $2; gsub(/"/, "", p); calls[p] = $4; u = 0 }
+	     /^"low":/ && u { v = $4; sub(/}.*/, "", v); tot[p] += v }
+	     /"ns":\[$/ { u = 1; next }
+	     /":\[$/ { u = 0 }
+	     END { for (p in calls) print p, calls[p], tot[p] + 0 }'
+}
+snap_prom() {
+	awk '/^stopwatch_calls_total\{/ { split($1, a, "\""); calls[a[2]] = $2 }
+	     /^stopwatch_duration_seconds_count\{/ { split($1, a, "\""); tot[a[2]] = $2 }
+	     END { for (p in calls) print p, calls[p], tot[p] + 0 }' "$1"
+}
+bad=""; rows=0
+for i in 1 2 3; do
+	for f in table json prom; do
+		case $f in
+		table) snap_table "$TMP/snap$i.txt" ;;
+		json) snap_json "$TMP/snap$i.json" ;;
+		prom) snap_prom "$TMP/snap$i.prom" ;;
+		esac >"$TMP/snap.$f"
+		rows=$((rows + $(wc -l <"$TMP/snap.$f")))
+		bad="$bad$(awk -v f="$f#$i" '$2 != $3 { printf " %s:%s:%s!=%s", f, $1, $2, $3 }' "$TMP/snap.$f")"
+	done
+done
+is "snapshot: 3 x (table, JSON, Prometheus) x 4 demo probes read" "$rows" 36 ||
+	head -n 20 "$TMP/snap.err" "$TMP/snap1.txt" | sed 's/^/# /'
+is "snapshot: each histogram total equals its row's calls" "${bad:-none}" none
+cmp_ge "snapshot: vfs_read counted while the workload ran" \
+	"$(awk '$1 == "vfs_read" { print $2 }' "$TMP/snap.table")" 1
+for f in $(echo "$SW_DEMO_PROBES" | tr , ' '); do
+	ctl probes "-$f" >/dev/null
+done
+
 # --- the module is loaded when it is not -------------------------------------------
 unload
 "$SW" time -o "$TMP/load.txt" "$SYS_GETPPID" -- "$GETPPID" 100 >/dev/null 2>"$TMP/load.err"
