@@ -48,6 +48,7 @@ sw_demo() {
 	if command -v sw_demo_check >/dev/null; then
 		sw_demo_check
 	fi
-	sw_demo_run "$SW_DEMO_BIN" probe remove || { [ $rc = 0 ] && rc=$?; }
+	# shellcheck disable=SC2086
+	sw_demo_run "$SW_DEMO_BIN" probe remove $probes || { [ $rc = 0 ] && rc=$?; }
 	return $rc
 }
