@@ -15,10 +15,13 @@ sw_demo_workload() {
 	ls -lR /usr/share/doc >/dev/null 2>&1 || ls -lR /bin >/dev/null 2>&1
 }
 
-# sw_demo_run CMD...: show a command as typed, then run it.
+# sw_demo_run CMD...: show a command as typed, then run it; the first
+# failure's status is kept in sw_demo_rc.
 sw_demo_run() {
 	printf '\n$ %s\n' "$*" | sed "s|$SW_DEMO_BIN|stopwatch|"
 	"$@"
+	sw_demo_r=$?
+	[ "$sw_demo_r" = 0 ] || [ "$sw_demo_rc" != 0 ] || sw_demo_rc=$sw_demo_r
 }
 
 # sw_demo_note TEXT: a line of explanation between the commands.
@@ -33,22 +36,22 @@ sw_demo_note() {
 sw_demo() {
 	SW_DEMO_BIN=$1
 	set -- ${SW_DEMO_MODULE:+--module "$SW_DEMO_MODULE"}
-	probes=$(echo "$SW_DEMO_PROBES" | tr ',' ' ')
-	rc=0
+	sw_demo_probes=$(echo "$SW_DEMO_PROBES" | tr ',' ' ')
+	sw_demo_rc=0
 	sw_demo_note "Time two functions while one command runs: every call dd makes, only dd's."
 	sw_demo_note "attach=auto (the default) puts a trampoline on each function where the kernel has ftrace direct calls, else a kretprobe."
 	sw_demo_run "$SW_DEMO_BIN" time "$@" vfs_read vfs_write -- \
-		dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none || rc=$?
+		dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none
 	sw_demo_note "Probes that stay: add them, run anything, read them with stat (the attach column says how each is attached)."
 	# shellcheck disable=SC2086
-	sw_demo_run "$SW_DEMO_BIN" probe add "$@" $probes || { [ $rc = 0 ] && rc=$?; }
+	sw_demo_run "$SW_DEMO_BIN" probe add "$@" $sw_demo_probes
 	sw_demo_note "workload: dd, cat, sleep 0.01 (ten times), ls -lR"
 	sw_demo_workload
-	sw_demo_run "$SW_DEMO_BIN" stat || { [ $rc = 0 ] && rc=$?; }
+	sw_demo_run "$SW_DEMO_BIN" stat
 	if command -v sw_demo_check >/dev/null; then
 		sw_demo_check
 	fi
 	# shellcheck disable=SC2086
-	sw_demo_run "$SW_DEMO_BIN" probe remove $probes || { [ $rc = 0 ] && rc=$?; }
-	return $rc
+	sw_demo_run "$SW_DEMO_BIN" probe remove $sw_demo_probes
+	return $sw_demo_rc
 }
