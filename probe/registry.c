@@ -12,6 +12,7 @@
  * enabled and the removals carried out.  Reset and breakdown changes
  * allocate every new generation first and swap them in under RCU.
  */
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -19,15 +20,15 @@
 #include <linux/slab.h>
 
 #include "control/control.h"
+#include "stopwatch/abi.h"
 #include "lib/parse.h"
 #include "probe.h"
 
-#define SW_MAX_PROBES_LIMIT 4096
 /* The kernel's own limit for a string module parameter (param_set_charp). */
 #define SW_PARAM_STRING_MAX 1024
 
 static char *probes;
-static unsigned int max_probes = 64;
+static unsigned int max_probes = SW_MAX_PROBES_DEFAULT;
 static char *breakdown = "none";
 
 /*
@@ -57,7 +58,7 @@ MODULE_PARM_DESC(probes,
 		 "Comma-separated kernel functions to time from load on, e.g. vfs_read,do_sys_openat2; at most 1024 characters (default: none; add more through debugfs)");
 module_param(max_probes, uint, 0400);
 MODULE_PARM_DESC(max_probes,
-		 "Most functions probed at once, 1 to 4096 (default 64)");
+		 "Most functions probed at once, 1 to 65536 (default 4096); each costs memory only once probed");
 module_param(breakdown, charp, 0400);
 MODULE_PARM_DESC(breakdown,
 		 "Break statistics down by none, pid, tgid, comm or cpu (default none); changeable in debugfs");
@@ -362,11 +363,27 @@ static int sw_probes_check(struct sw_cmd *cmds, int ncmd,
 			(*nadd)++;
 	}
 	if (sw_nprobes + *nadd - *ndel > max_probes) {
-		sw_error("%u probes requested, the limit is %u (module parameter max_probes)",
+		sw_error("%u probes requested: needs max_probes=%u; this load has %u",
+			 sw_nprobes + *nadd - *ndel,
 			 sw_nprobes + *nadd - *ndel, max_probes);
 		return -E2BIG;
 	}
 	return 0;
+}
+
+/*
+ * Room for every command @line can hold, at most @most: one more than its
+ * separators (white space, commas), without sizing each write by
+ * max_probes.  Context: process context.
+ */
+static int sw_cmds_room(const char *line, int most)
+{
+	int n = 1;
+
+	for (; *line && n < most; line++)
+		if (isspace(*line) || *line == ',')
+			n++;
+	return n;
 }
 
 /**
@@ -384,7 +401,7 @@ int sw_probes_apply(char *line)
 {
 	struct sw_probe **add = NULL, **del = NULL;
 	int ncmd, nadd = 0, ndel = 0, nreg = 0, i, ret;
-	int max_cmds = 2 * max_probes;
+	int max_cmds = sw_cmds_room(line, 2 * max_probes);
 	struct sw_parse_err perr;
 	struct sw_cmd *cmds;
 

@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/run.sh - the main job: build stopwatch, load stopwatch.ko with a
-# default probe set, run a short workload and print the statistics.  If this
-# machine cannot load modules (no headers for the running kernel, module
-# loading disabled, or insmod refused), it does the same inside the bundled
-# QEMU VM (tests/vm/run.sh) and prints the result from there.
+# scripts/run.sh - the main job: build stopwatch, then a guided first run
+# with the stopwatch program, each command shown as a user would type it:
+# "stopwatch time" of a command (loading stopwatch.ko; trampolines where
+# the kernel has ftrace direct calls), "stopwatch probe add" of a default
+# probe set, a short workload, "stopwatch stat".  If this machine cannot
+# load modules (no headers for the running kernel, module loading
+# disabled, or the load refused), it does the same inside the bundled
+# QEMU VM (tests/vm/run.sh) and prints the transcript from there.
 #
 # usage: scripts/run.sh [--vm] [--probes f,g,...]
 #   --vm           go straight to the VM
-#   --probes LIST  functions to time (default: vfs_read,vfs_write,
+#   --probes LIST  functions to probe (default: vfs_read,vfs_write,
 #                  do_sys_openat2,hrtimer_nanosleep)
 set -eu
 
@@ -20,7 +23,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--vm) force_vm=1; shift ;;
 	--probes) export SW_DEMO_PROBES=$2; shift 2 ;;
-	-h|--help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -36,13 +39,12 @@ scripts/deps.sh build
 if local_ok; then
 	make KDIR="/lib/modules/$(uname -r)/build" module userspace
 	rmmod stopwatch 2>/dev/null || true
-	if insmod ./stopwatch.ko "probes=$SW_DEMO_PROBES"; then
-		sw_demo_workload
-		build/userspace/stopwatch stat || cat /sys/kernel/debug/stopwatch/stats
+	if SW_DEMO_MODULE=./stopwatch.ko sw_demo build/userspace/stopwatch; then
 		rmmod stopwatch
 		exit 0
 	fi
-	echo "run.sh: insmod failed here; using the VM instead" >&2
+	rmmod stopwatch 2>/dev/null || true
+	echo "run.sh: the demo failed here; using the VM instead" >&2
 else
 	echo "run.sh: this machine cannot load stopwatch.ko (running kernel $(uname -r)); using the VM" >&2
 fi
@@ -59,6 +61,6 @@ if [ -z "$results" ] || [ ! -f "$results/demo.txt" ]; then
 	echo "run.sh: the VM run produced no statistics (see above)" >&2
 	exit 1
 fi
-printf '\n=== stopwatch stat, inside the VM (%s) ===\n' "$results"
+printf '\n=== a first run of stopwatch, inside the VM (%s) ===\n' "$results"
 cat "$results/demo.txt"
 exit "$rc"

@@ -175,8 +175,8 @@ static int sw_probe_add(int argc, char **argv)
 		maxp = sw_module_max_probes();
 		if (maxp && e.n > maxp) {
 			ret = sw_err_set(&err, -E2BIG,
-					 "the patterns match %zu probeable functions, more than the module's limit of %u (max_probes)",
-					 e.n, maxp);
+					 "the patterns match %zu probeable functions: needs max_probes=%zu; this load has %u",
+					 e.n, e.n, maxp);
 			goto fail;
 		}
 	}

@@ -497,8 +497,8 @@ int cmd_time(int argc, char **argv)
 		maxp = sw_module_max_probes();
 		if (maxp && e.n > maxp) {
 			fprintf(stderr,
-				"stopwatch time: the patterns match %zu probeable functions, more than the module's limit of %u (max_probes; reload stopwatch.ko with max_probes=%zu, or narrow the patterns)\n",
-				e.n, maxp, e.n);
+				"stopwatch time: the patterns match %zu probeable functions: needs max_probes=%zu; this load has %u (reload stopwatch.ko with max_probes=%zu, or narrow the patterns)\n",
+				e.n, e.n, maxp, e.n);
 			ret = -E2BIG;
 			goto cleanup;
 		}

@@ -81,6 +81,13 @@
 #define SW_RELEASE_LEN 72
 #define SW_BUILD_ID_MAX 20
 
+/*
+ * The module's max_probes parameter: its default, and the most it takes.
+ * Probes are allocated as they are added; max_probes only bounds them.
+ */
+#define SW_MAX_PROBES_DEFAULT 4096
+#define SW_MAX_PROBES_LIMIT 65536
+
 /* Record alignment: every size is a multiple of this. */
 #define SW_REC_ALIGN 8
 #define SW_REC_ALIGN_UP(n) (((n) + SW_REC_ALIGN - 1) & ~(__u32)(SW_REC_ALIGN - 1))

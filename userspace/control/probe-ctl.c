@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <stopwatch/abi.h>
+
 #include "control/debugfs.h"
 #include "control/probe-ctl.h"
 #include "control/probe-spec.h"
@@ -133,7 +135,11 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 	*loaded = false;
 	if (sw_module_loaded())
 		return 0;
-	if (max_probes > 64)
+	if (max_probes > SW_MAX_PROBES_LIMIT)
+		return sw_err_set(err, -E2BIG,
+				  "needs max_probes=%u, more than stopwatch.ko takes (%u)",
+				  max_probes, SW_MAX_PROBES_LIMIT);
+	if (max_probes > SW_MAX_PROBES_DEFAULT)
 		snprintf(params, sizeof(params), "max_probes=%u", max_probes);
 	if (path) {
 		sw_insmod_companion(path);

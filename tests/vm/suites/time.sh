@@ -383,3 +383,42 @@ is "not loaded: time --module PATH loads it" "$?" 0 || cat "$TMP/load2.err"
 is "  vfs_fsync_range: 20 calls" \
 	"$(awk '$1 == "vfs_fsync_range" { print $2; exit }' "$TMP/load2.txt")" 20
 unload
+
+# --- no first-try limit: the default load takes whole patterns -------------------
+# kb: what the kernel holds in slab, per-CPU and vmalloc memory, in kB.
+kb() {
+	awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s + 0 }' /proc/meminfo
+}
+nvfs=$(wc -l <"$TMP/vfs.expect")
+is "default load (no parameters)" "$(load)" ok
+cmp_ge "default max_probes takes $nvfs vfs_ functions and more" \
+	"$(cat /sys/module/stopwatch/parameters/max_probes)" 1024
+"$SW" time 'vfs_*' -d 1 --json -o "$TMP/dflt.json" >/dev/null 2>"$TMP/dflt.err"
+is "default load: time 'vfs_*' -d 1 exits 0" "$?" 0 || cat "$TMP/dflt.err"
+is "default load: timed the $nvfs vfs_ functions" \
+	"$(jfuncs "$TMP/dflt.json" | wc -l)" "$nvfs"
+before=$(kb)
+"$SW" probe add 'tcp_*' >/dev/null 2>"$TMP/tcp.err"
+is "default load: probe add 'tcp_*' exits 0" "$?" 0 || cat "$TMP/tcp.err"
+ntcp=$(awk 'NR > 1' "$D/stats" | wc -l)
+cmp_gt "default load: 'tcp_*' probed more than 64 functions ($ntcp)" "$ntcp" 64
+diag "memory of $ntcp probes: $(( ($(kb) - before) * 1024 / (ntcp > 0 ? ntcp : 1) )) bytes each ($(nproc) CPUs, slab + percpu + vmalloc)"
+"$SW" probe remove 'tcp_*' >/dev/null 2>&1
+modprobe ext4 2>/dev/null
+if grep -q ' \[ext4\]$' "$AFF"; then
+	"$SW" time 'ext4:*' -d 1 --json -o "$TMP/ext4.json" >/dev/null 2>"$TMP/ext4.err"
+	is "default load: time 'ext4:*' -d 1 exits 0" "$?" 0 || cat "$TMP/ext4.err"
+	cmp_gt "default load: 'ext4:*' timed the ext4 module's functions ($(jfuncs "$TMP/ext4.json" | wc -l))" \
+		"$(jfuncs "$TMP/ext4.json" | wc -l)" 64
+else
+	skip "no ext4 module in this guest: 'ext4:*' not tried"
+fi
+unload
+# Beyond the load's bound: refused, with the number needed.
+is "load max_probes=16" "$(load max_probes=16)" ok
+"$SW" time 'vfs_*' -d 1 >/dev/null 2>"$TMP/over.err"
+is "max_probes=16: time 'vfs_*' refused" "$?" 1
+check "max_probes=16: the refusal says 'needs max_probes=$nvfs; this load has 16'" \
+	grep -q "needs max_probes=$nvfs; this load has 16" "$TMP/over.err"
+is "max_probes=16: nothing probed" "$(awk 'NR > 1' "$D/stats" | wc -l)" 0
+unload
