@@ -477,6 +477,10 @@ static void check_captured(const char *arch, const char *const *events,
 		"missed", "miss_maxactive", "miss_reentry", "migrated",
 	};
 	static const char *const what[] = { "min", "avg", "max", "unmeasured" };
+	static const char *const tail[] = {
+		"filtered", "filtered_short", "filtered_long", "attach",
+		"attach_err", "detached",
+	};
 	static const char *const probes[] = { "vfs_read", "vfs_write" };
 	char dir[64], name[64];
 	struct sw_snapshot *s;
@@ -485,7 +489,7 @@ static void check_captured(const char *arch, const char *const *events,
 	snprintf(dir, sizeof(dir), "fixtures/%s", arch);
 	s = load_ok(dir, &all);
 	/* The columns, in the module's order; only cpi_* have decimals. */
-	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0));
+	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 6);
 	for (i = 0; i < 10; i++, c++)
 		assert_string_equal(s->col[c], base[i]);
 	for (i = 0; i < nevents; i++)
@@ -498,6 +502,8 @@ static void check_captured(const char *arch, const char *const *events,
 		assert_string_equal(s->col[c++], "cpi_avg");
 		assert_string_equal(s->col[c++], "cpi_max");
 	}
+	for (i = 0; i < 6; i++, c++)
+		assert_string_equal(s->col[c], tail[i]);
 	for (c = 0; c < s->ncols; c++)
 		assert_int_equal(s->places[c],
 				 strncmp(s->col[c], "cpi_", 4) ? 0 : 3);
@@ -512,9 +518,14 @@ static void check_captured(const char *arch, const char *const *events,
 		assert_true(val(s, p->name, "avg_ns") <= val(s, p->name, "max_ns"));
 		assert_true(val(s, p->name, "total_ns") >=
 			    val(s, p->name, "calls") * val(s, p->name, "min_ns"));
-		/* hist/ was read after stats: at least as many calls. */
+		/* The row's timing columns come with its histogram (hists):
+		 * the same calls, in one read.
+		 */
 		assert_int_equal(p->hist->n, 1 + nevents);
-		assert_true(p->hist->hist[0].calls >= val(s, p->name, "calls"));
+		assert_true(p->hist->hist[0].calls == val(s, p->name, "calls"));
+		/* Nothing filtered, nothing gone; a kernel function. */
+		assert_true(val(s, p->name, "filtered") == 0);
+		assert_true(val(s, p->name, "detached") == 0);
 		for (k = 0; k < nevents; k++)
 			assert_non_null(sw_hist_find(p->hist, events[k]));
 		if (cpi) {

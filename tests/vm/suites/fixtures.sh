@@ -38,8 +38,8 @@ is "the workload ran" "$?" 0
 rm -rf "$OUT"
 mkdir -p "$OUT/hist"
 # One read per file, all right after the workload.
-for f in stats breakdown breakdown_stats events counters version probes \
-	last_error sampler; do
+for f in stats hists breakdown breakdown_stats keys events counters version \
+	probes last_error sampler; do
 	cat "$D/$f" >"$OUT/$f" 2>/dev/null || rm -f "$OUT/$f"
 done
 for f in "$D"/hist/*; do
@@ -57,6 +57,7 @@ WL
 cmp_ge "vfs_read calls (at least dd's reads)" "$(col vfs_read calls "$OUT/stats")" $FIX_DD
 cmp_ge "vfs_write calls (at least dd's writes)" "$(col vfs_write calls "$OUT/stats")" $FIX_DD
 check "hist/vfs_read captured" test -s "$OUT/hist/vfs_read"
+check "hists captured (a section per probe)" grep -q "^vfs_write: ns, " "$OUT/hists"
 check "breakdown_stats has a dd row" grep -q "^vfs_read  *dd " "$OUT/breakdown_stats"
 if [ "$SW_ARCH" = arm64 ]; then
 	check "stats has cpi columns" grep -q " cpi_avg " "$OUT/stats"
