@@ -113,6 +113,7 @@ evrun() {
 }
 
 CPU1=/sys/devices/system/cpu/cpu1/online
+CLOCKSOURCE=/sys/devices/system/clocksource/clocksource0/current_clocksource
 cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
 
 # uevrun LEN: reset, uwork's uw_warm() then uw_loop(LEN) 8 times under
@@ -152,10 +153,16 @@ span_events() {
 		is "ev: the same instructions on every interval (loop $n2)" "$2" "$3"
 		is "ev: loop $n2 - loop $n1 = $((2 * (n2 - n1))) instructions exactly" \
 			"$(($2 - a_min))" "$((2 * (n2 - n1)))"
+	elif [ "$SW_ARCH" = x86_64 ] &&
+		! grep -qx tsc "$CLOCKSOURCE" 2>/dev/null; then
+		# cpu-clock is perf's local_clock(): when the guest's boot found
+		# its TSCs unsynchronized (a loaded host), sched_clock is
+		# unstable and clamped to the tick, and it can stand still
+		# through a whole interval (read 0).
+		skip "ev: cpu-clock of the loops: sched_clock unstable in this guest (clocksource $(cat "$CLOCKSOURCE" 2>/dev/null))"
+		skip "ev: mean cpu-clock of loop $n2 > loop $n1's: the same"
 	else
 		cmp_gt "ev: cpu-clock_min > 0" "$a_min" 0
-		# The mean: under TCG one interval of the longer loop has read
-		# a cpu-clock of 0 (min 0, max 2 ms on x86_64 6.1).
 		cmp_gt "ev: mean cpu-clock of loop $n2 > loop $n1's" "$9" "$a_avg"
 	fi
 	# span_keys: the rows carry <event>_avg, as the keys file's do.
