@@ -207,7 +207,7 @@ check "... and says so" grep -q "the sampler is already running" "$TMP/err"
 echo stop >"$D/sampler"
 "$SW" record -e no-such-event -a --duration 1 -o "$TMP/bad.swd" >/dev/null 2>"$TMP/err"
 is "a bad event fails" "$?" 1
-check "... with the module's reason" grep -q "refused: " "$TMP/err"
+check "... naming the event, before the module sees it" grep -q "no-such-event: unknown event" "$TMP/err"
 "$SW" record -o "$TMP/x.swd" -- /nonexistent/prog >/dev/null 2>"$TMP/err"
 is "a missing command fails" "$?" 1
 check "... naming it" grep -q "cannot run '/nonexistent/prog': No such file or directory" "$TMP/err"
