@@ -48,7 +48,10 @@ static int sw_stats_one(struct sw_probe *p, void *arg)
 	return 0;
 }
 
-static int sw_stats_show(struct seq_file *m)
+/* Every probe through @one, with a row buffer; @first before the first. */
+static int sw_stats_walk_all(struct seq_file *m,
+			     int (*one)(struct sw_probe *, void *),
+			     void (*first)(void *))
 {
 	struct sw_stats_walk w = { .m = m };
 	int ret;
@@ -56,9 +59,14 @@ static int sw_stats_show(struct seq_file *m)
 	w.buf = kmalloc(sizeof(*w.buf), GFP_KERNEL);
 	if (!w.buf)
 		return -ENOMEM;
-	ret = sw_registry_for_each(sw_stats_one, &w, sw_stats_first);
+	ret = sw_registry_for_each(one, &w, first);
 	kfree(w.buf);
 	return ret;
+}
+
+static int sw_stats_show(struct seq_file *m)
+{
+	return sw_stats_walk_all(m, sw_stats_one, sw_stats_first);
 }
 
 static const struct sw_ctl_file sw_stats_file = {
@@ -78,15 +86,7 @@ static int sw_hists_one(struct sw_probe *p, void *arg)
 
 static int sw_hists_show(struct seq_file *m)
 {
-	struct sw_stats_walk w = { .m = m };
-	int ret;
-
-	w.buf = kmalloc(sizeof(*w.buf), GFP_KERNEL);
-	if (!w.buf)
-		return -ENOMEM;
-	ret = sw_registry_for_each(sw_hists_one, &w, NULL);
-	kfree(w.buf);
-	return ret;
+	return sw_stats_walk_all(m, sw_hists_one, NULL);
 }
 
 static const struct sw_ctl_file sw_hists_file = {
