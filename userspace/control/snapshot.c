@@ -48,6 +48,9 @@ void sw_snapshot_free(struct sw_snapshot *s)
 	free(s->places);
 	free(s->dir);
 	sw_breakdown_free(s->bd);
+	sw_breakdown_free(s->keys);
+	sw_snapshot_free(s->spans);
+	sw_sampler_counts_free(s->sampler);
 	sw_table_free(s->tab);
 	free(s);
 }
@@ -164,6 +167,7 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 			    const struct sw_snapshot_opts *o,
 			    struct sw_snapshot **out, struct sw_err *err)
 {
+	const char *kname = o && o->key_col ? o->key_col : "probe";
 	struct sw_snapshot *s;
 	size_t r, i;
 	int pcol, ret;
@@ -175,11 +179,11 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 	ret = sw_table_parse(text, what, &s->tab, err);
 	if (ret)
 		goto cleanup;
-	pcol = sw_table_col(s->tab, "probe");
+	pcol = sw_table_col(s->tab, kname);
 	if (pcol < 0) {
 		ret = sw_err_set(err, -EINVAL,
-				 "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
-				 what, s->tab->col[0]);
+				 "%s: no '%s' column in the header line, which starts with '%s': is the header missing?",
+				 what, kname, s->tab->col[0]);
 		goto cleanup;
 	}
 	s->col = sw_value_cols(s->tab, pcol, -1, &s->ncols, &s->places);
@@ -197,8 +201,8 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 			continue;
 		if (sw_snapshot_probe(s, name)) {
 			ret = sw_err_set(err, -EINVAL,
-					 "%s: line %zu: probe '%s' appears twice",
-					 what, s->tab->line[r], name);
+					 "%s: line %zu: %s '%s' appears twice",
+					 what, s->tab->line[r], kname, name);
 			goto cleanup;
 		}
 		ret = sw_row_values(s->tab, r, pcol, -1, s->places, !s->nprobes,
@@ -318,11 +322,11 @@ static bool sw_safe_name(const char *name)
 	       strcmp(name, "..");
 }
 
-static int sw_load_hist(const char *dir, struct sw_probe_stat *p,
-			struct sw_err *err)
+static int sw_load_hist(const char *dir, const char *sub,
+			struct sw_probe_stat *p, struct sw_err *err)
 {
 	char *text = NULL, *name = NULL, *what = NULL;
-	size_t len = strlen(p->name) + 6;
+	size_t len = strlen(p->name) + strlen(sub) + 2;
 	int ret;
 
 	if (!sw_safe_name(p->name))
@@ -335,7 +339,7 @@ static int sw_load_hist(const char *dir, struct sw_probe_stat *p,
 		ret = sw_err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
-	snprintf(name, len, "hist/%s", p->name);
+	snprintf(name, len, "%s/%s", sub, p->name);
 	sprintf(what, "%s/%s", dir, name);
 	ret = sw_debugfs_read(dir, name, &text, NULL, err);
 	if (ret == -ENOENT) {
@@ -488,6 +492,162 @@ cleanup:
 	return ret;
 }
 
+void sw_sampler_counts_free(struct sw_sampler_counts *c)
+{
+	if (!c)
+		return;
+	free(c->name);
+	free(c->val);
+	sw_table_free(c->tab);
+	free(c);
+}
+
+int sw_sampler_parse(const char *text, const char *what,
+		     struct sw_sampler_counts **out, struct sw_err *err)
+{
+	struct sw_sampler_counts *c = calloc(1, sizeof(*c));
+	const char *line = text, *next, *table = NULL;
+	size_t r, k;
+	int ret = 0, all = -1;
+
+	*out = NULL;
+	if (!c)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	/* "state running|stopped", settings, then the table from "cpu". */
+	for (; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (!strncmp(line, "state ", 6))
+			c->running = !strncmp(line + 5 + strspn(line + 5, " "),
+					      "running", 7);
+		if (!strncmp(line, "cpu ", 4)) {
+			table = line;
+			break;
+		}
+	}
+	if (!table)
+		goto done;	/* no session yet: no counters */
+	ret = sw_table_parse(table, what, &c->tab, err);
+	if (ret)
+		goto cleanup;
+	for (r = 0; r < c->tab->nrows; r++)
+		if (!strcmp(sw_table_at(c->tab, r, 0), "all"))
+			all = (int)r;
+	if (all < 0) {
+		ret = sw_err_set(err, -EINVAL, "%s: no 'all' row under the counters' header",
+				 what);
+		goto cleanup;
+	}
+	c->name = calloc(c->tab->ncols, sizeof(*c->name));
+	c->val = calloc(c->tab->ncols, sizeof(*c->val));
+	if (!c->name || !c->val) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	for (k = 1; k < c->tab->ncols; k++) {
+		const char *cell = sw_table_at(c->tab, (size_t)all, k);
+
+		/* "queued" may be negative for a moment; "error" is an errno. */
+		if (!strcmp(c->tab->col[k], "queued") ||
+		    !strcmp(c->tab->col[k], "error"))
+			continue;
+		if (sw_parse_u64(cell, &c->val[c->n])) {
+			ret = sw_err_set(err, -EINVAL,
+					 "%s: line %zu: column '%s': '%s' is not an unsigned number",
+					 what, c->tab->line[all], c->tab->col[k], cell);
+			goto cleanup;
+		}
+		c->name[c->n++] = c->tab->col[k];
+	}
+done:
+	*out = c;
+	return 0;
+cleanup:
+	sw_sampler_counts_free(c);
+	return ret;
+}
+
+/* The sampler file; none when the module has none. */
+static int sw_load_sampler(struct sw_snapshot *s, struct sw_err *err)
+{
+	char *text = NULL, *what = NULL;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, "sampler", &text, NULL, NULL);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return sw_err_set(err, ret, "%s/sampler: %s", s->dir,
+				  strerror(-ret));
+	if (asprintf(&what, "%s/sampler", s->dir) < 0) {
+		what = NULL;
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+	} else {
+		ret = sw_sampler_parse(text, what, &s->sampler, err);
+	}
+	free(text);
+	free(what);
+	return ret;
+}
+
+/* The keys file (rows of probes with by=); none when the module has none. */
+static int sw_load_keys(struct sw_snapshot *s, struct sw_err *err)
+{
+	char *text = NULL, *what = NULL;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, SW_FILE_KEYS, &text, NULL, NULL);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return sw_err_set(err, ret, "%s/%s: %s", s->dir, SW_FILE_KEYS,
+				  strerror(-ret));
+	if (asprintf(&what, "%s/%s", s->dir, SW_FILE_KEYS) < 0) {
+		what = NULL;
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+	} else if (!strchr(text, '\n') || !strchr(text, '\n')[1]) {
+		ret = 0;	/* the header only: no keyed rows */
+	} else {
+		ret = sw_breakdown_parse(text, "key", what, s, &s->keys, err);
+	}
+	free(text);
+	free(what);
+	return ret;
+}
+
+/* span_stats and each span's span_hist/<span>; none without spans file. */
+static int sw_load_spans(struct sw_snapshot *s, bool hist, struct sw_err *err)
+{
+	const struct sw_snapshot_opts so = { .key_col = "span" };
+	char *text = NULL, *what = NULL;
+	size_t i;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, "span_stats", &text, NULL, NULL);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return sw_err_set(err, ret, "%s/span_stats: %s", s->dir,
+				  strerror(-ret));
+	if (asprintf(&what, "%s/span_stats", s->dir) < 0) {
+		what = NULL;
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	ret = sw_snapshot_parse_stats(text, what, &so, &s->spans, err);
+	if (ret)
+		goto cleanup;
+	s->spans->time_ns = s->time_ns;
+	for (i = 0; hist && !ret && i < s->spans->nprobes; i++)
+		ret = sw_load_hist(s->dir, "span_hist", &s->spans->probe[i],
+				   err);
+cleanup:
+	free(text);
+	free(what);
+	return ret;
+}
+
 int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 		     struct sw_snapshot **out, struct sw_err *err)
 {
@@ -521,7 +681,7 @@ int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 	ret = o->hist ? sw_load_hists(s, err) : 0;
 	if (ret == -ENOENT)
 		for (ret = 0, i = 0; !ret && i < s->nprobes; i++)
-			ret = sw_load_hist(dir, &s->probe[i], err);
+			ret = sw_load_hist(dir, SW_DIR_HIST, &s->probe[i], err);
 	if (ret)
 		goto cleanup;
 	if (o->breakdown) {
@@ -529,6 +689,13 @@ int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 		if (ret)
 			goto cleanup;
 	}
+	ret = o->keys ? sw_load_keys(s, err) : 0;
+	if (!ret && o->spans)
+		ret = sw_load_spans(s, o->hist, err);
+	if (!ret && o->sampler)
+		ret = sw_load_sampler(s, err);
+	if (ret)
+		goto cleanup;
 	*out = s;
 	s = NULL;
 cleanup:

@@ -82,6 +82,12 @@ struct sw_breakdown {
  * @nprobes: number of (selected) probes
  * @probe:   the probes, in file order
  * @bd:      the breakdown, or NULL when not asked for
+ * @keys:    the rows of probes with keys ("keys", key column "key"), or
+ *           NULL when not asked for or when the module has no such file
+ * @spans:   the spans ("span_stats" and "span_hist/<span>", rows named by
+ *           the "span" column), or NULL when not asked for or when the
+ *           module has no spans file
+ * @sampler: the sampler's counters, or NULL when not asked for
  * @tab:     the parsed "stats" the strings point into
  */
 struct sw_snapshot {
@@ -93,6 +99,25 @@ struct sw_snapshot {
 	size_t nprobes;
 	struct sw_probe_stat *probe;
 	struct sw_breakdown *bd;
+	struct sw_breakdown *keys;
+	struct sw_snapshot *spans;
+	struct sw_sampler_counts *sampler;
+	struct sw_table *tab;
+};
+
+/**
+ * struct sw_sampler_counts - the sampler file's "all" row.
+ * @running: the state line says "running"
+ * @n:       number of counters (0 when no session was ever started)
+ * @name:    their names, as the header spells them ("taken", "lost_full")
+ * @val:     their sums over the CPUs
+ * @tab:     the parsed counter table the names point into
+ */
+struct sw_sampler_counts {
+	bool running;
+	size_t n;
+	const char **name;
+	uint64_t *val;
 	struct sw_table *tab;
 };
 
@@ -102,12 +127,20 @@ struct sw_snapshot {
  * @nfilter:   number of names in @filter
  * @hist:      read hist/<probe> of every kept probe
  * @breakdown: read breakdown and breakdown_stats
+ * @keys:      read keys (rows of probes with by=); none when it is missing
+ * @spans:     read span_stats and span_hist/ (with @hist); none when missing
+ * @sampler:   read the sampler file's counters; none when it is missing
+ * @key_col:   the column naming each row; NULL: "probe"
  */
 struct sw_snapshot_opts {
 	const char *const *filter;
 	size_t nfilter;
 	bool hist;
 	bool breakdown;
+	bool keys;
+	bool spans;
+	bool sampler;
+	const char *key_col;
 };
 
 /**
@@ -155,6 +188,19 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		       const struct sw_snapshot *s, struct sw_breakdown **out,
 		       struct sw_err *err);
+
+/**
+ * sw_sampler_parse() - the counters of the sampler file's text.
+ * @text: the file contents
+ * @what: name for messages
+ * @out:  on success the counters, freed with sw_sampler_counts_free()
+ * @err:  message on failure; may be NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+int sw_sampler_parse(const char *text, const char *what,
+		     struct sw_sampler_counts **out, struct sw_err *err);
+void sw_sampler_counts_free(struct sw_sampler_counts *c);
 
 void sw_breakdown_free(struct sw_breakdown *bd);
 void sw_snapshot_free(struct sw_snapshot *s);

@@ -40,7 +40,19 @@ void sw_prom_label_value(FILE *f, const char *s)
 void sw_prom_family(FILE *f, const char *name, const char *type,
 		    const char *help)
 {
-	fprintf(f, "# HELP %s ", name);
+	sw_prom_family_fmt(f, name, type, help, false);
+}
+
+void sw_prom_family_fmt(FILE *f, const char *name, const char *type,
+			const char *help, bool openmetrics)
+{
+	size_t len = strlen(name);
+
+	/* OpenMetrics: a counter's family is named without "_total". */
+	if (openmetrics && !strcmp(type, "counter") && len > 6 &&
+	    !strcmp(name + len - 6, "_total"))
+		len -= 6;
+	fprintf(f, "# HELP %.*s ", (int)len, name);
 	for (; *help; help++) {
 		if (*help == '\\')
 			fputs("\\\\", f);
@@ -49,7 +61,7 @@ void sw_prom_family(FILE *f, const char *name, const char *type,
 		else
 			fputc(*help, f);
 	}
-	fprintf(f, "\n# TYPE %s %s\n", name, type);
+	fprintf(f, "\n# TYPE %.*s %s\n", (int)len, name, type);
 }
 
 char *sw_prom_name(char *out, size_t len, const char *pre, const char *s)

@@ -5,6 +5,7 @@
 #ifndef _SW_UTIL_PROM_H
 #define _SW_UTIL_PROM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,6 +39,14 @@ void sw_prom_family(FILE *f, const char *name, const char *type,
  *
  * Return: @out.
  */
+/**
+ * sw_prom_family_fmt() - sw_prom_family() in either format.
+ * @openmetrics: OpenMetrics 1.0: a counter's family name is @name without
+ *               its "_total" suffix (the samples keep it)
+ */
+void sw_prom_family_fmt(FILE *f, const char *name, const char *type,
+			const char *help, bool openmetrics);
+
 char *sw_prom_name(char *out, size_t len, const char *pre, const char *s);
 
 #endif /* _SW_UTIL_PROM_H */

@@ -3,6 +3,7 @@
  * stat-display.c - the output formats of "stopwatch stat".
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,20 @@ int sw_print_json(FILE *f, const struct sw_snapshot *s,
 
 /* ---- Prometheus ---- */
 
+/*
+ * What one run of the Prometheus writer writes with: the output, the
+ * format (OpenMetrics names a counter's family without "_total" and ends
+ * with "# EOF"), and the prefix of the metric names and the label naming
+ * each row ("stopwatch_"/"probe" for probes, "stopwatch_span_"/"span").
+ */
+struct sw_prom_ctx {
+	FILE *f;
+	bool om;
+	const char *pre;
+	const char *label;
+	size_t max_series;
+};
+
 /* Columns the Prometheus writer maps onto named metrics. */
 static const char *const sw_prom_known[] = {
 	"calls", "missed", "miss_maxactive", "miss_reentry", "migrated",
@@ -358,18 +373,24 @@ static bool sw_prom_is_known(const char *col)
 	return false;
 }
 
-/* name{probe="..."[,lname="lval"]} value */
-static void sw_prom_sample(FILE *f, const char *name, const char *probe,
-			   const char *lname, const char *lval,
-			   const char *value)
+static void sw_prom_fam(const struct sw_prom_ctx *x, const char *name,
+			const char *type, const char *help)
 {
-	fprintf(f, "%s{probe=", name);
-	sw_prom_label_value(f, probe);
+	sw_prom_family_fmt(x->f, name, type, help, x->om);
+}
+
+/* name{LABEL="..."[,lname="lval"]} value */
+static void sw_prom_sample(const struct sw_prom_ctx *x, const char *name,
+			   const char *probe, const char *lname,
+			   const char *lval, const char *value)
+{
+	fprintf(x->f, "%s{%s=", name, x->label);
+	sw_prom_label_value(x->f, probe);
 	if (lname) {
-		fprintf(f, ",%s=", lname);
-		sw_prom_label_value(f, lval);
+		fprintf(x->f, ",%s=", lname);
+		sw_prom_label_value(x->f, lval);
 	}
-	fprintf(f, "} %s\n", value);
+	fprintf(x->f, "} %s\n", value);
 }
 
 static const char *sw_u64_str(char *buf, uint64_t v)
@@ -378,50 +399,53 @@ static const char *sw_u64_str(char *buf, uint64_t v)
 	return buf;
 }
 
-/* One family with one sample per probe from column @c. */
-static void sw_prom_column(FILE *f, const struct sw_snapshot *s, int c,
+/* One family with one sample per row from column @c; @name after pre. */
+static void sw_prom_column(const struct sw_prom_ctx *x,
+			   const struct sw_snapshot *s, int c,
 			   const char *name, const char *type,
 			   const char *help, bool seconds)
 {
-	char buf[SW_UNITS_LEN];
+	char buf[SW_UNITS_LEN], full[SW_NAME_LEN];
 	size_t i;
 
 	if (c < 0)
 		return;
-	sw_prom_family(f, name, type, help);
+	snprintf(full, sizeof(full), "%s%s", x->pre, name);
+	sw_prom_fam(x, full, type, help);
 	for (i = 0; i < s->nprobes; i++) {
 		uint64_t v = s->probe[i].val[c];
 
-		sw_prom_sample(f, name, s->probe[i].name, NULL, NULL,
+		sw_prom_sample(x, full, s->probe[i].name, NULL, NULL,
 			       seconds ? sw_fmt_seconds(buf, v) :
 					 sw_fmt_fixed(buf, v, s->places[c]));
 	}
 }
 
-static void sw_prom_missed(FILE *f, const struct sw_snapshot *s)
+static void sw_prom_missed(const struct sw_prom_ctx *x,
+			   const struct sw_snapshot *s)
 {
-	static const char name[] = "stopwatch_missed_total";
 	int cmax = sw_snapshot_col(s, "miss_maxactive");
 	int cre = sw_snapshot_col(s, "miss_reentry");
 	int call = sw_snapshot_col(s, "missed");
-	char buf[SW_UNITS_LEN];
+	char buf[SW_UNITS_LEN], name[SW_NAME_LEN];
 	size_t i;
 
 	if (cmax < 0 && cre < 0) {
-		sw_prom_column(f, s, call, name, "counter",
+		sw_prom_column(x, s, call, "missed_total", "counter",
 			       "Calls that were not measured", false);
 		return;
 	}
-	sw_prom_family(f, name, "counter",
-		       "Calls that were not measured, by cause: maxactive (no free kretprobe instance) or reentry (probe hit while a probe handler ran)");
+	snprintf(name, sizeof(name), "%smissed_total", x->pre);
+	sw_prom_fam(x, name, "counter",
+		    "Calls that were not measured, by cause: maxactive (no free kretprobe instance) or reentry (probe hit while a probe handler ran)");
 	for (i = 0; i < s->nprobes; i++) {
 		const struct sw_probe_stat *p = &s->probe[i];
 
 		if (cmax >= 0)
-			sw_prom_sample(f, name, p->name, "cause", "maxactive",
+			sw_prom_sample(x, name, p->name, "cause", "maxactive",
 				       sw_u64_str(buf, p->val[cmax]));
 		if (cre >= 0)
-			sw_prom_sample(f, name, p->name, "cause", "reentry",
+			sw_prom_sample(x, name, p->name, "cause", "reentry",
 				       sw_u64_str(buf, p->val[cre]));
 	}
 }
@@ -442,11 +466,12 @@ static uint64_t sw_sat_add(uint64_t a, uint64_t b)
 }
 
 /*
- * Histogram family of @unit.  A probe without that histogram (or when
+ * Histogram family of @unit.  A row without that histogram (or when
  * histograms were not read) gets only the +Inf bucket, from its calls.
  */
-static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
-			 const char *unit, const struct sw_display_opts *o)
+static void sw_prom_hist(const struct sw_prom_ctx *x,
+			 const struct sw_snapshot *s, const char *unit,
+			 const struct sw_display_opts *o)
 {
 	bool ns = !strcmp(unit, "ns");
 	char name[SW_NAME_LEN], sample[SW_NAME_LEN + 16], help[SW_NAME_LEN];
@@ -459,11 +484,11 @@ static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
 	snprintf(name, sizeof(name), "%s_total", unit);
 	csum = sw_snapshot_col(s, ns ? "total_ns" : name);
 	if (ns) {
-		snprintf(name, sizeof(name), "stopwatch_duration_seconds");
+		snprintf(name, sizeof(name), "%sduration_seconds", x->pre);
 		snprintf(help, sizeof(help),
 			 "Call duration, log2 buckets (le is the exclusive upper bound 2^b ns)");
 	} else {
-		sw_prom_name(name, sizeof(name), "stopwatch_", unit);
+		sw_prom_name(name, sizeof(name), x->pre, unit);
 		snprintf(help, sizeof(help),
 			 "Per-call %s, log2 buckets (le is the exclusive upper bound 2^b)",
 			 unit);
@@ -475,7 +500,7 @@ static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
 			top = sw_hist_top(h);
 	}
 
-	sw_prom_family(f, name, "histogram", help);
+	sw_prom_fam(x, name, "histogram", help);
 	for (i = 0; i < s->nprobes; i++) {
 		const struct sw_probe_stat *p = &s->probe[i];
 		const struct sw_hist *h = o->hist ? sw_hist_find(p->hist, unit)
@@ -487,7 +512,7 @@ static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
 		snprintf(sample, sizeof(sample), "%s_bucket", name);
 		for (b = 0; h && b <= top; b++) {
 			cum = sw_sat_add(cum, h->bucket[b]);
-			sw_prom_sample(f, sample, p->name, "le",
+			sw_prom_sample(x, sample, p->name, "le",
 				       sw_prom_le(le, (unsigned int)b, ns),
 				       sw_u64_str(buf, cum));
 		}
@@ -495,16 +520,16 @@ static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
 			cum = sw_hist_total(h);
 		else
 			cum = p->val[ccalls];
-		sw_prom_sample(f, sample, p->name, "le", "+Inf",
+		sw_prom_sample(x, sample, p->name, "le", "+Inf",
 			       sw_u64_str(buf, cum));
 		if (csum >= 0) {
 			snprintf(sample, sizeof(sample), "%s_sum", name);
-			sw_prom_sample(f, sample, p->name, NULL, NULL,
+			sw_prom_sample(x, sample, p->name, NULL, NULL,
 				       ns ? sw_fmt_seconds(buf, p->val[csum]) :
 					    sw_u64_str(buf, p->val[csum]));
 		}
 		snprintf(sample, sizeof(sample), "%s_count", name);
-		sw_prom_sample(f, sample, p->name, NULL, NULL,
+		sw_prom_sample(x, sample, p->name, NULL, NULL,
 			       sw_u64_str(buf, cum));
 	}
 }
@@ -530,18 +555,20 @@ static size_t sw_hist_units(const struct sw_snapshot *s, const char **unit,
 	return n;
 }
 
-static void sw_prom_bd_sample(FILE *f, const char *name,
+static void sw_prom_bd_sample(const struct sw_prom_ctx *x, const char *name,
 			      const struct sw_bd_row *row, const char *lname,
 			      const char *value)
 {
-	fprintf(f, "%s{probe=", name);
-	sw_prom_label_value(f, row->probe);
-	fprintf(f, ",%s=", lname);
-	sw_prom_label_value(f, row->other ? "other" : row->text);
-	fprintf(f, "} %s\n", value);
+	fprintf(x->f, "%s{probe=", name);
+	sw_prom_label_value(x->f, row->probe);
+	fprintf(x->f, ",%s=", lname);
+	sw_prom_label_value(x->f, row->other ? "other" : row->text);
+	fprintf(x->f, "} %s\n", value);
 }
 
-static void sw_prom_bd_column(FILE *f, const struct sw_breakdown *bd,
+static void sw_prom_bd_column(const struct sw_prom_ctx *x,
+			      const struct sw_breakdown *bd,
+			      const struct sw_bd_row *rows, size_t nrows,
 			      const char *lname, int c, const char *name,
 			      const char *type, const char *help, bool seconds)
 {
@@ -550,58 +577,221 @@ static void sw_prom_bd_column(FILE *f, const struct sw_breakdown *bd,
 
 	if (c < 0)
 		return;
-	sw_prom_family(f, name, type, help);
-	for (r = 0; r < bd->nrows; r++) {
-		uint64_t v = bd->row[r].val[c];
+	sw_prom_fam(x, name, type, help);
+	for (r = 0; r < nrows; r++) {
+		uint64_t v = rows[r].val[c];
 
-		sw_prom_bd_sample(f, name, &bd->row[r], lname,
+		sw_prom_bd_sample(x, name, &rows[r], lname,
 				  seconds ? sw_fmt_seconds(buf, v) :
 					    sw_fmt_fixed(buf, v, bd->places[c]));
 	}
 }
 
-static void sw_prom_breakdown(FILE *f, const struct sw_breakdown *bd)
+/*
+ * Folds row @from into the "other" row @into, column by column: counts and
+ * totals add, _min and _max keep the extreme, averages are weighted by the
+ * calls and the standard deviation is the pooled one.
+ */
+static void sw_bd_fold(const struct sw_breakdown *bd, uint64_t *into,
+		       double *sq, const uint64_t *from)
+{
+	int ccalls = sw_breakdown_col(bd, "calls");
+	uint64_t n0 = ccalls >= 0 ? into[ccalls] : 0;
+	uint64_t n1 = ccalls >= 0 ? from[ccalls] : 0;
+	size_t c;
+
+	for (c = 0; c < bd->ncols; c++) {
+		const char *col = bd->col[c];
+
+		if ((int)c == ccalls)
+			continue;
+		if (sw_ends_with(col, "_min")) {
+			if (!n0 || (n1 && from[c] < into[c]))
+				into[c] = n1 ? from[c] : into[c];
+		} else if (sw_ends_with(col, "_max")) {
+			if (from[c] > into[c])
+				into[c] = from[c];
+		} else if (!strcmp(col, "min_ns")) {
+			if (!n0 || (n1 && from[c] < into[c]))
+				into[c] = n1 ? from[c] : into[c];
+		} else if (!strcmp(col, "max_ns")) {
+			if (from[c] > into[c])
+				into[c] = from[c];
+		} else if (sw_ends_with(col, "_avg") || !strcmp(col, "avg_ns")) {
+			if (n0 + n1)
+				into[c] = (uint64_t)(((double)into[c] * (double)n0 +
+						     (double)from[c] * (double)n1) /
+						    (double)(n0 + n1) + 0.5);
+		} else if (!strcmp(col, "stddev_ns")) {
+			int cavg = sw_breakdown_col(bd, "avg_ns");
+			double m = cavg >= 0 ? (double)from[cavg] : 0;
+			double sd = (double)from[c];
+
+			/* @sq: the sum of squares, the pooled stddev from it */
+			*sq += (double)n1 * (sd * sd + m * m);
+		} else if (sw_sat_add(into[c], from[c]) != UINT64_MAX) {
+			into[c] += from[c];
+		}
+	}
+	if (ccalls >= 0)
+		into[ccalls] = sw_sat_add(n0, n1);
+}
+
+static int sw_bd_calls_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sw_bd_row *x = *(const struct sw_bd_row *const *)a;
+	const struct sw_bd_row *y = *(const struct sw_bd_row *const *)b;
+	int c = *(int *)arg;
+	uint64_t vx = c >= 0 ? x->val[c] : 0, vy = c >= 0 ? y->val[c] : 0;
+
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The rows to write: at most @max keyed rows, those with the most calls,
+ * in file order, then one "other" row per probe summing the rest (and the
+ * module's own "other" rows).  The rows' values are fresh copies.
+ */
+static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
+				      size_t max, size_t *n)
+{
+	const struct sw_bd_row **ord = NULL;
+	struct sw_bd_row *out = NULL;
+	double *sq = NULL;
+	bool *keep = NULL;
+	size_t i, j, nkeyed = 0, nout = 0;
+	int ccalls = sw_breakdown_col(bd, "calls");
+	int cstd = sw_breakdown_col(bd, "stddev_ns");
+	int cavg = sw_breakdown_col(bd, "avg_ns");
+
+	ord = calloc(bd->nrows + 1, sizeof(*ord));
+	keep = calloc(bd->nrows + 1, sizeof(*keep));
+	out = calloc(bd->nrows + 1, sizeof(*out));
+	sq = calloc(bd->nrows + 1, sizeof(*sq));
+	if (!ord || !keep || !out || !sq)
+		goto fail;
+	for (i = 0; i < bd->nrows; i++)
+		if (!bd->row[i].other)
+			ord[nkeyed++] = &bd->row[i];
+	if (max && nkeyed > max)
+		qsort_r(ord, nkeyed, sizeof(*ord), sw_bd_calls_cmp, &ccalls);
+	for (i = 0; i < nkeyed && (!max || i < max); i++)
+		keep[ord[i] - bd->row] = true;
+	/* Under the cap the module's own "other" rows stay where they are. */
+	for (i = 0; (!max || nkeyed <= max) && i < bd->nrows; i++)
+		keep[i] = true;
+	for (i = 0; i < bd->nrows; i++) {
+		if (!keep[i])
+			continue;
+		out[nout] = bd->row[i];
+		out[nout].val = malloc(bd->ncols * sizeof(uint64_t) + 1);
+		if (!out[nout].val)
+			goto fail;
+		memcpy(out[nout].val, bd->row[i].val,
+		       bd->ncols * sizeof(uint64_t));
+		nout++;
+	}
+	for (i = 0; i < bd->nrows; i++) {
+		const struct sw_bd_row *r = &bd->row[i];
+
+		if (keep[i])
+			continue;
+		for (j = 0; j < nout; j++)
+			if (out[j].other && !strcmp(out[j].probe, r->probe))
+				break;
+		if (j == nout) {
+			out[nout].probe = r->probe;
+			out[nout].other = true;
+			out[nout].val = calloc(bd->ncols + 1, sizeof(uint64_t));
+			if (!out[nout].val)
+				goto fail;
+			nout++;
+		}
+		sw_bd_fold(bd, out[j].val, &sq[j], r->val);
+	}
+	for (j = 0; cstd >= 0 && j < nout; j++) {
+		uint64_t calls = ccalls >= 0 ? out[j].val[ccalls] : 0;
+		double m = cavg >= 0 ? (double)out[j].val[cavg] : 0, v;
+
+		if (!out[j].other || !calls || sq[j] == 0)
+			continue;
+		v = sq[j] / (double)calls - m * m;
+		out[j].val[cstd] = v > 0 ? (uint64_t)(sqrt(v) + 0.5) : 0;
+	}
+	free(ord);
+	free(keep);
+	free(sq);
+	*n = nout;
+	return out;
+fail:
+	for (j = 0; out && j < nout; j++)
+		free(out[j].val);
+	free(out);
+	free(ord);
+	free(keep);
+	free(sq);
+	*n = 0;
+	return NULL;
+}
+
+static int sw_prom_breakdown(const struct sw_prom_ctx *x,
+			     const struct sw_breakdown *bd, const char *pre,
+			     const char *lname_fixed, const char *what)
 {
 	char lname[SW_NAME_LEN], name[SW_NAME_LEN], help[SW_NAME_LEN];
-	size_t i, c;
+	struct sw_bd_row *rows;
+	size_t i, c, nrows;
 
 	if (!bd->nrows)
-		return;
-	sw_prom_name(lname, sizeof(lname), "", bd->mode);
-	if (lname[0] >= '0' && lname[0] <= '9')
-		lname[0] = '_';
-	for (c = 0; lname[c]; c++)
-		if (lname[c] == ':')
-			lname[c] = '_';
+		return 0;
+	if (lname_fixed) {
+		snprintf(lname, sizeof(lname), "%s", lname_fixed);
+	} else {
+		sw_prom_name(lname, sizeof(lname), "", bd->mode);
+		if (lname[0] >= '0' && lname[0] <= '9')
+			lname[0] = '_';
+		for (c = 0; lname[c]; c++)
+			if (lname[c] == ':')
+				lname[c] = '_';
+	}
+	rows = sw_bd_capped(bd, x->max_series, &nrows);
+	if (!rows)
+		return -ENOMEM;
 
-	snprintf(help, sizeof(help), "Calls, by %s", bd->mode);
-	sw_prom_bd_column(f, bd, lname, sw_breakdown_col(bd, "calls"),
-			  "stopwatch_breakdown_calls_total", "counter", help,
+	snprintf(name, sizeof(name), "%scalls_total", pre);
+	snprintf(help, sizeof(help), "Calls, by %s", what);
+	sw_prom_bd_column(x, bd, rows, nrows, lname,
+			  sw_breakdown_col(bd, "calls"), name, "counter", help,
 			  false);
-	snprintf(help, sizeof(help), "Time spent in calls, by %s", bd->mode);
-	sw_prom_bd_column(f, bd, lname, sw_breakdown_col(bd, "total_ns"),
-			  "stopwatch_breakdown_duration_seconds_total",
-			  "counter", help, true);
+	snprintf(name, sizeof(name), "%sduration_seconds_total", pre);
+	snprintf(help, sizeof(help), "Time spent in calls, by %s", what);
+	sw_prom_bd_column(x, bd, rows, nrows, lname,
+			  sw_breakdown_col(bd, "total_ns"), name, "counter",
+			  help, true);
 	for (i = 0; i < sizeof(sw_prom_gauges) / sizeof(*sw_prom_gauges); i++) {
-		snprintf(name, sizeof(name), "stopwatch_breakdown_%s",
+		snprintf(name, sizeof(name), "%s%s", pre,
 			 sw_prom_gauges[i].name);
 		snprintf(help, sizeof(help), "%s, by %s",
-			 sw_prom_gauges[i].help, bd->mode);
-		sw_prom_bd_column(f, bd, lname,
+			 sw_prom_gauges[i].help, what);
+		sw_prom_bd_column(x, bd, rows, nrows, lname,
 				  sw_breakdown_col(bd, sw_prom_gauges[i].col),
 				  name, "gauge", help, true);
 	}
 	for (c = 0; c < bd->ncols; c++) {
 		if (sw_prom_is_known(bd->col[c]))
 			continue;
-		sw_prom_name(name, sizeof(name), "stopwatch_breakdown_",
-			     bd->col[c]);
-		snprintf(help, sizeof(help),
-			 "Column %s of breakdown_stats, by %s", bd->col[c],
-			 bd->mode);
-		sw_prom_bd_column(f, bd, lname, (int)c, name, "gauge", help,
-				  false);
+		sw_prom_name(name, sizeof(name), pre, bd->col[c]);
+		snprintf(help, sizeof(help), "Column %s, by %s", bd->col[c],
+			 what);
+		sw_prom_bd_column(x, bd, rows, nrows, lname, (int)c, name,
+				  "gauge", help, false);
 	}
+	for (i = 0; i < nrows; i++)
+		free(rows[i].val);
+	free(rows);
+	return 0;
 }
 
 /* Whether @col is "<unit>_total" of a histogram unit: that is its _sum. */
@@ -618,41 +808,102 @@ static bool sw_is_unit_total(const char *col, const char *const *unit,
 	return false;
 }
 
-int sw_print_prom(FILE *f, const struct sw_snapshot *s,
-		  const struct sw_display_opts *o)
+/* The families of one table of rows: the probes', or the spans'. */
+static void sw_prom_rows(const struct sw_prom_ctx *x,
+			 const struct sw_snapshot *s,
+			 const struct sw_display_opts *o)
 {
 	char name[SW_NAME_LEN], help[SW_NAME_LEN];
 	const char *unit[16];
 	size_t i, c, nunits;
 
-	sw_prom_column(f, s, sw_snapshot_col(s, "calls"),
-		       "stopwatch_calls_total", "counter",
-		       "Calls measured", false);
-	sw_prom_missed(f, s);
-	sw_prom_column(f, s, sw_snapshot_col(s, "migrated"),
-		       "stopwatch_migrated_total", "counter",
+	sw_prom_column(x, s, sw_snapshot_col(s, "calls"), "calls_total",
+		       "counter", "Calls measured", false);
+	sw_prom_missed(x, s);
+	sw_prom_column(x, s, sw_snapshot_col(s, "migrated"), "migrated_total",
+		       "counter",
 		       "Calls that returned on another CPU than they entered on",
 		       false);
-	for (i = 0; i < sizeof(sw_prom_gauges) / sizeof(*sw_prom_gauges); i++) {
-		snprintf(name, sizeof(name), "stopwatch_%s",
-			 sw_prom_gauges[i].name);
-		sw_prom_column(f, s, sw_snapshot_col(s, sw_prom_gauges[i].col),
-			       name, "gauge", sw_prom_gauges[i].help, true);
-	}
+	for (i = 0; i < sizeof(sw_prom_gauges) / sizeof(*sw_prom_gauges); i++)
+		sw_prom_column(x, s, sw_snapshot_col(s, sw_prom_gauges[i].col),
+			       sw_prom_gauges[i].name, "gauge",
+			       sw_prom_gauges[i].help, true);
 	nunits = sw_hist_units(s, unit, sizeof(unit) / sizeof(*unit));
 	for (i = 0; i < nunits; i++)
-		sw_prom_hist(f, s, unit[i], o);
+		sw_prom_hist(x, s, unit[i], o);
 	for (c = 0; c < s->ncols; c++) {
 		if (sw_prom_is_known(s->col[c]) ||
 		    sw_is_unit_total(s->col[c], unit, nunits))
 			continue;
-		sw_prom_name(name, sizeof(name), "stopwatch_", s->col[c]);
-		snprintf(help, sizeof(help), "Column %s of the stats file",
-			 s->col[c]);
-		sw_prom_column(f, s, (int)c, name, "gauge", help, false);
+		sw_prom_name(name, sizeof(name), "", s->col[c]);
+		snprintf(help, sizeof(help), "Column %s of the %s file",
+			 s->col[c], strcmp(x->label, "span") ? "stats" :
+							       "span_stats");
+		sw_prom_column(x, s, (int)c, name, "gauge", help, false);
 	}
+}
+
+/* The sampler's counters: samples by fate, losses by cause. */
+static void sw_prom_sampler(const struct sw_prom_ctx *x,
+			    const struct sw_sampler_counts *c)
+{
+	static const char lost[] = "stopwatch_sampler_lost_total";
+	char name[SW_NAME_LEN], help[SW_NAME_LEN], buf[SW_UNITS_LEN];
+	bool any_lost = false;
+	size_t i;
+
+	sw_prom_fam(x, "stopwatch_sampler_running", "gauge",
+		    "1 while the sampler samples");
+	fprintf(x->f, "stopwatch_sampler_running %d\n", c->running);
+	for (i = 0; i < c->n; i++) {
+		if (!strncmp(c->name[i], "lost_", 5)) {
+			if (!any_lost)
+				sw_prom_fam(x, lost, "counter",
+					    "Samples lost, by cause (full: buffer full, nested, stack: unreadable stack, throttled)");
+			any_lost = true;
+			fprintf(x->f, "%s{cause=", lost);
+			sw_prom_label_value(x->f, c->name[i] + 5);
+			fprintf(x->f, "} %s\n", sw_u64_str(buf, c->val[i]));
+		}
+	}
+	for (i = 0; i < c->n; i++) {
+		if (!strncmp(c->name[i], "lost_", 5))
+			continue;
+		sw_prom_name(name, sizeof(name), "stopwatch_sampler_",
+			     c->name[i]);
+		strncat(name, "_total", sizeof(name) - strlen(name) - 1);
+		snprintf(help, sizeof(help),
+			 "Sampler counter %s, all CPUs, this session", c->name[i]);
+		sw_prom_fam(x, name, "counter", help);
+		fprintf(x->f, "%s %s\n", name, sw_u64_str(buf, c->val[i]));
+	}
+}
+
+int sw_print_prom(FILE *f, const struct sw_snapshot *s,
+		  const struct sw_display_opts *o)
+{
+	struct sw_prom_ctx x = { f, o->openmetrics, "stopwatch_", "probe",
+				 o->max_series };
+	int ret = 0;
+
+	sw_prom_rows(&x, s, o);
 	if (o->breakdown && s->bd)
-		sw_prom_breakdown(f, s->bd);
+		ret = sw_prom_breakdown(&x, s->bd, "stopwatch_breakdown_",
+					NULL, s->bd->mode);
+	if (!ret && s->keys)
+		ret = sw_prom_breakdown(&x, s->keys, "stopwatch_keyed_", "key",
+					"key");
+	if (!ret && s->spans) {
+		x.pre = "stopwatch_span_";
+		x.label = "span";
+		sw_prom_rows(&x, s->spans, o);
+	}
+	if (!ret && s->sampler)
+		sw_prom_sampler(&x, s->sampler);
+	if (o->openmetrics)
+		fputs("# EOF\n", f);
+	if (ret)
+		return ret;
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -16,11 +16,17 @@
  * @hist:      the histograms
  * @breakdown: the breakdown table (when the snapshot has one)
  * @human:     durations (columns ending in _ns) as "2.30 us" in tables
+ * @openmetrics: Prometheus: OpenMetrics 1.0 instead of the text format 0.0.4
+ * @max_series: Prometheus: keyed rows (breakdown, keys) written per family
+ *             at most, those with the most calls; the rest summed in one
+ *             "other" row per probe (0: no limit)
  */
 struct sw_display_opts {
 	bool hist;
 	bool breakdown;
 	bool human;
+	bool openmetrics;
+	size_t max_series;
 };
 
 /*
