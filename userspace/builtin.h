@@ -19,5 +19,6 @@ int cmd_events(int argc, char **argv);
 int cmd_time(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_span(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif /* _SW_BUILTIN_H */

@@ -28,6 +28,7 @@ static const struct sw_command sw_commands[] = {
 	{ "record", cmd_record, "Sample where the CPUs spend their time into a file" },
 	{ "report", cmd_report, "Show a recording: table, call graph, flame graph, pprof" },
 	{ "stat", cmd_stat, "Print the statistics and histograms of the probed functions" },
+	{ "serve", cmd_serve, "Serve the statistics and profiles over HTTP (Prometheus, pprof)" },
 	{ "help", cmd_help, "Show this help, or a command's with 'help COMMAND'" },
 	{ "version", cmd_version, "Print the version" },
 };
