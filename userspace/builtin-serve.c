@@ -42,6 +42,7 @@
 #include "control/debugfs.h"
 #include "control/snapshot.h"
 #include "output/paths.h"
+#include "output/pprof.h"
 #include "output/stat-display.h"
 
 #define SW_SERVE_LISTEN "127.0.0.1:9464"
@@ -386,8 +387,8 @@ static enum MHD_Result sw_paths(struct sw_server *s, struct MHD_Connection *c)
 {
 	struct sw_err err = { "" };
 	struct sw_paths p;
-	uint8_t *pb = NULL;
-	size_t len = 0;
+	uint8_t *pb = NULL, *raw = NULL;
+	size_t len = 0, rawlen = 0;
 	int ret;
 
 	ret = sw_paths_load(s->dir, &p, &err);
@@ -395,8 +396,11 @@ static enum MHD_Result sw_paths(struct sw_server *s, struct MHD_Connection *c)
 		return sw_reply_text(s, c, ret == -ENOENT ? MHD_HTTP_NOT_FOUND :
 					   MHD_HTTP_SERVICE_UNAVAILABLE,
 				     "%s\n", err.msg);
-	ret = sw_paths_pprof(&p, &pb, &len);
+	ret = sw_paths_pprof(&p, &raw, &rawlen);
 	sw_paths_free(&p);
+	if (!ret)
+		ret = sw_pprof_gzip(raw, rawlen, &pb, &len);
+	free(raw);
 	if (ret)
 		return sw_reply_text(s, c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				     "encoding the call paths: %s\n",

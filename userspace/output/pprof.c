@@ -459,6 +459,41 @@ out:
 	return ret;
 }
 
+int sw_pprof_gzip(const uint8_t *buf, size_t len, uint8_t **out,
+		  size_t *outlen)
+{
+	z_stream z = { 0 };
+	uint8_t *o;
+	size_t cap;
+	int ret;
+
+	*out = NULL;
+	*outlen = 0;
+	/* windowBits 15 + 16: a gzip header and trailer, as gzopen writes. */
+	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return -ENOMEM;
+	cap = deflateBound(&z, (uLong)len);
+	o = malloc(cap ? cap : 1);
+	if (!o) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	z.next_out = o;
+	z.avail_out = (uInt)cap;
+	ret = deflate(&z, Z_FINISH);
+	deflateEnd(&z);
+	if (ret != Z_STREAM_END || len > UINT32_MAX) {
+		free(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	*outlen = cap - z.avail_out;
+	return 0;
+}
+
 int sw_pprof_write(const char *path, const uint8_t *buf, size_t len,
 		   struct sw_err *err)
 {

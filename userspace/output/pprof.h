@@ -80,6 +80,14 @@ int sw_pprof_encode_folded(const char *const *stacks, const int64_t *values,
 			   uint8_t **out, size_t *len);
 
 /**
+ * sw_pprof_gzip() - @len bytes gzip-compressed into a new buffer, as
+ * sw_pprof_write() writes them to a file (what HTTP clients are sent).
+ * Return: 0 or -ENOMEM.
+ */
+int sw_pprof_gzip(const uint8_t *buf, size_t len, uint8_t **out,
+		  size_t *outlen);
+
+/**
  * sw_pprof_write() - write @len bytes gzip-compressed to @path.
  * Return: 0 or a negative errno, with a message in @err.
  */

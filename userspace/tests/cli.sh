@@ -67,6 +67,35 @@ fails() {
 	expect "$name" 1 "" "$msg"
 }
 
+
+# serve_start DIR [OPTIONS...]: starts "stopwatch serve" on a free port of
+# 127.0.0.1 (its stderr in $tmp/serve.err); sets SPID and PORT.
+serve_start() {
+	local d=$1 i
+	shift
+	"$SW" serve --debugfs "$d" --listen 127.0.0.1:0 "$@" 2> "$tmp/serve.err" &
+	SPID=$!
+	PORT=
+	for i in $(seq 50); do
+		PORT=$(sed -n 's/^stopwatch serve: listening on .*:\([0-9]*\)$/\1/p' "$tmp/serve.err")
+		[ -n "$PORT" ] && return 0
+		kill -0 "$SPID" 2> /dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+serve_stop() {
+	kill -TERM "$SPID" 2> /dev/null
+	wait "$SPID"
+	src=$?
+}
+# get PATH [CURL-OPTIONS...]: the body in $tmp/out, the HTTP status in $code.
+get() {
+	local path=$1
+	shift
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' "$@" "http://127.0.0.1:$PORT$path")
+}
+
 B=fixtures/basic
 # Kernel functions go with their argument count when the kernel has BTF
 # (vfs_read and vfs_write take 4).
@@ -670,6 +699,39 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 		not_ok "record wrote start and stop to the sampler file" "$(cat "$F/sampler")"
 	run "$SW" report -i "$tmp/rec.swd" --sort comm,symbol -q
 	expect "report of what record drained" 0 "symprog   [.] sym_hot"
+	# serve's CPU profile: record and report --pprof, over HTTP.
+	if command -v curl > /dev/null; then
+		printf 'state      stopped\n' > "$F/sampler"
+		serve_start "$F" --state-dir "$tmp" || not_ok "serve starts" "$(cat "$tmp/serve.err")"
+		curl -s -o "$tmp/prof.pb.gz" -w '%{http_code}' \
+			"http://127.0.0.1:$PORT/debug/pprof/profile?seconds=1" > "$tmp/prof.code" &
+		cp=$!
+		sleep 0.3
+		get "/debug/pprof/profile?seconds=1"
+		[ "$code" = 409 ] && grep -q "one at a time" "$tmp/out" &&
+			ok "serve: a second profile meanwhile is refused (409)" ||
+			not_ok "serve: a second profile meanwhile is refused (409)" "status $code"
+		wait "$cp"
+		[ "$(cat "$tmp/prof.code")" = 200 ] && [ "$(head -c 2 "$tmp/prof.pb.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] &&
+			ok "serve: /debug/pprof/profile?seconds=1 is a gzip'd profile" ||
+			not_ok "serve: /debug/pprof/profile?seconds=1 is a gzip'd profile" \
+				"status $(cat "$tmp/prof.code")" "$(head -c 300 "$tmp/prof.pb.gz")"
+		if command -v go > /dev/null; then
+			HOME=$tmp GOCACHE=$tmp/gocache go tool pprof -top "$tmp/prof.pb.gz" > "$tmp/top" 2>&1
+			awk '$NF == "sym_hot" { found = 1 } END { exit !found }' "$tmp/top" &&
+				[ "$(awk '/flat%/ { getline; print $NF; exit }' "$tmp/top")" = sym_hot ] &&
+				ok "serve: go tool pprof -top of the profile has sym_hot on top" ||
+				not_ok "serve: go tool pprof -top of the profile has sym_hot on top" "$(head -20 "$tmp/top")"
+		else
+			skipped "serve: go tool pprof reads the profile" "no go here"
+		fi
+		ls "$tmp"/stopwatch-profile.* > /dev/null 2>&1 &&
+			not_ok "serve: the profile's recording is removed" "$(ls "$tmp")" ||
+			ok "serve: the profile's recording is removed"
+		serve_stop
+	else
+		skipped "serve: CPU profile over HTTP" "no curl here"
+	fi
 	# -e PMU/.../: the sampler gets the resolved ALIAS=TYPE:CONFIG.
 	F3=$tmp/fakedbg3
 	mkdir -p "$F3/samples"
@@ -928,6 +990,160 @@ else
 	skipped "span: BTF names" "no /sys/kernel/btf/vmlinux on this machine"
 fi
 
+# --- serve: /metrics, errors, configuration --------------------------------
+if command -v curl > /dev/null; then
+	V=$tmp/serve
+	cp -r fixtures/x86_64 "$V"
+	: > "$V/probes"; : > "$V/spans"
+	printf 'state      stopped\n' > "$V/sampler"
+	serve_start "$V" || not_ok "serve starts" "$(cat "$tmp/serve.err")"
+	get /metrics -D "$tmp/hdr"
+	[ "$code" = 200 ] && grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/hdr" &&
+		ok "serve: /metrics answers in the text format 0.0.4" ||
+		not_ok "serve: /metrics answers in the text format 0.0.4" "status $code" "$(cat "$tmp/hdr")"
+	# The calls and the histogram's count are those of the hists file.
+	want=$(sed -n 's/^vfs_read: ns, \([0-9]*\) calls.*/\1/p' "$V/hists")
+	grep -qx "stopwatch_calls_total{probe=\"vfs_read\"} $want" "$tmp/out" &&
+		grep -qx "stopwatch_duration_seconds_count{probe=\"vfs_read\"} $want" "$tmp/out" &&
+		grep -qx "stopwatch_duration_seconds_bucket{probe=\"vfs_read\",le=\"+Inf\"} $want" "$tmp/out" &&
+		ok "serve: vfs_read's calls, _count and +Inf bucket are the $want of the file" ||
+		not_ok "serve: vfs_read's calls, _count and +Inf bucket are the $want of the file"
+	grep -q '^stopwatch_keyed_calls_total{probe="vfs_read",key="comm=dd"} 3003$' "$tmp/out" &&
+		grep -q '^stopwatch_sampler_running 0$' "$tmp/out" &&
+		ok "serve: keyed rows and the sampler's counters" ||
+		not_ok "serve: keyed rows and the sampler's counters"
+	if [ -n "$PROMTOOL" ]; then
+		"$PROMTOOL" check metrics < "$tmp/out" > "$tmp/pt" 2>&1 &&
+			ok "serve: promtool check metrics accepts /metrics" ||
+			not_ok "serve: promtool check metrics accepts /metrics" "$(head -5 "$tmp/pt")"
+	else
+		skipped "serve: promtool check metrics" "no promtool (scripts/deps.sh test fetches it)"
+	fi
+	get /metrics -D "$tmp/hdr" -H 'Accept: application/openmetrics-text; version=1.0.0,text/plain;q=0.5'
+	[ "$code" = 200 ] && grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/hdr" &&
+		[ "$(tail -n 1 "$tmp/out")" = "# EOF" ] &&
+		grep -qx '# TYPE stopwatch_calls counter' "$tmp/out" &&
+		grep -q '^stopwatch_calls_total{probe="vfs_read"}' "$tmp/out" &&
+		ok "serve: OpenMetrics when Accept asks (family without _total, # EOF)" ||
+		not_ok "serve: OpenMetrics when Accept asks (family without _total, # EOF)" "status $code"
+	get /metrics -X POST
+	[ "$code" = 405 ] && grep -q "read only" "$tmp/out" &&
+		ok "serve: POST is refused (405, read only)" ||
+		not_ok "serve: POST is refused (405, read only)" "status $code"
+	get /nope
+	[ "$code" = 404 ] && ok "serve: an unknown path is 404" || not_ok "serve: an unknown path is 404" "status $code"
+	for q in 0 -1 x 61; do
+		get "/debug/pprof/profile?seconds=$q"
+		[ "$code" = 400 ] && grep -q "seconds=$q: expected a whole number of seconds from 1 to 60" "$tmp/out" ||
+			{ not_ok "serve: profile seconds=$q is refused (400)" "status $code" "$(cat "$tmp/out")"; continue; }
+		ok "serve: profile seconds=$q is refused (400)"
+	done
+	get /debug/pprof/paths
+	[ "$code" = 404 ] && grep -q "keeps no call paths" "$tmp/out" &&
+		ok "serve: /debug/pprof/paths without a paths file says so (404)" ||
+		not_ok "serve: /debug/pprof/paths without a paths file says so (404)" "status $code"
+	cp fixtures/paths/x86_64/paths "$V/paths"
+	get /debug/pprof/paths
+	[ "$code" = 200 ] && [ "$(head -c 2 "$tmp/out" | od -An -tx1 | tr -d ' ')" = 1f8b ] &&
+		ok "serve: /debug/pprof/paths is a gzip'd profile" ||
+		not_ok "serve: /debug/pprof/paths is a gzip'd profile" "status $code"
+	# A client that goes away mid-response, then 200 at once.
+	curl -s --limit-rate 1k --max-time 0.3 "http://127.0.0.1:$PORT/metrics" > /dev/null 2>&1
+	curl -s "http://127.0.0.1:$PORT/metrics" | head -c 10 > /dev/null
+	for i in $(seq 200); do
+		curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$PORT/metrics" &
+	done > "$tmp/codes"
+	wait $(jobs -p | grep -vx "$SPID")
+	n=$(grep -cx 200 "$tmp/codes")
+	[ "$n" = 200 ] && kill -0 "$SPID" &&
+		ok "serve: after a client left mid-response, 200 concurrent scrapes all answered" ||
+		not_ok "serve: after a client left mid-response, 200 concurrent scrapes all answered" \
+			"$n of 200: $(sort "$tmp/codes" | uniq -c | tr '\n' ' ')"
+	# The port in use.
+	run "$SW" serve --debugfs "$V" --listen "127.0.0.1:$PORT"
+	expect "serve: a port in use is refused" 1 "" \
+		"stopwatch serve: cannot listen on 127.0.0.1:$PORT: Address already in use (another server has the port: pick another with --listen)"
+	fails "serve: a malformed --listen" \
+		"stopwatch serve: --listen 'localhost': expected ADDR:PORT, e.g. 127.0.0.1:9464 or [::1]:9464, port 0 to 65535" \
+		"$SW" serve --debugfs "$V" --listen localhost
+	serve_stop
+	[ "$src" = 0 ] && grep -q "stopping after" "$tmp/serve.err" &&
+		ok "serve: SIGTERM stops it cleanly" || not_ok "serve: SIGTERM stops it cleanly" "status $src"
+
+	# The configuration: checked whole, nothing written when bad.
+	C=$tmp/serve.conf
+	badconf() {
+		printf "$2" > "$C"
+		: > "$V/probes"
+		run "$SW" serve --debugfs "$V" --listen 127.0.0.1:0 --config "$C"
+		[ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = "stopwatch serve: $C:$3" ] && [ ! -s "$V/probes" ] &&
+			ok "serve: config refused whole: $1" ||
+			not_ok "serve: config refused whole: $1" "rc $rc" "probes: $(cat "$V/probes")"
+	}
+	badconf "an unknown setting" 'probes vfs_read\nfrobnicate 1\n' \
+		"2: unknown setting 'frobnicate': expected probes, spans, events or keys"
+	badconf "a bad probe line" 'probes vfs_read\nprobes bad%%name\n' \
+		"2: probes 'bad%name': invalid character in function name"
+	badconf "a probe twice" 'probes vfs_read\nprobes vfs_write vfs_read by=comm\n' \
+		"2: probe 'vfs_read' is already on line 1"
+	badconf "a removal" 'probes -vfs_read\n' \
+		"1: probes: '-vfs_read': the configuration says what to probe; leave a probe out to remove it"
+	badconf "an unknown event" 'events cpu-clock,nosuch\nprobes vfs_read\n' \
+		"1: events: 'nosuch': not an event the module knows (see 'stopwatch events list')"
+	badconf "bad keys" 'keys sometimes\n' \
+		"1: keys: 'sometimes': expected none, pid, tgid, comm or cpu"
+	badconf "keys twice" 'keys comm\nkeys pid\n' "2: keys a second time"
+	badconf "a bad span" 'spans q start=a:arg1\n' \
+		"1: spans: 'q': a line is +NAME ..., -NAME or reset"
+	printf '# what to probe\nevents cpu-clock\nkeys comm\nprobes vfs_read vfs_write@w by=comm\n\nspans +q start=__queue_work:arg2 stop=process_one_work:arg1\n' > "$C"
+	: > "$V/probes"; : > "$V/spans"
+	serve_start "$V" --config "$C" || not_ok "serve starts with a config" "$(cat "$tmp/serve.err")"
+	[ "$(cat "$V/probes")" = "vfs_read vfs_write@w by=comm" ] && [ "$(cat "$V/events")" = cpu-clock ] &&
+		[ "$(cat "$V/breakdown")" = comm ] &&
+		[ "$(cat "$V/spans")" = "+q start=__queue_work:arg2 stop=process_one_work:arg1" ] &&
+		ok "serve: the config's lines are written to the module's files" ||
+		not_ok "serve: the config's lines are written to the module's files" "$(cat "$V/probes" "$V/spans")"
+	# SIGHUP with a bad file: nothing changes, it still answers.
+	printf 'probes vfs_read\nprobes ext4_file_read_iter\nbogus\n' > "$C"
+	: > "$V/probes"
+	kill -HUP "$SPID"; sleep 0.3
+	get /metrics
+	[ ! -s "$V/probes" ] && [ "$code" = 200 ] &&
+		grep -q "$C:3: 'bogus' with nothing after it; the configuration in force stays" "$tmp/serve.err" &&
+		ok "serve: SIGHUP with a bad config keeps the old one and answers" ||
+		not_ok "serve: SIGHUP with a bad config keeps the old one and answers" "$(cat "$tmp/serve.err")"
+	# SIGHUP with a good one: what changed only.
+	printf 'events cpu-clock\nkeys comm\nprobes vfs_read vfs_write@w by=comm\nprobes ext4_file_read_iter\n' > "$C"
+	kill -HUP "$SPID"; sleep 0.3
+	[ "$(cat "$V/spans")" = "$(printf '+q start=__queue_work:arg2 stop=process_one_work:arg1\n-q')" ] &&
+		[ "$(cat "$V/probes")" = ext4_file_read_iter ] &&
+		grep -q "$C: applied" "$tmp/serve.err" &&
+		ok "serve: SIGHUP applies what changed (a span removed, a probe added)" ||
+		not_ok "serve: SIGHUP applies what changed (a span removed, a probe added)" \
+			"probes: $(cat "$V/probes")" "spans: $(cat "$V/spans")"
+	: > "$V/probes"
+	serve_stop
+	[ "$(cat "$V/probes")" = "$(printf -- '-ext4_file_read_iter\n-vfs_read\n-vfs_write@w')" ] &&
+		ok "serve: on exit the config's probes are removed" ||
+		not_ok "serve: on exit the config's probes are removed" "$(cat "$V/probes")"
+	# The cap on keyed rows: one series kept, the rest summed in "other".
+	serve_start "$V" --max-series 1
+	get /metrics
+	serve_stop
+	grep -c '^stopwatch_keyed_calls_total' "$tmp/out" > "$tmp/n"
+	sum=$(awk '$1 == "vfs_read" { s += $3 } END { print s }' "$V/keys")
+	other=$(awk -v dd="$(awk '$2 == "comm=dd" { print $3 }' "$V/keys")" -v s="$sum" 'BEGIN { print s - dd }')
+	# vfs_read's comm=dd has the most calls; vfs_write's rows all go.
+	[ "$(cat "$tmp/n")" = 3 ] &&
+		grep -qx 'stopwatch_keyed_calls_total{probe="vfs_read",key="comm=dd"} 3003' "$tmp/out" &&
+		grep -qx "stopwatch_keyed_calls_total{probe=\"vfs_read\",key=\"other\"} $other" "$tmp/out" &&
+		ok "serve: --max-series 1 keeps the busiest key and sums the rest ($other) in other" ||
+		not_ok "serve: --max-series 1 keeps the busiest key and sums the rest ($other) in other" \
+			"$(grep '^stopwatch_keyed_calls_total' "$tmp/out")"
+else
+	skipped "serve over HTTP" "no curl here"
+fi
+
 # --- the documentation agrees with the option tables --------------------------
 
 # The option names a command's --help lists (-h/--help left out: every
@@ -947,7 +1163,7 @@ man_opts() {
 # Options a man page documents that --help does not list, on purpose:
 # stat's -p is refused, with where to go instead (perf's letter).
 man_only="stat:-p"
-for c in stat record report events time probe span; do
+for c in stat record report events time probe span serve; do
 	page=../man/stopwatch-$c.1
 	help_opts "$c" > "$tmp/help-$c"
 	man_opts "$page" | while read -r o; do
@@ -975,7 +1191,7 @@ awk '
 	}
 	{
 		line = $0
-		while (match(line, /(stopwatch |`)(stat|record|report|events|time|probe|span)( [^`#;|>)]*)?/)) {
+		while (match(line, /(stopwatch |`)(stat|record|report|events|time|probe|span|serve)( [^`#;|>)]*)?/)) {
 			n = split(substr(line, RSTART, RLENGTH), w, "[ /]")
 			c = w[1] == "stopwatch" ? w[2] : substr(w[1], 2)
 			# Outside that chapter "`stat" is stat(1).
@@ -1046,7 +1262,7 @@ comp_is() {
 run bash --norc --noprofile -c "source '$COMPL' && complete -p stopwatch"
 expect "completion: bash registers _stopwatch for stopwatch" 0 "complete -F _stopwatch stopwatch" ""
 comp_is "completion: commands" "stopwatch " \
-	"events help probe record report span stat time version "
+	"events help probe record report serve span stat time version "
 comp_is "completion: a command's prefix" "stopwatch ti" "time "
 comp_is "completion: options from the command's --help" "stopwatch record --call" "--call-graph "
 comp_is "completion: --call-graph modes" "stopwatch record --call-graph " \
