@@ -14,7 +14,7 @@
 #                             20 cycles on every kernel with direct calls (~1 h)
 #   make stress-debug         every VM suite on a debug kernel (lockdep, KASAN,
 #                             ...; built once, long), any splat fails; not CI
-#   make install              userspace program, man pages, bash and zsh completion (PREFIX, DESTDIR)
+#   make install              userspace program, man pages, bash and zsh completion, serve's systemd unit (PREFIX, DESTDIR)
 #   make modules_install      the module (INSTALL_MOD_PATH)
 #
 # V=1 shows the commands; EXTRA_CFLAGS is added to userspace compiles.
