@@ -70,11 +70,12 @@ static int sw_conf_probes(struct sw_conf_line *l, const char *what,
 	struct sw_cmd *cmds = NULL;
 	char *copy = NULL;
 	int n, i, ret;
+	struct sw_err why = { "" };
 
-	ret = sw_probes_line_check(l->text, err);
+	ret = sw_probes_line_check(l->text, &why);
 	if (ret)
 		return sw_err_set(err, ret, "%s:%zu: probes %s", what,
-				  l->lineno, err->msg);
+				  l->lineno, why.msg);
 	cmds = calloc(ncmd, sizeof(*cmds));
 	copy = strdup(l->text);
 	if (!cmds || !copy) {
