@@ -117,5 +117,68 @@ else
 	skip "$P/swprof not built"
 fi
 
+# --- serve: a scrape against a known number of calls, a profile over HTTP ------
+# A probe from serve's --config on the getppid system call, filtered to one
+# command name, driven N times: /metrics must say N calls and a histogram
+# _count of N.  Then go tool pprof reads a CPU profile over HTTP (the host's
+# go, when it has one) with swprof's hot function on top.
+GETPPID=$(awk '$2 ~ /^[tT]$/ && $3 ~ /^__(x64|arm64)_sys_getppid$/ { print $3; exit }' /proc/kallsyms)
+PROMTOOL=$SW_REPO/.cache/tools/promtool
+if ! "$SW" serve --help >/dev/null 2>&1; then
+	skip "serve: $SW is built without it (static builds: SERVE=0)"
+elif ! command -v curl >/dev/null; then
+	skip "serve: no curl in the guest"
+elif [ -z "$GETPPID" ]; then
+	skip "serve: no getppid system call symbol in /proc/kallsyms"
+else
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
+	N=5000
+	printf '# program suite\nprobes %s comm=swserve\n' "$GETPPID" >"$TMP/serve.conf"
+	t0=$(date +%s)
+	"$SW" serve --listen 127.0.0.1:0 --config "$TMP/serve.conf" \
+		--state-dir "$TMP" 2>"$TMP/serve.err" &
+	spid=$!
+	port=
+	for i in $(seq 100); do
+		port=$(sed -n 's/^stopwatch serve: listening on .*:\([0-9]*\)$/\1/p' "$TMP/serve.err")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	is "serve: starts with a probe on $GETPPID from its config" "${port:+up}" up ||
+		cat "$TMP/serve.err"
+	"$P/getppid_loop" "$N" swserve >/dev/null
+	curl -s -o "$TMP/serve.prom" -w '%{http_code}' "http://127.0.0.1:$port/metrics" >"$TMP/code"
+	is "serve: /metrics answers 200" "$(cat "$TMP/code")" 200
+	cp "$TMP/serve.prom" "$R/serve.prom"
+	is "serve: calls of $GETPPID" "$(pnum "$TMP/serve.prom" stopwatch_calls_total "$GETPPID")" "$N"
+	is "serve: the duration histogram's _count" \
+		"$(pnum "$TMP/serve.prom" stopwatch_duration_seconds_count "$GETPPID")" "$N"
+	if [ -x "$PROMTOOL" ]; then
+		check "serve: promtool check metrics accepts the live /metrics" \
+			sh -c "'$PROMTOOL' check metrics < '$TMP/serve.prom'"
+	else
+		skip "serve: no $PROMTOOL (scripts/deps.sh test fetches it)"
+	fi
+	if [ -x "$P/swprof" ] && command -v go >/dev/null; then
+		"$P/swprof" 4000 >/dev/null &
+		wp=$!
+		HOME=$TMP GOCACHE=$TMP/gocache timeout 60 go tool pprof -top \
+			"http://127.0.0.1:$port/debug/pprof/profile?seconds=2" >"$TMP/top" 2>&1
+		kill "$wp" 2>/dev/null
+		wait "$wp" 2>/dev/null
+		cp "$TMP/top" "$R/serve-pprof-top.txt"
+		is "serve: go tool pprof -top over HTTP: swprof_hot on top" \
+			"$(awk '/flat%/ { getline; print $NF; exit }' "$TMP/top")" swprof_hot ||
+			head -20 "$TMP/top"
+	else
+		skip "serve: go tool pprof over HTTP (no go or no swprof)"
+	fi
+	kill -TERM "$spid"
+	wait "$spid"
+	is "serve: SIGTERM stops it (exit 0)" "$?" 0
+	check "serve: on exit its probe is removed" sh -c "! grep -q '$GETPPID' '$D/probes'"
+	echo "# serve checks took $(( $(date +%s) - t0 )) s"
+fi
+
 unload
 rm -rf "$TMP"
