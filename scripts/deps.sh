@@ -15,8 +15,8 @@ set -eu
 want=${1:-all}
 pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config"
 pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libbpf-dev"
-# stopwatch serve's HTTP; curl for its host tests
-pkgs="$pkgs libmicrohttpd-dev curl"
+# stopwatch serve's HTTP
+pkgs="$pkgs libmicrohttpd-dev"
 # pahole: 6.12's module build makes BTF for the module and stops without it
 pkgs="$pkgs dwarves"
 case $want in
@@ -25,6 +25,8 @@ test|all)
 	pkgs="$pkgs linux-image-amd64 busybox-static qemu-system-x86 qemu-system-arm"
 	pkgs="$pkgs cpio xz-utils zstd gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools libbpf-tools golang-go dkms"
+	# serve's tests: a client, and an OpenMetrics parser
+	pkgs="$pkgs curl python3-prometheus-client"
 	# the stopwatch program for the arm64 guest: static, from multiarch libraries
 	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64 libbpf-dev:arm64"
 	# serve, in a dynamic arm64 build (the static one goes without: SERVE=0)

@@ -1026,6 +1026,21 @@ if command -v curl > /dev/null; then
 		grep -q '^stopwatch_calls_total{probe="vfs_read"}' "$tmp/out" &&
 		ok "serve: OpenMetrics when Accept asks (family without _total, # EOF)" ||
 		not_ok "serve: OpenMetrics when Accept asks (family without _total, # EOF)" "status $code"
+	# The OpenMetrics parser of Debian's python3-prometheus-client, when there.
+	ompy=
+	for py in python3 /usr/bin/python3; do
+		command -v "$py" > /dev/null && "$py" -c 'import prometheus_client.openmetrics.parser' 2> /dev/null &&
+			{ ompy=$py; break; }
+	done
+	if [ -n "$ompy" ]; then
+		"$ompy" -c 'import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+print(len(list(p(sys.stdin.read()))))' < "$tmp/out" > "$tmp/om" 2>&1 &&
+			ok "serve: prometheus_client's OpenMetrics parser reads $(cat "$tmp/om") families" ||
+			not_ok "serve: prometheus_client's OpenMetrics parser reads the page" "$(tail -1 "$tmp/om")"
+	else
+		skipped "serve: an OpenMetrics parser" "no python3-prometheus-client here"
+	fi
 	get /metrics -X POST
 	[ "$code" = 405 ] && grep -q "read only" "$tmp/out" &&
 		ok "serve: POST is refused (405, read only)" ||
