@@ -255,6 +255,7 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		       struct sw_err *err)
 {
 	struct sw_breakdown *bd;
+	const char *last = NULL;
 	size_t r, i;
 	int pcol, kcol = -1, ret;
 
@@ -296,8 +297,16 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		struct sw_bd_row *row = &bd->row[bd->nrows];
 
 		row->probe = sw_table_at(bd->tab, r, (size_t)pcol);
-		if (s && !sw_snapshot_probe(s, row->probe))
+		/* A probe's rows come together: look each probe up once. */
+		if (s && (!last || strcmp(last, row->probe))) {
+			if (!sw_snapshot_probe(s, row->probe)) {
+				last = NULL;
+				continue;
+			}
+			last = row->probe;
+		} else if (s && !last) {
 			continue;
+		}
 		row->key = sw_table_at(bd->tab, r, (size_t)kcol);
 		bd->nrows++;
 		ret = sw_bd_key(row, bd->mode, what, bd->tab->line[r], err);
@@ -363,13 +372,17 @@ static int sw_hists_set_of(void *ctx, const char *probe, size_t len,
 			   size_t lineno, struct sw_err *err)
 {
 	struct sw_snapshot *s = ctx;
-	size_t i;
+	size_t i, k;
 
 	(void)what;
 	(void)lineno;
 	*set = NULL;
-	for (i = 0; i < s->nprobes; i++) {
-		struct sw_probe_stat *p = &s->probe[i];
+	/* The titles come in the stats file's order: start after the last. */
+	for (k = 0; k < s->nprobes; k++) {
+		struct sw_probe_stat *p;
+
+		i = (s->hist_next + k) % s->nprobes;
+		p = &s->probe[i];
 
 		if (strlen(p->name) != len || memcmp(p->name, probe, len))
 			continue;
@@ -380,6 +393,7 @@ static int sw_hists_set_of(void *ctx, const char *probe, size_t len,
 						  "out of memory");
 		}
 		*set = p->hist;
+		s->hist_next = i;
 		break;
 	}
 	return 0;

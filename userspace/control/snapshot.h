@@ -103,6 +103,7 @@ struct sw_snapshot {
 	struct sw_snapshot *spans;
 	struct sw_sampler_counts *sampler;
 	struct sw_table *tab;
+	size_t hist_next;	/* the reader's: where the next title's probe is looked for */
 };
 
 /**

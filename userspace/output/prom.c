@@ -14,8 +14,18 @@ void sw_prom_label_value(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*p) {
+		size_t run = 0;
 		int n;
 
+		/* Plain ASCII goes out in runs. */
+		while (p[run] >= 0x20 && p[run] < 0x80 && p[run] != '\\' &&
+		       p[run] != '"')
+			run++;
+		if (run) {
+			fwrite(p, 1, run, f);
+			p += run;
+			continue;
+		}
 		if (*p == '\\') {
 			fputs("\\\\", f);
 		} else if (*p == '"') {

@@ -528,6 +528,9 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 				       ns ? sw_fmt_seconds(buf, p->val[csum]) :
 					    sw_u64_str(buf, p->val[csum]));
 		}
+		/* OpenMetrics: _count and _sum both or neither. */
+		if (csum < 0 && x->om)
+			continue;
 		snprintf(sample, sizeof(sample), "%s_count", name);
 		sw_prom_sample(x, sample, p->name, NULL, NULL,
 			       sw_u64_str(buf, cum));
@@ -587,50 +590,72 @@ static void sw_prom_bd_column(const struct sw_prom_ctx *x,
 	}
 }
 
-/*
- * Folds row @from into the "other" row @into, column by column: counts and
- * totals add, _min and _max keep the extreme, averages are weighted by the
- * calls and the standard deviation is the pooled one.
- */
-static void sw_bd_fold(const struct sw_breakdown *bd, uint64_t *into,
-		       double *sq, const uint64_t *from)
+/* How a column of keyed rows folds into an "other" row. */
+enum sw_fold {
+	SW_FOLD_SUM,
+	SW_FOLD_MIN,
+	SW_FOLD_MAX,
+	SW_FOLD_AVG,
+	SW_FOLD_STDDEV,
+	SW_FOLD_CALLS,
+};
+
+static enum sw_fold sw_fold_of(const char *col)
 {
-	int ccalls = sw_breakdown_col(bd, "calls");
+	if (!strcmp(col, "calls"))
+		return SW_FOLD_CALLS;
+	if (sw_ends_with(col, "_min") || !strcmp(col, "min_ns"))
+		return SW_FOLD_MIN;
+	if (sw_ends_with(col, "_max") || !strcmp(col, "max_ns"))
+		return SW_FOLD_MAX;
+	if (sw_ends_with(col, "_avg") || !strcmp(col, "avg_ns"))
+		return SW_FOLD_AVG;
+	if (!strcmp(col, "stddev_ns"))
+		return SW_FOLD_STDDEV;
+	return SW_FOLD_SUM;
+}
+
+/*
+ * Folds row @from into the "other" row @into, column by column (@how):
+ * counts and totals add, minimum and maximum keep the extreme, averages
+ * are weighted by the calls; @sq gathers what the pooled standard
+ * deviation is computed from.
+ */
+static void sw_bd_fold(const struct sw_breakdown *bd, const enum sw_fold *how,
+		       int ccalls, int cavg, uint64_t *into, double *sq,
+		       const uint64_t *from)
+{
 	uint64_t n0 = ccalls >= 0 ? into[ccalls] : 0;
 	uint64_t n1 = ccalls >= 0 ? from[ccalls] : 0;
+	double m, sd;
 	size_t c;
 
 	for (c = 0; c < bd->ncols; c++) {
-		const char *col = bd->col[c];
-
-		if ((int)c == ccalls)
-			continue;
-		if (sw_ends_with(col, "_min")) {
-			if (!n0 || (n1 && from[c] < into[c]))
-				into[c] = n1 ? from[c] : into[c];
-		} else if (sw_ends_with(col, "_max")) {
+		switch (how[c]) {
+		case SW_FOLD_CALLS:
+			break;
+		case SW_FOLD_MIN:
+			if (n1 && (!n0 || from[c] < into[c]))
+				into[c] = from[c];
+			break;
+		case SW_FOLD_MAX:
 			if (from[c] > into[c])
 				into[c] = from[c];
-		} else if (!strcmp(col, "min_ns")) {
-			if (!n0 || (n1 && from[c] < into[c]))
-				into[c] = n1 ? from[c] : into[c];
-		} else if (!strcmp(col, "max_ns")) {
-			if (from[c] > into[c])
-				into[c] = from[c];
-		} else if (sw_ends_with(col, "_avg") || !strcmp(col, "avg_ns")) {
+			break;
+		case SW_FOLD_AVG:
 			if (n0 + n1)
 				into[c] = (uint64_t)(((double)into[c] * (double)n0 +
 						     (double)from[c] * (double)n1) /
 						    (double)(n0 + n1) + 0.5);
-		} else if (!strcmp(col, "stddev_ns")) {
-			int cavg = sw_breakdown_col(bd, "avg_ns");
-			double m = cavg >= 0 ? (double)from[cavg] : 0;
-			double sd = (double)from[c];
-
-			/* @sq: the sum of squares, the pooled stddev from it */
+			break;
+		case SW_FOLD_STDDEV:
+			m = cavg >= 0 ? (double)from[cavg] : 0;
+			sd = (double)from[c];
 			*sq += (double)n1 * (sd * sd + m * m);
-		} else if (sw_sat_add(into[c], from[c]) != UINT64_MAX) {
-			into[c] += from[c];
+			break;
+		case SW_FOLD_SUM:
+			into[c] = sw_sat_add(into[c], from[c]);
+			break;
 		}
 	}
 	if (ccalls >= 0)
@@ -658,20 +683,24 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 				      size_t max, size_t *n)
 {
 	const struct sw_bd_row **ord = NULL;
+	enum sw_fold *how = NULL;
 	struct sw_bd_row *out = NULL;
 	double *sq = NULL;
 	bool *keep = NULL;
-	size_t i, j, nkeyed = 0, nout = 0;
+	size_t i, j, k, nkeyed = 0, nout = 0;
 	int ccalls = sw_breakdown_col(bd, "calls");
 	int cstd = sw_breakdown_col(bd, "stddev_ns");
 	int cavg = sw_breakdown_col(bd, "avg_ns");
 
+	how = calloc(bd->ncols + 1, sizeof(*how));
 	ord = calloc(bd->nrows + 1, sizeof(*ord));
 	keep = calloc(bd->nrows + 1, sizeof(*keep));
 	out = calloc(bd->nrows + 1, sizeof(*out));
 	sq = calloc(bd->nrows + 1, sizeof(*sq));
-	if (!ord || !keep || !out || !sq)
+	if (!how || !ord || !keep || !out || !sq)
 		goto fail;
+	for (i = 0; i < bd->ncols; i++)
+		how[i] = sw_fold_of(bd->col[i]);
 	for (i = 0; i < bd->nrows; i++)
 		if (!bd->row[i].other)
 			ord[nkeyed++] = &bd->row[i];
@@ -698,9 +727,14 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 
 		if (keep[i])
 			continue;
-		for (j = 0; j < nout; j++)
-			if (out[j].other && !strcmp(out[j].probe, r->probe))
-				break;
+		/* A probe's rows come together: its other row is the last. */
+		j = nout;
+		if (nout && out[nout - 1].other &&
+		    !strcmp(out[nout - 1].probe, r->probe))
+			j = nout - 1;
+		for (k = 0; j == nout && k < nout; k++)
+			if (out[k].other && !strcmp(out[k].probe, r->probe))
+				j = k;
 		if (j == nout) {
 			out[nout].probe = r->probe;
 			out[nout].other = true;
@@ -709,7 +743,7 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 				goto fail;
 			nout++;
 		}
-		sw_bd_fold(bd, out[j].val, &sq[j], r->val);
+		sw_bd_fold(bd, how, ccalls, cavg, out[j].val, &sq[j], r->val);
 	}
 	for (j = 0; cstd >= 0 && j < nout; j++) {
 		uint64_t calls = ccalls >= 0 ? out[j].val[ccalls] : 0;
@@ -720,12 +754,14 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 		v = sq[j] / (double)calls - m * m;
 		out[j].val[cstd] = v > 0 ? (uint64_t)(sqrt(v) + 0.5) : 0;
 	}
+	free(how);
 	free(ord);
 	free(keep);
 	free(sq);
 	*n = nout;
 	return out;
 fail:
+	free(how);
 	for (j = 0; out && j < nout; j++)
 		free(out[j].val);
 	free(out);
