@@ -290,7 +290,7 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 	}
 	b->started = sw_mono_ns();
 	atomic_init(&b->refs, 1);
-	snprintf(path, sizeof(path), "%s/breakdown", s->dir);
+	snprintf(path, sizeof(path), "%s/breakdown_stats", s->dir);
 	so.breakdown = !access(path, F_OK);
 	ret = sw_snapshot_load(s->dir, &so, &snap, err);
 	if (ret)
@@ -432,10 +432,20 @@ static int sw_run_self(struct sw_server *s, char *const *argv, char *msg,
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
-	while ((r = read(pfd[0], msg + n, msglen - 1 - n)) > 0 ||
-	       (r < 0 && errno == EINTR))
-		if (r > 0 && (n += (size_t)r) >= msglen - 1)
+	/* The first msglen - 1 bytes are kept; the rest is read and dropped. */
+	for (;;) {
+		char drop[256];
+		bool full = n >= msglen - 1;
+
+		r = read(pfd[0], full ? drop : msg + n,
+			 full ? sizeof(drop) : msglen - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
 			break;
+		if (!full)
+			n += (size_t)r;
+	}
 	msg[n] = '\0';
 	close(pfd[0]);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
