@@ -154,7 +154,7 @@ else
 	is "serve: calls of $GETPPID" "$(pnum "$TMP/serve.prom" stopwatch_calls_total "$GETPPID")" "$N"
 	is "serve: the duration histogram's _count" \
 		"$(pnum "$TMP/serve.prom" stopwatch_duration_seconds_count "$GETPPID")" "$N"
-	echo "# serve: started, driven and scraped in $(( $(date +%s) - t0 )) s"
+	diag "serve: started, driven and scraped in $(( $(date +%s) - t0 )) s"
 	# promtool and go start slowly under TCG (a profile also records and
 	# symbolizes the whole machine): a long run only.
 	if [ "$(cmdarg sw_long)" != 1 ]; then
@@ -168,14 +168,19 @@ else
 			skip "serve: no $PROMTOOL (scripts/deps.sh test fetches it)"
 		fi
 		if [ -x "$P/swprof" ] && command -v go >/dev/null; then
-			"$P/swprof" 6000 >/dev/null &
-			wp=$!
+			# One per CPU: the profile is the whole machine's, idle
+			# included, and swprof_hot is 60% of one workload.
+			wp=
+			for i in $(seq "$(nproc)"); do
+				"$P/swprof" 6000 >/dev/null &
+				wp="$wp $!"
+			done
 			# pprof waits 1.5 times the seconds asked by default: the
 			# recording is symbolized after them, slowly under TCG.
 			HOME=$TMP GOCACHE=$TMP/gocache go tool pprof -timeout 120 -top \
 				"http://127.0.0.1:$port/debug/pprof/profile?seconds=2" >"$TMP/top" 2>&1
-			kill "$wp" 2>/dev/null
-			wait "$wp" 2>/dev/null
+			kill $wp 2>/dev/null
+			wait $wp 2>/dev/null
 			cp "$TMP/top" "$R/serve-pprof-top.txt"
 			is "serve: go tool pprof -top over HTTP: swprof_hot on top" \
 				"$(awk '/flat%/ { getline; print $NF; exit }' "$TMP/top")" swprof_hot ||
@@ -183,13 +188,13 @@ else
 		else
 			skip "serve: go tool pprof over HTTP (no go or no swprof)"
 		fi
-		echo "# serve: promtool and pprof took $(( $(date +%s) - t1 )) s"
+		diag "serve: promtool and pprof took $(( $(date +%s) - t1 )) s"
 	fi
 	kill -TERM "$spid"
 	wait "$spid"
 	is "serve: SIGTERM stops it (exit 0)" "$?" 0
 	check "serve: on exit its probe is removed" sh -c "! grep -q '$GETPPID' '$D/probes'"
-	echo "# serve checks took $(( $(date +%s) - t0 )) s"
+	diag "serve: all its checks took $(( $(date +%s) - t0 )) s"
 fi
 
 unload
