@@ -61,20 +61,28 @@ struct sw_serve_args {
 	uint64_t max_seconds;
 };
 
-/* One rendering of /metrics, shared by the responses that send it. */
+/*
+ * One rendering of /metrics, shared by the responses that send it.  The
+ * server's cache points at it without holding it: the last response sent
+ * frees it and clears the cache, so a big page is not kept between
+ * scrapes.
+ */
 struct sw_body {
 	char *buf;
 	size_t len;
 	uint64_t started;	/* CLOCK_MONOTONIC ns when its reading began */
-	atomic_int refs;
+	int refs;		/* under the server's lock */
+	bool om;
+	struct sw_server *srv;
 };
 
 struct sw_server {
 	struct sw_serve_args a;
 	char *dir;		/* the stopwatch directory */
 	char self[PATH_MAX];	/* this program, for the profile's children */
-	pthread_mutex_t lock;	/* the cache below; one reading at a time */
-	struct sw_body *cache[2];	/* text 0.0.4, OpenMetrics */
+	pthread_mutex_t lock;	/* one reading at a time */
+	pthread_mutex_t cache_lock;	/* the cache and the bodies' refs */
+	struct sw_body *cache[2];	/* text 0.0.4, OpenMetrics; not held */
 	atomic_bool profiling;
 	atomic_ulong scrapes, errors;
 };
@@ -260,8 +268,15 @@ static enum MHD_Result sw_reply_text(struct sw_server *s,
 static void sw_body_put(void *cls)
 {
 	struct sw_body *b = cls;
+	struct sw_server *s = b->srv;
+	bool last;
 
-	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
+	pthread_mutex_lock(&s->cache_lock);
+	last = !--b->refs;
+	if (last && s->cache[b->om] == b)
+		s->cache[b->om] = NULL;
+	pthread_mutex_unlock(&s->cache_lock);
+	if (last) {
 		free(b->buf);
 		free(b);
 	}
@@ -289,7 +304,8 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 		return NULL;
 	}
 	b->started = sw_mono_ns();
-	atomic_init(&b->refs, 1);
+	b->om = om;
+	b->srv = s;
 	snprintf(path, sizeof(path), "%s/breakdown_stats", s->dir);
 	so.breakdown = !access(path, F_OK);
 	ret = sw_snapshot_load(s->dir, &so, &snap, err);
@@ -331,16 +347,22 @@ static enum MHD_Result sw_metrics(struct sw_server *s,
 	enum MHD_Result ret;
 
 	pthread_mutex_lock(&s->lock);
+	pthread_mutex_lock(&s->cache_lock);
 	b = s->cache[om];
-	if (!b || b->started < arrived) {
+	if (b && b->started >= arrived)
+		b->refs++;
+	else
+		b = NULL;
+	pthread_mutex_unlock(&s->cache_lock);
+	if (!b) {
 		b = sw_metrics_render(s, om, &err);
 		if (b) {
-			sw_body_put(s->cache[om]);
+			pthread_mutex_lock(&s->cache_lock);
+			b->refs = 1;
 			s->cache[om] = b;
+			pthread_mutex_unlock(&s->cache_lock);
 		}
 	}
-	if (b)
-		atomic_fetch_add(&b->refs, 1);
 	pthread_mutex_unlock(&s->lock);
 	if (!b)
 		return sw_reply_text(s, c, MHD_HTTP_SERVICE_UNAVAILABLE,
@@ -650,6 +672,7 @@ int cmd_serve(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	pthread_mutex_init(&s.lock, NULL);
+	pthread_mutex_init(&s.cache_lock, NULL);
 
 	fd = sw_listen(s.a.listen);
 	if (fd < 0) {
@@ -705,8 +728,7 @@ out:
 	if (conf)
 		sw_conf_remove(s.dir, conf);
 	sw_conf_free(conf);
-	sw_body_put(s.cache[0]);
-	sw_body_put(s.cache[1]);
+	pthread_mutex_destroy(&s.cache_lock);
 	pthread_mutex_destroy(&s.lock);
 	free(s.dir);
 	return ret;
