@@ -83,9 +83,9 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/stringify.h>
 
 #include "control/control.h"
+#include "lib/attachtab.h"
 #include "lib/params.h"
 #include "wrapper/ftrace.h"
 #include "attach.h"
@@ -142,29 +142,7 @@ const char *sw_tramp_why(const struct sw_tramp *t, int err)
 {
 	if (t->why[0])
 		return t->why;
-	switch (err) {
-	case -EOPNOTSUPP:
-		return "this kernel or architecture has no ftrace direct calls for stopwatch";
-	case -ENODATA:
-		return "its argument count is unknown (give args=N)";
-	case -E2BIG:
-		return "it takes arguments on the stack (more than "
-		       __stringify(SW_TRAMP_MAX_ARGS) ")";
-	case -ENOSPC:
-		return "every trampoline stub is in use";
-	case -ENOPKG:
-		return "stopwatch_tramp.ko, which holds the trampolines, is not loaded (modprobe stopwatch_tramp, or insmod it from the build directory)";
-	case -EPROTO:
-		return "the stopwatch_tramp.ko loaded is of another stopwatch version (reboot to load a matching pair)";
-	case -EBUSY:
-		return "another direct caller (e.g. a BPF fentry/fexit program) holds it";
-	case -EINVAL:
-		return "ftrace cannot trace it";
-	case -ENOENT:
-		return "ftrace cannot trace it, or its module is going away";
-	default:
-		return "ftrace refused the direct call";
-	}
+	return sw_attach_why(err)->text;
 }
 
 /**

@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 
 #include "control/control.h"
+#include "lib/attachtab.h"
 #include "probe.h"
 
 /**
@@ -20,7 +21,7 @@
  * with cycles and instructions, per-call CPI min, avg, max; last the calls
  * the probe's filters left out: at entry (filtered), shorter than min_ns
  * (filtered_short), longer than max_ns (filtered_long); then how the
- * probe is attached (attach: 0 kretprobe, 1 trampoline, 2 uprobe) and
+ * probe is attached (attach: SW_STATS_ATTACH_*, lib/attachtab.h) and
  * why a kernel function with attach=auto is not on a trampoline
  * (attach_err: a positive errno, 0 when it is or was not asked to be);
  * last whether its function went with its module (detached: 1, the
@@ -99,7 +100,10 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		sw_evgen_cols(m, evs, &buf->evr);
 	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
-		   filtered[SW_FILTERED_LONG], p->upath ? 2 : p->tramp ? 1 : 0,
+		   filtered[SW_FILTERED_LONG],
+		   p->upath ? SW_STATS_ATTACH_UPROBE :
+		   p->tramp ? SW_STATS_ATTACH_TRAMPOLINE :
+			      SW_STATS_ATTACH_KRETPROBE,
 		   p->attach_err, sw_probe_detached(p));
 }
 

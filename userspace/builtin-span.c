@@ -29,6 +29,7 @@
 #include "control/span-btf.h"
 #include "control/target.h"
 #include "control/upoint.h"
+#include "output/stat-display.h"
 
 #define SW_SPAN_MAXPT 8
 
@@ -40,7 +41,7 @@ struct sw_span_args {
 	const char *debugfs, *unit, *output, *btf;
 	double duration;
 	uint64_t slots, age_ms;
-	bool keep, json, no_hist;
+	bool keep, json, no_hist, all;
 	char **cmd;
 };
 
@@ -52,7 +53,9 @@ static const struct sw_cmd_doc sw_span_doc = {
 	.about =
 		"Time the intervals between a start point and a stop point that see the same\n"
 		"key, while COMMAND runs, for -d seconds or until interrupted; then print the\n"
-		"span's statistics, what it could not pair, and its log2 histogram.\n"
+		"span's statistics, what it could not pair, and its log2 histogram: the\n"
+		"counts that are not zero, durations with units, losses flagged with '!'\n"
+		"and explained (-v or --raw: every column, exact).\n"
 		"\n"
 		"A POINT is FUNC (the function's entry), FUNC%return (its return),\n"
 		"SYSTEM:EVENT (a tracepoint: the kernel's, else a loaded module's), or a\n"
@@ -138,6 +141,10 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 				"ns (default), us, ms or s", sw_opt_unit_cb,
 				"ns, us, ms or s"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histogram"),
+		SW_OPT_BOOL('v', "all-columns", &a->all,
+			    "every column of span_stats, one a line, exact\n"
+			    "(what scripts parse; --raw too)"),
+		SW_OPT_BOOL(0, "raw", &a->all, "the same as --all-columns"),
 		SW_OPT_BOOL('j', "json", &a->json, "one JSON object"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "write the report to FILE", "a file name"),
@@ -430,6 +437,36 @@ static int sw_span_row(const char *text, const char *name, char ***hdr,
 	return 0;
 }
 
+/* The human default: the span's row, one line per column that says something. */
+static int sw_span_human(FILE *out, const struct sw_span_args *a, char **hdr,
+			 char **val, size_t n, const char *name, uint64_t div)
+{
+	struct sw_table *tab = NULL;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&text, &len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		fprintf(m, "%s%s", i ? " " : "", hdr[i]);
+	fprintf(m, "\n%s", name);
+	for (i = 1; i < n; i++)
+		fprintf(m, " %s", val[i]);
+	fputc('\n', m);
+	if (fclose(m))
+		ret = -ENOMEM;
+	else
+		ret = sw_table_parse(text, "span_stats", &tab, NULL);
+	if (!ret)
+		ret = sw_print_text_table(out, tab, "span", true,
+					  a->unit ? div : 0, a->unit);
+	sw_table_free(tab);
+	free(text);
+	return ret;
+}
+
 static int sw_span_report(FILE *out, const struct sw_span_args *a,
 			  const char *dir, const char *id, const char *name)
 {
@@ -456,6 +493,12 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 		for (i = 1; i < n; i++)
 			fprintf(out, ",\"%s\":%s", hdr[i], val[i]);
 		fprintf(out, "}\n");
+		goto cleanup;
+	}
+	if (!a->all) {
+		ret = sw_span_human(out, a, hdr, val, n, name, div);
+		if (!ret && hist)
+			fprintf(out, "\n%s", hist);
 		goto cleanup;
 	}
 	fprintf(out, "%s\n", name);

@@ -47,6 +47,8 @@ struct sw_stat_args {
 	bool no_hist;
 	bool breakdown;
 	bool human;
+	bool all;		/* -v: every column, as the module prints it */
+	bool raw;		/* --raw: the same, exact values */
 	enum sw_format format;
 	double interval;	/* -i/-I: deltas */
 	double watch;		/* -w: the whole report again */
@@ -58,11 +60,21 @@ static const struct sw_cmd_doc sw_stat_doc = {
 	.usage = "stopwatch stat [OPTIONS]",
 	.about =
 		"Print the call statistics and log2 duration histograms that stopwatch.ko\n"
-		"collected for the probed kernel functions.\n",
+		"collected for the probed kernel functions.\n"
+		"\n"
+		"The table shows durations with units (ns, \xc2\xb5s, ms, s), counts with\n"
+		"thousands separators, and only the columns that are not zero on every\n"
+		"row; a loss (missed, filtered..., unmeasured events, detached) that is\n"
+		"not zero is always shown, flagged with '!' and explained under the\n"
+		"table; how each probe is attached is said in words.  -v (or --raw)\n"
+		"prints every column of the module's stats file instead, exact; JSON\n"
+		"and Prometheus always carry every column.\n",
 	.examples =
 		"  stopwatch stat                           all probes: table, histograms\n"
 		"  stopwatch stat --probe vfs_read,vfs_write  two probes\n"
-		"  stopwatch stat --no-hist -H              table only, readable durations\n"
+		"  stopwatch stat --no-hist                 the table only\n"
+		"  stopwatch stat -v -H                     every column, readable durations\n"
+		"  stopwatch stat --raw --no-hist           the module's table, exact (scripts)\n"
 		"  stopwatch stat -i 1 -n 10                what each second added, ten times\n"
 		"  stopwatch stat -I 500                    the same every 500 ms (perf stat -I)\n"
 		"  stopwatch stat -w 1                      the whole report every second\n"
@@ -174,6 +186,17 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 		return -EINVAL;
 	}
 	a->format = json ? SW_FMT_JSON : prom ? SW_FMT_PROM : SW_FMT_TABLE;
+	if (a->raw && a->human) {
+		fprintf(stderr,
+			"stopwatch stat: --raw prints exact values; -H scales durations: use -v -H for every column with readable durations\n");
+		return -EINVAL;
+	}
+	if ((a->all || a->raw) && a->format != SW_FMT_TABLE) {
+		fprintf(stderr,
+			"stopwatch stat: %s chooses between tables; JSON and Prometheus always carry every column\n",
+			a->raw ? "--raw" : "--all-columns");
+		return -EINVAL;
+	}
 	if (a->human && a->format != SW_FMT_TABLE) {
 		fprintf(stderr,
 			"stopwatch stat: --human applies to the table output only; JSON and Prometheus keep exact values\n");
@@ -232,8 +255,15 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
 		SW_OPT_BOOL('b', "breakdown", &a->breakdown,
 			    "also the breakdown by pid, tgid, comm or cpu"),
+		SW_OPT_BOOL('v', "all-columns", &a->all,
+			    "every column of the stats file, as the module\n"
+			    "prints it (with -H: durations as 2.30 us)"),
+		SW_OPT_BOOL(0, "raw", &a->raw,
+			    "every column, exact: the module's table (what\n"
+			    "scripts parse)"),
 		SW_OPT_BOOL('H', "human", &a->human,
-			    "durations as 2.30 us, 1.05 ms (table only)"),
+			    "durations as 2.30 us, 1.05 ms in -v tables and\n"
+			    "--tree (the default table always scales them)"),
 		SW_OPT_BOOL('j', "json", &json,
 			    "one JSON document (one per line with -i)"),
 		SW_OPT_BOOL(0, "prometheus", &prom,
@@ -364,9 +394,10 @@ static int sw_out_close(const struct sw_stat_args *a, FILE *f, char *tmp,
  * module's own layout; nothing when there are none (or the module has no
  * spans file).
  */
-static int sw_print_spans(FILE *f, const char *dir, bool hist)
+static int sw_print_spans(FILE *f, const char *dir, bool hist, bool all)
 {
 	char *stats = NULL, *h = NULL, *line, *save, path[160];
+	struct sw_table *tab = NULL;
 	int ret = 0;
 
 	if (sw_debugfs_read(dir, "span_stats", &stats, NULL, NULL))
@@ -374,7 +405,17 @@ static int sw_print_spans(FILE *f, const char *dir, bool hist)
 	line = strchr(stats, '\n');
 	if (!line || !line[1])
 		goto cleanup;
-	fprintf(f, "\nspans:\n%s", stats);
+	if (all) {
+		fprintf(f, "\nspans:\n%s", stats);
+	} else if (!sw_table_parse(stats, "span_stats", &tab, NULL)) {
+		fputs("\nspans:\n", f);
+		ret = sw_print_text_table(f, tab, "span", false, 0, NULL);
+		sw_table_free(tab);
+		if (ret)
+			goto cleanup;
+	} else {
+		fprintf(f, "\nspans:\n%s", stats);
+	}
 	for (line = strtok_r(line + 1, "\n", &save); hist && line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " ")] = '\0';
@@ -407,7 +448,9 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 		fprintf(stderr, "stopwatch: %s\n", err.msg);
 		goto cleanup;
 	}
-	sw_print_missed(stderr, s, *prev);
+	/* The default table flags them; elsewhere they are said here. */
+	if (dop->all || a->format != SW_FMT_TABLE || (a->output && strcmp(a->output, "-")))
+		sw_print_missed(stderr, s, *prev);
 	if (!s->nprobes && !a->nprobes && !warned_empty) {
 		fprintf(stderr,
 			"stopwatch: no function is being measured: add one with 'echo vfs_read > %s/probes'\n",
@@ -436,7 +479,7 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 		}
 		ret = sw_print_table(f, s, dop);
 		if (!ret && !a->nprobes)
-			ret = sw_print_spans(f, dir, dop->hist);
+			ret = sw_print_spans(f, dir, dop->hist, dop->all);
 		break;
 	case SW_FMT_JSON:
 		ret = sw_print_json(f, s, dop);
@@ -645,6 +688,7 @@ int cmd_stat(int argc, char **argv)
 	dop.hist = !a.no_hist;
 	dop.breakdown = a.breakdown;
 	dop.human = a.human;
+	dop.all = a.all || a.raw;
 
 	period = a.interval ? a.interval : a.watch;
 	if (period) {

@@ -40,7 +40,7 @@ struct sw_time_args {
 	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
 	char *event_list;	/* the -e arguments, joined with commas */
-	bool json, no_hist;
+	bool json, no_hist, all;
 	char **pat;
 	size_t npat;
 	char **cmd;
@@ -52,7 +52,10 @@ static const struct sw_cmd_doc sw_time_doc = {
 	.about =
 		"Time every call of the kernel functions the patterns name, while COMMAND\n"
 		"runs, for -d seconds or until interrupted, then print per-function\n"
-		"statistics and log2 histograms.\n"
+		"statistics and log2 histograms.  The table shows durations with units,\n"
+		"counts with thousands separators, only the columns that are not zero on\n"
+		"every row, any loss flagged with '!' and explained, and how each function\n"
+		"is attached in words; -v (or --raw) prints the full table, in one unit.\n"
 		"\n"
 		"A PATTERN is a function name, a glob (vfs_*, *_read_iter, tcp_v[46]_*)\n"
 		"or MODULE:GLOB (ext4:ext4_*), expanded against the functions the kernel\n"
@@ -130,7 +133,8 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 		SW_OPT_TARGET(&a->t, "calls"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
-				"durations in ns, us, ms or s (default ns)",
+				"durations in ns, us, ms or s (default: each\n"
+				"scaled; ns with -v)",
 				sw_opt_unit_cb, "ns, us, ms or s"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
 			    "also split by pid, tgid, comm, cpu, caller,\n"
@@ -141,6 +145,11 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 				"another user set others)", sw_time_event_cb,
 				"an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
+		SW_OPT_BOOL('v', "all-columns", &a->all,
+			    "the full table: every column in one unit (-u),\n"
+			    "zeros included (what scripts parse; --raw too)"),
+		SW_OPT_BOOL(0, "raw", &a->all,
+			    "the same as --all-columns"),
 		SW_OPT_BOOL('j', "json", &a->json, "one JSON document (a line per -i)"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "write the report to FILE, not standard output\n"
@@ -559,6 +568,8 @@ int cmd_time(int argc, char **argv)
 	if (ret)
 		goto remove;
 	r.json = a.json;
+	r.all = a.all;
+	r.fixed_unit = a.unit != NULL;
 	r.out = out;
 	r.hist = !a.no_hist;
 	r.by = a.by != NULL;

@@ -64,3 +64,42 @@ char *sw_fmt_human_ns(char *buf, uint64_t ns)
 		snprintf(buf, SW_UNITS_LEN, "%.0f %s", v, unit[u]);
 	return buf;
 }
+
+char *sw_fmt_count(char *buf, uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	int i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *sw_fmt_dur(char *buf, uint64_t ns)
+{
+	static const char *const unit[] = { "ns", "\xc2\xb5s", "ms", "s " };
+	double v = (double)ns;
+	unsigned int u = 0;
+
+	if (ns < 1000) {
+		snprintf(buf, SW_UNITS_LEN, "%llu ns", (unsigned long long)ns);
+		return buf;
+	}
+	while (u < 3 && v >= 999.5) {
+		v /= 1000;
+		u++;
+	}
+	/* Beyond 999 s the seconds grow: "1234 s". */
+	if (v < 9.995)
+		snprintf(buf, SW_UNITS_LEN, "%.2f %s", v, unit[u]);
+	else if (v < 99.95)
+		snprintf(buf, SW_UNITS_LEN, "%.1f %s", v, unit[u]);
+	else
+		snprintf(buf, SW_UNITS_LEN, "%.0f %s", v, unit[u]);
+	return buf;
+}

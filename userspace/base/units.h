@@ -47,4 +47,29 @@ char *sw_fmt_fixed(char *buf, uint64_t v, unsigned int places);
  */
 char *sw_fmt_human_ns(char *buf, uint64_t ns);
 
+/**
+ * sw_fmt_count() - @v with a comma between groups of three digits.
+ * @buf: at least SW_UNITS_LEN bytes
+ * @v:   the count
+ *
+ * 0 -> "0", 1234 -> "1,234", 20000000 -> "20,000,000".
+ *
+ * Return: @buf.
+ */
+char *sw_fmt_count(char *buf, uint64_t v);
+
+/**
+ * sw_fmt_dur() - @ns scaled to ns, µs, ms or s, three significant digits,
+ * for columns: the unit takes two columns ("s" is followed by a blank),
+ * so that right-aligned cells line their units up.
+ * @buf: at least SW_UNITS_LEN bytes
+ * @ns:  nanoseconds
+ *
+ * 812 -> "812 ns", 2301 -> "2.30 µs", 90211 -> "90.2 µs",
+ * 1500000000 -> "1.50 s ", 0 -> "0 ns".
+ *
+ * Return: @buf.
+ */
+char *sw_fmt_dur(char *buf, uint64_t ns);
+
 #endif /* _SW_UTIL_UNITS_H */

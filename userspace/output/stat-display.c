@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "lib/attachtab.h"
+#include "output/htable.h"
 #include "output/prom.h"
 #include "output/stat-display.h"
 #include "base/units.h"
-#include "base/utf8.h"
 
 #define SW_NAME_LEN 256
 
@@ -21,111 +22,6 @@ static bool sw_ends_with(const char *s, const char *suffix)
 	size_t ls = strlen(s), lx = strlen(suffix);
 
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
-/* An aligned text table: row 0 is the header. */
-struct sw_grid {
-	size_t ncols;
-	size_t nrows;
-	char **cell;
-	bool *left;
-};
-
-static void sw_grid_free(struct sw_grid *g)
-{
-	size_t i;
-
-	if (!g->cell)
-		return;
-	for (i = 0; i < g->ncols * g->nrows; i++)
-		free(g->cell[i]);
-	free(g->cell);
-	free(g->left);
-}
-
-static int sw_grid_init(struct sw_grid *g, size_t ncols, size_t nrows)
-{
-	g->ncols = ncols;
-	g->nrows = nrows;
-	g->cell = calloc(ncols * nrows, sizeof(*g->cell));
-	g->left = calloc(ncols, sizeof(*g->left));
-	if (!g->cell || !g->left) {
-		free(g->cell);
-		free(g->left);
-		g->cell = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * Stores a copy of @s that is safe on a terminal: control characters and
- * bytes that are not valid UTF-8 become \ooo, as the kernel escapes.
- */
-static int sw_grid_set(struct sw_grid *g, size_t r, size_t c, const char *s)
-{
-	char **cell = &g->cell[r * g->ncols + c];
-	const unsigned char *p = (const unsigned char *)s;
-	char *o = malloc(strlen(s) * 4 + 1);
-	int n;
-
-	*cell = o;
-	if (!o)
-		return -ENOMEM;
-	while (*p) {
-		if (*p >= 0x80 && (n = sw_utf8_seq(p))) {
-			memcpy(o, p, (size_t)n);
-			o += n;
-			p += n;
-		} else if (*p < 0x20 || *p >= 0x7f) {
-			o += sprintf(o, "\\%03o", *p++);
-		} else {
-			*o++ = (char)*p++;
-		}
-	}
-	*o = '\0';
-	return 0;
-}
-
-/* Terminal columns of a sanitized cell: UTF-8 continuation bytes take none. */
-static size_t sw_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static void sw_grid_print(FILE *f, const struct sw_grid *g)
-{
-	size_t *w = calloc(g->ncols, sizeof(*w)), r, c;
-
-	if (!w)
-		return;
-	for (r = 0; r < g->nrows; r++)
-		for (c = 0; c < g->ncols; c++) {
-			size_t l = sw_width(g->cell[r * g->ncols + c]);
-
-			if (l > w[c])
-				w[c] = l;
-		}
-	for (r = 0; r < g->nrows; r++) {
-		for (c = 0; c < g->ncols; c++) {
-			const char *s = g->cell[r * g->ncols + c];
-			size_t pad = w[c] - sw_width(s);
-
-			if (c)
-				fputs("  ", f);
-			if (!g->left[c])
-				fprintf(f, "%*s", (int)pad, "");
-			fputs(s, f);
-			if (g->left[c] && c + 1 < g->ncols)
-				fprintf(f, "%*s", (int)pad, "");
-		}
-		fputc('\n', f);
-	}
-	free(w);
 }
 
 static const char *sw_fmt_value(char *buf, const char *col, uint64_t v,
@@ -215,12 +111,17 @@ static int sw_print_bd_grid(FILE *f, const struct sw_breakdown *bd,
 	return ret;
 }
 
+static int sw_print_human(FILE *f, const struct sw_snapshot *s,
+			  const struct sw_display_opts *o);
+
 int sw_print_table(FILE *f, const struct sw_snapshot *s,
 		   const struct sw_display_opts *o)
 {
 	size_t i, k;
 	int ret;
 
+	if (!o->all)
+		return sw_print_human(f, s, o);
 	ret = sw_print_stats_grid(f, s, o);
 	if (!ret && o->breakdown && s->bd) {
 		fprintf(f, "\nbreakdown by %s:\n", s->bd->mode);
@@ -236,6 +137,280 @@ int sw_print_table(FILE *f, const struct sw_snapshot *s,
 	}
 	if (!ret && ferror(f))
 		ret = -EIO;
+	return ret;
+}
+
+/* ---- the human default ---- */
+
+static bool sw_is_event_extra(const char *col)
+{
+	return sw_ends_with(col, "_min") || sw_ends_with(col, "_max");
+}
+
+/*
+ * The attach column: a word per row, the reason a kernel function is on a
+ * kretprobe instead of a trampoline in words.  One reason shared by every
+ * such row is said once, under the table; several are said per row.
+ */
+static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
+			   const struct sw_probe_stat *const *row)
+{
+	int ca = sw_snapshot_col(s, "attach");
+	int ce = sw_snapshot_col(s, "attach_err");
+	int cd = sw_snapshot_col(s, "detached");
+	int errs[16];
+	size_t nerr = 0, r, k;
+	uint64_t ndet = 0;
+	struct sw_hcol *col;
+	char cell[128];
+	int ret = 0;
+
+	if (ca < 0)
+		return 0;
+	for (r = 0; ce >= 0 && r < t->nrows; r++) {
+		int e = row[r] ? (int)row[r]->val[ce] : 0;
+
+		for (k = 0; e && k < nerr && errs[k] != e; k++)
+			;
+		if (e && k == nerr && nerr < sizeof(errs) / sizeof(*errs))
+			errs[nerr++] = e;
+	}
+	col = sw_htable_add(t, "attach", SW_HK_TEXT, NULL);
+	if (!col)
+		return -ENOMEM;
+	for (r = 0; !ret && r < t->nrows; r++) {
+		const struct sw_probe_stat *p = row[r];
+		uint64_t a = p ? p->val[ca] : 0;
+		const char *word = sw_attach_name(a > 100 ? -1 : (int)a);
+		int e = p && ce >= 0 ? (int)p->val[ce] : 0;
+		bool det = p && cd >= 0 && p->val[cd];
+		size_t l;
+
+		if (!p) {
+			ret = sw_hcol_text(col, r, "-");
+			continue;
+		}
+		if (word)
+			l = (size_t)snprintf(cell, sizeof(cell), "%s", word);
+		else
+			l = (size_t)snprintf(cell, sizeof(cell), "attach %llu",
+					     (unsigned long long)a);
+		if (e && nerr > 1)
+			l += (size_t)snprintf(cell + l, sizeof(cell) - l,
+					      " (%s)", sw_attach_why(e)->brief);
+		if (det) {
+			snprintf(cell + l, sizeof(cell) - l, ", detached!");
+			ndet++;
+		}
+		ret = sw_hcol_text(col, r, cell);
+	}
+	for (k = 0; !ret && k < nerr; k++)
+		ret = sw_htable_note(t, "attach: kretprobe (%s): %s",
+				     sw_attach_why(errs[k])->brief,
+				     sw_attach_why(errs[k])->text);
+	if (!ret && ndet)
+		ret = sw_htable_note(t, "! detached: %llu %s", (unsigned long long)ndet,
+				     sw_loss_note("detached"));
+	return ret;
+}
+
+/* The missed column's footnote: its causes, summed over the rows. */
+static char *sw_missed_note(const struct sw_snapshot *s,
+			    const struct sw_probe_stat *const *row, size_t n)
+{
+	int cmax = sw_snapshot_col(s, "miss_maxactive");
+	int cre = sw_snapshot_col(s, "miss_reentry");
+	uint64_t max = 0, re = 0;
+	char *note;
+	size_t r;
+	int ret;
+
+	if (cmax < 0 || cre < 0)
+		return strdup(sw_loss_note("missed"));
+	for (r = 0; r < n; r++)
+		if (row[r]) {
+			max += row[r]->val[cmax];
+			re += row[r]->val[cre];
+		}
+	if (!max || !re)
+		ret = asprintf(&note, "calls not measured: %s",
+			       max ? "no free kretprobe instance (raise maxactive)" :
+			       re ? "hit while another probe handler ran on their CPU" :
+				    "");
+	else
+		ret = asprintf(&note,
+			       "calls not measured: %llu found no free kretprobe instance (raise maxactive), %llu hit while another probe handler ran on their CPU",
+			       (unsigned long long)max, (unsigned long long)re);
+	if (ret < 0)
+		return NULL;
+	return note;
+}
+
+int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
+		   const struct sw_human_rows *hr)
+{
+	const struct sw_probe_stat **row;
+	size_t n = hr->ids ? hr->n : s->nprobes, r, c;
+	int ccalls = sw_snapshot_col(s, "calls");
+	struct sw_hcol *col;
+	char head[96];
+	int ret;
+
+	ret = sw_htable_init(t, n);
+	if (ret)
+		return ret;
+	t->div = hr->div;
+	t->unit = hr->unit;
+	row = calloc(n ? n : 1, sizeof(*row));
+	if (!row)
+		return -ENOMEM;
+	for (r = 0; r < n; r++) {
+		row[r] = hr->ids ? sw_snapshot_probe(s, hr->ids[r]) :
+				   &s->probe[r];
+		t->empty[r] = !row[r] || ccalls < 0 || !row[r]->val[ccalls];
+	}
+	col = sw_htable_add(t, hr->head ? hr->head : "probe", SW_HK_TEXT, NULL);
+	ret = col ? 0 : -ENOMEM;
+	for (r = 0; !ret && r < n; r++)
+		ret = sw_hcol_text(col, r, hr->names ? hr->names[r] :
+					   hr->ids   ? hr->ids[r] :
+						       row[r]->name);
+	for (c = 0; !ret && c < s->ncols; c++) {
+		const char *name = s->col[c];
+		enum sw_hkind kind = SW_HK_COUNT;
+		const char *note = sw_loss_note(name);
+		char *own = NULL;
+
+		if (!strcmp(name, "miss_maxactive") ||
+		    !strcmp(name, "miss_reentry") || !strcmp(name, "attach") ||
+		    !strcmp(name, "attach_err") || !strcmp(name, "detached"))
+			continue;
+		if (hr->brief_events && !note && sw_is_event_extra(name) &&
+		    !sw_ends_with(name, "_ns"))
+			continue;
+		snprintf(head, sizeof(head), "%s", name);
+		if (!strcmp(name, "missed")) {
+			own = sw_missed_note(s, row, n);
+			if (!own) {
+				ret = -ENOMEM;
+				break;
+			}
+			note = own;
+		}
+		if (note)
+			kind = SW_HK_LOSS;
+		else if (s->places[c])
+			kind = SW_HK_FIXED;
+		else if (sw_ends_with(name, "_ns")) {
+			kind = SW_HK_DUR;
+			head[strlen(head) - 3] = '\0';
+		}
+		col = sw_htable_add(t, head, kind, note);
+		free(own);
+		if (!col) {
+			ret = -ENOMEM;
+			break;
+		}
+		col->keep = (int)c == ccalls;
+		col->places = s->places[c];
+		for (r = 0; r < n; r++)
+			col->v[r] = row[r] ? row[r]->val[c] : 0;
+	}
+	if (!ret)
+		ret = sw_human_attach(t, s, row);
+	free(row);
+	return ret;
+}
+
+/* The stat command's human default: the table, the breakdown, histograms. */
+static int sw_print_human(FILE *f, const struct sw_snapshot *s,
+			  const struct sw_display_opts *o)
+{
+	const struct sw_human_rows hr = { 0 };
+	const struct sw_display_opts bo = { .human = true };
+	struct sw_htable t;
+	size_t i, k;
+	int ret;
+
+	ret = sw_human_build(&t, s, &hr);
+	if (!ret)
+		ret = sw_htable_print(f, &t);
+	sw_htable_free(&t);
+	if (!ret && o->breakdown && s->bd) {
+		fprintf(f, "\nbreakdown by %s:\n", s->bd->mode);
+		ret = sw_print_bd_grid(f, s->bd, &bo);
+	}
+	for (i = 0; !ret && o->hist && i < s->nprobes; i++) {
+		const struct sw_hist_set *hs = s->probe[i].hist;
+
+		for (k = 0; !ret && hs && k < hs->n; k++) {
+			fputc('\n', f);
+			ret = sw_hist_fprint(f, s->probe[i].name, &hs->hist[k]);
+		}
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	return ret;
+}
+
+int sw_print_text_table(FILE *f, const struct sw_table *tab, const char *head,
+			bool vertical, uint64_t div, const char *unit)
+{
+	int ccalls = sw_table_col(tab, "calls");
+	struct sw_htable t;
+	struct sw_hcol *col;
+	unsigned int places;
+	size_t r, c;
+	uint64_t v;
+	int ret;
+
+	ret = sw_htable_init(&t, tab->nrows);
+	if (ret)
+		goto out;
+	t.div = div;
+	t.unit = unit;
+	col = sw_htable_add(&t, head, SW_HK_TEXT, NULL);
+	ret = col ? 0 : -ENOMEM;
+	for (r = 0; !ret && r < tab->nrows; r++) {
+		ret = sw_hcol_text(col, r, sw_table_at(tab, r, 0));
+		t.empty[r] = ccalls >= 0 &&
+			     (sw_parse_u64(sw_table_at(tab, r, ccalls), &v) || !v);
+	}
+	for (c = 1; !ret && c < tab->ncols; c++) {
+		const char *name = tab->col[c];
+		const char *note = sw_loss_note(name);
+		char h[96];
+
+		snprintf(h, sizeof(h), "%s", name);
+		col = NULL;
+		for (r = 0; r < tab->nrows; r++) {
+			if (sw_parse_fixed(sw_table_at(tab, r, c), &v, &places))
+				v = 0;
+			if (!col) {
+				enum sw_hkind kind = note ? SW_HK_LOSS :
+						     places ? SW_HK_FIXED :
+						     sw_ends_with(name, "_ns") ?
+							     SW_HK_DUR :
+							     SW_HK_COUNT;
+
+				if (kind == SW_HK_DUR)
+					h[strlen(h) - 3] = '\0';
+				col = sw_htable_add(&t, h, kind, note);
+				if (!col) {
+					ret = -ENOMEM;
+					break;
+				}
+				col->keep = (int)c == ccalls;
+				col->places = places;
+			}
+			col->v[r] = v;
+		}
+	}
+	if (!ret)
+		ret = vertical ? sw_htable_print_vertical(f, &t) :
+				 sw_htable_print(f, &t);
+out:
+	sw_htable_free(&t);
 	return ret;
 }
 

@@ -9,17 +9,21 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "base/table.h"
 #include "control/snapshot.h"
+#include "output/htable.h"
 
 /**
  * struct sw_display_opts - what to show.
  * @hist:      the histograms
  * @breakdown: the breakdown table (when the snapshot has one)
- * @human:     durations (columns ending in _ns) as "2.30 us" in tables
  * @openmetrics: Prometheus: OpenMetrics 1.0 instead of the text format 0.0.4
  * @max_series: Prometheus: keyed rows (breakdown, keys) written per family
  *             at most, those with the most calls; the rest summed in one
  *             "other" row per probe (0: no limit)
+ * @human:     with @all, durations (columns ending in _ns) as "2.30 us"
+ * @all:       the table: every column of the stats file, as it reads
+ *             (-v, --raw); else the human default (sw_human_build())
  */
 struct sw_display_opts {
 	bool hist;
@@ -27,7 +31,57 @@ struct sw_display_opts {
 	bool human;
 	bool openmetrics;
 	size_t max_series;
+	bool all;
 };
+
+/**
+ * struct sw_human_rows - which probes a human table shows, in which order.
+ * @ids:   their names in the stats file; NULL: every probe of the snapshot
+ * @names: what the first column says of each (NULL: @ids)
+ * @n:     how many (with @ids)
+ * @head:  the first column's header (NULL: "probe")
+ * @div:   durations in a unit of @div ns called @unit; 0: each scaled
+ * @unit:  that unit
+ * @brief_events: of the event columns, only the averages (and losses)
+ */
+struct sw_human_rows {
+	const char *const *ids;
+	const char *const *names;
+	size_t n;
+	const char *head;
+	uint64_t div;
+	const char *unit;
+	bool brief_events;
+};
+
+/**
+ * sw_human_build() - the human table of a snapshot's probes: calls,
+ * durations, event columns, losses (missed with its causes in the
+ * footnote, filtered, unmeasured events), how each is attached in words.
+ * @t:  the table (sw_htable_free() it, also on failure)
+ * @s:  the snapshot
+ * @hr: the rows
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
+		   const struct sw_human_rows *hr);
+
+/**
+ * sw_print_text_table() - a table of the module (span_stats) for people:
+ * its first column names the rows, the others are classified by name as
+ * sw_human_build() does.
+ * @f:        where
+ * @tab:      the parsed file
+ * @head:     the first column's header
+ * @vertical: one "name value" line per shown column (a table of one row)
+ * @div:      durations in a unit of @div ns called @unit; 0: each scaled
+ * @unit:     that unit
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+int sw_print_text_table(FILE *f, const struct sw_table *tab, const char *head,
+			bool vertical, uint64_t div, const char *unit);
 
 /*
  * Each writer returns 0, -ENOMEM, or -EIO when @f reports a write error.

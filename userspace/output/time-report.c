@@ -10,6 +10,7 @@
 #include "control/debugfs.h"
 #include "base/json.h"
 #include "control/probe-spec.h"
+#include "output/stat-display.h"
 #include "output/time-report.h"
 
 #define SW_BAR 40
@@ -343,6 +344,55 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 	fputs("]}\n", f);
 }
 
+/* The human default: the table of stat's default, histograms, keyed rows. */
+static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
+				const struct sw_snapshot *s)
+{
+	struct sw_human_rows hr = {
+		.ids = (const char *const *)r->ids,
+		.names = (const char *const *)r->names,
+		.n = r->n,
+		.head = "function",
+		.div = r->fixed_unit ? r->div : 0,
+		.unit = r->unit,
+		.brief_events = true,
+	};
+	const struct sw_probe_stat *p;
+	const struct sw_hist *h;
+	struct sw_htable t;
+	size_t j;
+	int ret;
+
+	fprintf(f, "# %zu function%s, %.3f s%s%s\n", r->n, r->n == 1 ? "" : "s",
+		r->elapsed, r->tag ? ", probes tagged " : "",
+		r->tag ? r->tag : "");
+	ret = sw_human_build(&t, s, &hr);
+	if (!ret)
+		ret = sw_htable_print(f, &t);
+	sw_htable_free(&t);
+	if (ret)
+		return ret;
+	/* The table flags what was missed; a report in a file is not seen. */
+	for (j = 0; f != stdout && j < r->n; j++) {
+		int c = sw_snapshot_col(s, "missed");
+
+		p = sw_snapshot_probe(s, r->ids[j]);
+		if (p && c >= 0 && p->val[c])
+			fprintf(stderr,
+				"stopwatch time: %s: %llu calls missed (not measured)\n",
+				r->names[j], (unsigned long long)p->val[c]);
+	}
+	for (j = 0; r->hist && j < r->n; j++) {
+		p = sw_snapshot_probe(s, r->ids[j]);
+		h = p && p->hist ? sw_hist_find(p->hist, "ns") : NULL;
+		if (h && h->calls)
+			sw_print_hist(f, r, r->names[j], h);
+	}
+	if (r->keys)
+		sw_print_keys_text(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
 int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 			  const struct sw_snapshot *s)
 {
@@ -357,6 +407,8 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 		sw_print_json_report(f, r, s);
 		return ferror(f) ? -EIO : 0;
 	}
+	if (!r->all)
+		return sw_time_report_human(f, r, s);
 	nev = sw_event_cols(r, s, ev, 8);
 	for (k = 0; k < 3; k++)
 		have_f[k] = r->filtered && sw_snapshot_col(s, sw_filt_cols[k]) >= 0;

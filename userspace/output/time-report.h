@@ -26,6 +26,11 @@
  * @tag:       the tag, or NULL
  * @unit:      "ns", "us", "ms" or "s"; @div nanoseconds per unit
  * @json, @hist, @by: output choices; @filtered: show filtered counts
+ * @all:       the table with every column it has, durations in @unit (-v,
+ *             --raw); else the human default (units per cell unless
+ *             @fixed_unit, counts with separators, zero columns left
+ *             out, losses flagged, attach in words)
+ * @fixed_unit: -u was given: the human table's durations in @unit
  * @events:    the -e list, or NULL: their columns are shown
  * @elapsed:   seconds measured
  * @snap:      the final reading; @prev the last interval's; @keys the keys
@@ -42,6 +47,7 @@ struct sw_time_report {
 	const char *unit;
 	uint64_t div;
 	bool json, hist, by, filtered;
+	bool all, fixed_unit;
 	const char *events;
 	double elapsed;
 	struct sw_snapshot *snap, *prev;

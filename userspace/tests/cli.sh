@@ -127,12 +127,12 @@ fails "help for an unknown command" \
 	"stopwatch: 'bogus' is not a stopwatch command. See 'stopwatch help'." \
 	"$SW" help bogus
 
-# --- stat, default table ---
-run "$SW" stat --debugfs "$B"
+# --- stat, the full table (--raw, -v) ---
+run "$SW" stat --debugfs "$B" --raw
 expect "table" 0 "vfs_read          123     812    2301   90211       4410    283023       0               0             0         1" "$MISSED"
 grep -qF "vfs_read: ns, 123 calls" "$tmp/out" && ok "table has histograms" ||
 	not_ok "table has histograms"
-run "$SW" stat --debugfs "$B" -b
+run "$SW" stat --debugfs "$B" --raw -b
 cmp -s "$tmp/out" golden/basic.txt && ok "table -b output as golden" ||
 	not_ok "table -b output as golden"
 run env STOPWATCH_DEBUGFS="$B" "$SW" stat --no-hist
@@ -155,26 +155,50 @@ run "$SW" stat --debugfs "$B" --probe vfs_read
 expect "--probe one probe" 0 "vfs_read: ns, 123 calls" ""
 grep -q vfs_write "$tmp/out" && not_ok "--probe leaves out the others" ||
 	ok "--probe leaves out the others"
-run "$SW" stat --debugfs "$B" --probe vfs_write,do_sys_openat2 --no-hist
+run "$SW" stat --debugfs "$B" --probe vfs_write,do_sys_openat2 --no-hist --raw
 expect "--probe comma list" 0 "do_sys_openat2" "$MISSED"
 [ "$(wc -l < "$tmp/out")" = 3 ] && ok "--probe comma list: two rows" ||
 	not_ok "--probe comma list: two rows"
-run "$SW" stat --debugfs "$B" --probe vfs_write --probe vfs_read --no-hist
+run "$SW" stat --debugfs "$B" --probe vfs_write --probe vfs_read --no-hist -v
 expect "--probe repeated" 0 "vfs_read"
 [ "$(wc -l < "$tmp/out")" = 3 ] && ok "--probe repeated: two rows" ||
 	not_ok "--probe repeated: two rows"
 fails "stat -p is a process, as in perf: says where the probe went" \
 	"stopwatch stat: -p vfs_read: stat shows what the probes measured and takes no process; probes are chosen with --probe NAME; time one process's calls with 'stopwatch time -p PID PATTERN' or 'stopwatch probe add -p PID PATTERN'" \
 	"$SW" stat --debugfs "$B" -p vfs_read
-run "$SW" stat --debugfs "$B" --no-hist -H
+run "$SW" stat --debugfs "$B" --no-hist -v -H
 expect "--human" 0 "vfs_write        4567  300 ns  1.50 us  30.0 us  2.10 us  6.85 ms"
 head -n 1 "$tmp/out" | grep -q '_ns' &&
 	not_ok "--human: no _ns header over values with units" ||
 	ok "--human: no _ns header over values with units"
-run "$SW" stat --debugfs "$B" -b --no-hist
+run "$SW" stat --debugfs "$B" -b --no-hist --raw
 expect "--breakdown" 0 "vfs_read   other      3   70000    7674   90211        100     23023"
-run "$SW" stat --debugfs fixtures/pmu -b --no-hist
+run "$SW" stat --debugfs fixtures/pmu -b --no-hist --raw
 expect "comm breakdown keeps escapes" 0 'ext4_file_read_iter  my\040task         4'
+
+# --- stat, the default table: for people ---
+run "$SW" stat --debugfs "$B"
+expect "default: units, separators, a loss flagged" 0 "vfs_write       4,567  300 ns  1.50 µs  30.0 µs  2.10 µs  6.85 ms     12!         3"
+grep -qxF "! missed: 12 calls not measured: no free kretprobe instance (raise maxactive)" "$tmp/out" &&
+	ok "default: the loss explained under the table" ||
+	not_ok "default: the loss explained under the table"
+head -n 1 "$tmp/out" | grep -qE 'miss_maxactive|miss_reentry|_ns' &&
+	not_ok "default: no column of zeros, no _ns header" ||
+	ok "default: no column of zeros, no _ns header"
+[ ! -s "$tmp/err" ] && ok "default: the loss is in the table, not repeated on stderr" ||
+	not_ok "default: the loss is in the table, not repeated on stderr" "$(cat "$tmp/err")"
+grep -qF "vfs_read: ns, 123 calls" "$tmp/out" && ok "default: histograms under the table" ||
+	not_ok "default: histograms under the table"
+run "$SW" stat --debugfs fixtures/x86_64 --no-hist
+expect "default: attach in words, its reason once" 0 "attach: kretprobe (no argument count): its argument count is unknown (give args=N)"
+grep -qE 'attach_err|  61' "$tmp/out" && not_ok "default: no errno code on screen" ||
+	ok "default: no errno code on screen"
+fails "--raw with -H" \
+	"stopwatch stat: --raw prints exact values; -H scales durations: use -v -H for every column with readable durations" \
+	"$SW" stat --debugfs "$B" --raw -H
+fails "--raw with --json" \
+	"stopwatch stat: --raw chooses between tables; JSON and Prometheus always carry every column" \
+	"$SW" stat --debugfs "$B" --raw --json
 
 # --- a debugfs mount point, and errors finding the directory ---
 mkdir -p "$tmp/mnt/stopwatch" && cp -r "$B/." "$tmp/mnt/stopwatch/"
@@ -316,7 +340,7 @@ fi
 # the captured directory is what this build prints for it.
 for arch in arm64 x86_64; do
 	F=fixtures/$arch
-	run "$SW" stat --debugfs "$F"
+	run "$SW" stat --debugfs "$F" --raw
 	if [ "$rc" = 0 ] && cmp -s "$tmp/out" "$F/stat.txt"; then
 		ok "captured $arch: stat table as printed in the guest"
 	else
@@ -350,7 +374,7 @@ grep -q "\"cpi_avg\":$c[,}]" fixtures/arm64/stat.json &&
 	not_ok "captured arm64: cpi_avg '$c' in JSON and Prometheus"
 
 # --- intervals, output file, write errors ---
-run "$SW" stat --debugfs "$B" --no-hist -w 0.05 -n 3
+run "$SW" stat --debugfs "$B" --no-hist -w 0.05 -n 3 --raw
 expect "--watch --count" 0 "vfs_read"
 [ "$(grep -c '^# [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}\.[0-9]\{3\}$' "$tmp/out")" = 3 ] &&
 	ok "three timestamped snapshots" || not_ok "three timestamped snapshots"
@@ -802,7 +826,7 @@ printf 'vfs_read\n' > "$T/probes"
 : > "$T/last_error"
 : > "$T/events"
 export STOPWATCH_TRACING=$PWD/fixtures/pattern
-run "$SW" time --debugfs "$T" --tag tst -u us --min 1ms --max 2s -p 42 -C 0-1 --by comm,retval 'vfs_[rw]*' -d 0.05
+run "$SW" time --debugfs "$T" --tag tst -u us --min 1ms --max 2s -p 42 -C 0-1 --by comm,retval 'vfs_[rw]*' -d 0.05 --raw
 expect "time: filters, keys and units" 0 "vfs_read                            123        0.812        2.301       90.211"
 [ "$(sed -n 2p "$T/probes")" = "+vfs_read@tst$A4 tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval +vfs_write@tst$A4 tgid=42 cpus=0-1 min_ns=1000000 max_ns=2000000000 by=comm,retval" ] &&
 	ok "time: one control write adds every probe with its options" ||
@@ -817,6 +841,15 @@ grep -qF "0.512 ->      1.024 : 1" "$tmp/out" &&
 	ok "time: histogram in the unit" || not_ok "time: histogram in the unit"
 grep -qE "^vfs_read +dd +23 " "$tmp/out" && ok "time: keyed rows" ||
 	not_ok "time: keyed rows"
+printf 'vfs_read\n' > "$T/probes"
+printf 'vfs_read\n' > "$T/probes"
+run "$SW" time --debugfs "$T" --tag tst 'vfs_[rw]*' -d 0.01 --no-hist
+expect "time: the default table, units, losses flagged" 0 "vfs_read     123  812 ns  2.30 µs  90.2 µs  4.41 µs   283 µs         1        7!              5!             2!"
+grep -qxF "! filtered_short: 5 calls shorter than the probe's min_ns, left out" "$tmp/out" &&
+	ok "time: a loss explained under the table" ||
+	not_ok "time: a loss explained under the table"
+run "$SW" time --debugfs "$T" --tag tst -u us 'vfs_[rw]*' -d 0.01 --no-hist
+expect "time -u us: the default table in one unit" 0 "vfs_read     123   0.812   2.301  90.211      4.410   283.023"
 printf 'vfs_read\n' > "$T/probes"
 run "$SW" time --debugfs "$T" --tag tst --json --by comm,retval vfs_read -- true
 expect "time --json -- true" 0 '"probe":"vfs_read@tst","calls":123'

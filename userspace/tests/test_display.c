@@ -10,6 +10,8 @@
 #include <errno.h>
 
 #include "helpers.h"
+#include "base/units.h"
+#include "lib/attachtab.h"
 #include "output/stat-display.h"
 
 #define FIXED_TIME 1700000000123456789ULL
@@ -26,17 +28,19 @@ static struct sw_snapshot *load(const char *dir, bool hist, bool bd)
 	return s;
 }
 
-enum fmt { TABLE, JSON, PROM };
+/* TABLE: every column (-v, --raw); HUMAN: the default table. */
+enum fmt { TABLE, JSON, PROM, HUMAN };
 
 static char *render(const struct sw_snapshot *s, enum fmt fmt, bool hist,
 		    bool bd, bool human)
 {
 	struct sw_display_opts o = { .hist = hist, .breakdown = bd,
-				     .human = human };
+				     .human = human, .all = fmt != HUMAN };
 	char *out = NULL;
 
 	CAPTURE(out, {
-		int ret = fmt == TABLE ? sw_print_table(f, s, &o) :
+		int ret = fmt == TABLE || fmt == HUMAN ?
+				  sw_print_table(f, s, &o) :
 			  fmt == JSON ? sw_print_json(f, s, &o) :
 					sw_print_prom(f, s, &o);
 		assert_int_equal(ret, 0);
@@ -87,6 +91,14 @@ static void test_golden(void **state)
 	check_golden("fixtures/pmu", "pmu.txt", TABLE, true, true, false);
 	check_golden("fixtures/pmu", "pmu.json", JSON, true, true, false);
 	check_golden("fixtures/pmu", "pmu.prom", PROM, true, true, false);
+	check_golden("fixtures/basic", "basic-default.txt", HUMAN, true, true,
+		     false);
+	check_golden("fixtures/pmu", "pmu-default.txt", HUMAN, false, false,
+		     false);
+	check_golden("fixtures/x86_64", "x86_64-default.txt", HUMAN, true,
+		     false, false);
+	check_golden("fixtures/arm64", "arm64-default.txt", HUMAN, false, false,
+		     false);
 }
 
 static void test_table_exact(void **state)
@@ -291,6 +303,194 @@ static void test_missed(void **state)
 	sw_snapshot_free(s);
 }
 
+static void test_units(void **state)
+{
+	char buf[SW_UNITS_LEN];
+
+	(void)state;
+	assert_string_equal(sw_fmt_count(buf, 0), "0");
+	assert_string_equal(sw_fmt_count(buf, 999), "999");
+	assert_string_equal(sw_fmt_count(buf, 1000), "1,000");
+	assert_string_equal(sw_fmt_count(buf, 20000), "20,000");
+	assert_string_equal(sw_fmt_count(buf, 1234567), "1,234,567");
+	assert_string_equal(sw_fmt_count(buf, UINT64_MAX),
+			    "18,446,744,073,709,551,615");
+	assert_string_equal(sw_fmt_dur(buf, 0), "0 ns");
+	assert_string_equal(sw_fmt_dur(buf, 812), "812 ns");
+	assert_string_equal(sw_fmt_dur(buf, 999), "999 ns");
+	assert_string_equal(sw_fmt_dur(buf, 1000), "1.00 \xc2\xb5s");
+	assert_string_equal(sw_fmt_dur(buf, 2301), "2.30 \xc2\xb5s");
+	assert_string_equal(sw_fmt_dur(buf, 9996), "10.0 \xc2\xb5s");
+	assert_string_equal(sw_fmt_dur(buf, 90211), "90.2 \xc2\xb5s");
+	assert_string_equal(sw_fmt_dur(buf, 999499), "999 \xc2\xb5s");
+	assert_string_equal(sw_fmt_dur(buf, 999500), "1.00 ms");
+	assert_string_equal(sw_fmt_dur(buf, 298237630), "298 ms");
+	/* Seconds keep the unit's two columns: units line up. */
+	assert_string_equal(sw_fmt_dur(buf, 1500000000), "1.50 s ");
+	assert_string_equal(sw_fmt_dur(buf, 4000000000000ULL), "4000 s ");
+}
+
+/* A column of zeros is left out, a loss is kept and flagged, calls stay. */
+static void test_human_columns(void **state)
+{
+	struct sw_snapshot *s = NULL;
+	char *out;
+
+	(void)state;
+	assert_int_equal(sw_snapshot_parse_stats(
+		"probe calls min_ns avg_ns missed miss_maxactive miss_reentry migrated filtered\n"
+		"f 5 1400 1500 0 0 0 0 0\n"
+		"longer_name 1234567 7 7 3 0 3 0 0\n"
+		"idle 0 0 0 0 0 0 0 0\n",
+		"stats", NULL, &s, NULL), 0);
+	out = render(s, HUMAN, false, false, false);
+	assert_string_equal(out,
+		"probe            calls      min      avg  missed\n"
+		"f                    5  1.40 \xc2\xb5s  1.50 \xc2\xb5s      0 \n"
+		"longer_name  1,234,567     7 ns     7 ns      3!\n"
+		"idle                 0        -        -      0 \n"
+		"! missed: 3 calls not measured: hit while another probe handler ran on their CPU\n");
+	free(out);
+	sw_snapshot_free(s);
+	/* Nothing called: calls only. */
+	assert_int_equal(sw_snapshot_parse_stats(
+		"probe calls min_ns missed\nf 0 0 0\n", "stats", NULL, &s, NULL),
+		0);
+	out = render(s, HUMAN, false, false, false);
+	assert_string_equal(out, "probe  calls\nf          0\n");
+	free(out);
+	sw_snapshot_free(s);
+}
+
+/* attach in words; one shared reason said once, several per row. */
+static void test_human_attach(void **state)
+{
+	struct sw_snapshot *s = NULL;
+	char *out;
+
+	(void)state;
+	assert_int_equal(sw_snapshot_parse_stats(
+		"probe calls attach attach_err detached\n"
+		"a 1 0 61 0\nb 2 0 95 0\nc 3 1 0 1\nd 4 2 0 0\n",
+		"stats", NULL, &s, NULL), 0);
+	out = render(s, HUMAN, false, false, false);
+	assert_string_equal(out,
+		"probe  calls  attach\n"
+		"a          1  kretprobe (no argument count)\n"
+		"b          2  kretprobe (no direct calls)\n"
+		"c          3  trampoline, detached!\n"
+		"d          4  uprobe\n"
+		"attach: kretprobe (no argument count): its argument count is unknown (give args=N)\n"
+		"attach: kretprobe (no direct calls): this kernel or architecture has no ftrace direct calls for stopwatch\n"
+		"! detached: 1 probes whose function (or tracepoint) went with its module: they count nothing more\n");
+	free(out);
+	sw_snapshot_free(s);
+	assert_int_equal(sw_snapshot_parse_stats(
+		"probe calls attach attach_err\na 1 0 61\nb 2 0 61\nc 3 1 0\n",
+		"stats", NULL, &s, NULL), 0);
+	out = render(s, HUMAN, false, false, false);
+	assert_string_equal(out,
+		"probe  calls  attach\n"
+		"a          1  kretprobe\n"
+		"b          2  kretprobe\n"
+		"c          3  trampoline\n"
+		"attach: kretprobe (no argument count): its argument count is unknown (give args=N)\n");
+	free(out);
+	sw_snapshot_free(s);
+	/* The module's table of reasons: every errno it returns has words. */
+	assert_string_equal(sw_attach_why(EOPNOTSUPP)->brief, "no direct calls");
+	assert_string_equal(sw_attach_why(-ENODATA)->brief, "no argument count");
+	assert_string_equal(sw_attach_why(12345)->brief, "ftrace refused");
+	assert_null(sw_attach_name(3));
+}
+
+/*
+ * The real fixtures (captured from the module): the default table has no
+ * column of zeros, its calls are the histograms' totals, attach in words.
+ */
+static void test_human_fixtures(void **state)
+{
+	static const char *const dirs[] = { "fixtures/x86_64", "fixtures/arm64",
+					    "fixtures/basic" };
+	size_t d, i, c;
+
+	(void)state;
+	for (d = 0; d < sizeof(dirs) / sizeof(*dirs); d++) {
+		struct sw_snapshot *s = load(dirs[d], true, false);
+		struct sw_human_rows hr = { 0 };
+		struct sw_htable t;
+		int cc = sw_snapshot_col(s, "calls");
+
+		assert_int_equal(sw_human_build(&t, s, &hr), 0);
+		for (c = 0; c < t.ncols; c++) {
+			bool any = false;
+
+			if (!sw_htable_shown(&t, c))
+				continue;
+			for (i = 0; t.col[c].v && i < t.nrows; i++)
+				any |= t.col[c].v[i] != 0;
+			if (t.col[c].v && !any && !t.col[c].keep)
+				fail_msg("%s: column %s shown with zeros",
+					 dirs[d], t.col[c].head);
+		}
+		for (i = 0; i < s->nprobes; i++) {
+			const struct sw_hist *h =
+				sw_hist_find(s->probe[i].hist, "ns");
+
+			if (h)
+				assert_int_equal(sw_hist_total(h),
+						 s->probe[i].val[cc]);
+		}
+		sw_htable_free(&t);
+		sw_snapshot_free(s);
+	}
+}
+
+/* span_stats for people: one row as lines (span), rows as a table (stat). */
+static void test_human_spans(void **state)
+{
+	static const char text[] =
+		"span calls min_ns avg_ns max_ns stddev_ns total_ns migrated in_flight started unmatched dropped_full abandoned missed filtered detached\n"
+		"q1 6 8800000 8810000 8900000 1000 52860000 0 0 6 0 2 0 0 0 0\n"
+		"idle 0 0 0 0 0 0 0 0 0 3 0 0 0 0 0\n";
+	struct sw_table *tab = NULL;
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(sw_table_parse(text, "span_stats", &tab, NULL), 0);
+	CAPTURE(out, {
+		assert_int_equal(sw_print_text_table(f, tab, "span", false, 0,
+						     NULL), 0);
+	});
+	assert_string_equal(out,
+		"span  calls      min      avg      max   stddev    total  started  unmatched  dropped_full\n"
+		"q1        6  8.80 ms  8.81 ms  8.90 ms  1.00 \xc2\xb5s  52.9 ms        6          0            2!\n"
+		"idle      0        -        -        -        -        -        0          3            0 \n"
+		"! dropped_full: 2 starts dropped: the table of starts in flight was full (raise --slots)\n");
+	free(out);
+	sw_table_free(tab);
+	assert_int_equal(sw_table_parse(
+		"span calls min_ns avg_ns max_ns stddev_ns total_ns started unmatched abandoned\n"
+		"wq 1234 10 20 30 5 24680 1300 0 66\n", "span_stats", &tab, NULL), 0);
+	CAPTURE(out, {
+		assert_int_equal(sw_print_text_table(f, tab, "span", true, 0,
+						     NULL), 0);
+	});
+	assert_string_equal(out,
+		"wq\n"
+		"  calls        1,234\n"
+		"  min          10 ns\n"
+		"  avg          20 ns\n"
+		"  max          30 ns\n"
+		"  stddev        5 ns\n"
+		"  total      24.7 \xc2\xb5s\n"
+		"  started      1,300\n"
+		"  abandoned      66!\n"
+		"! abandoned: 66 starts abandoned: no stop came within the age limit (--age)\n");
+	free(out);
+	sw_table_free(tab);
+}
+
 static void test_write_error(void **state)
 {
 	struct sw_snapshot *s = load("fixtures/basic", true, true);
@@ -323,6 +523,11 @@ int main(void)
 		cmocka_unit_test(test_unknown_columns_prom),
 		cmocka_unit_test(test_missed),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_human_columns),
+		cmocka_unit_test(test_human_attach),
+		cmocka_unit_test(test_human_fixtures),
+		cmocka_unit_test(test_human_spans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

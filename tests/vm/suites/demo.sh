@@ -57,4 +57,56 @@ is "stopwatch time: vfs_write called exactly 20000 times by dd" "$w" 20000
 check "the transcript shows 'stopwatch stat' with a vfs_read row" \
 	awk '/^\$ stopwatch stat/ { s = 1; next } s && $1 == "vfs_read" { f = 1 } END { exit !f }' "$OUT"
 is "probe remove left no probe" "$(awk 'NR > 1' "$D/stats" | wc -l)" 0
+# --- the default table of stat, for people ------------------------------------
+# The transcript's stat section: its table (from the "probe" header to the
+# first blank line; cells are two or more blanks apart), then histograms.
+awk '/^\$ stopwatch stat/ { s = 1; next } /^\$ / { s = 0 } s' "$OUT" >"$SW_RESULTS/demo-stat.txt"
+ST=$SW_RESULTS/demo-stat.txt
+is "stat: every line fits in 100 columns" \
+	"$(sed 's/µ/u/g' "$ST" | awk 'length > 100' | wc -l)" 0
+# stat_table: the table's rows (not its footnotes), fields joined by '|'.
+stat_table() {
+	awk -F '  +' '/^probe / { t = 1 } t && /^$/ { exit }
+		t && !/^(!|attach:)/ { l = $1; for (i = 2; i <= NF; i++) l = l "|" $i; print l }' "$ST"
+}
+stat_table >"$SW_RESULTS/demo-stat.cells"
+cmp_ge "stat: a header and the demo's probes" "$(wc -l <"$SW_RESULTS/demo-stat.cells")" 5
+is "stat: no column is zero (or -) on every row" \
+	"$(awk -F '|' 'NR == 1 { n = NF; for (i = 1; i <= NF; i++) h[i] = $i; next }
+		{ for (i = 2; i <= NF; i++) if ($i !~ /^(0!?|0 |-)$/) nz[i] = 1 }
+		END { for (i = 2; i <= n; i++) if (!nz[i]) printf "%s ", h[i] }' "$SW_RESULTS/demo-stat.cells")" ""
+is "stat: attach is a column of words, no errno column" \
+	"$(awk -F '|' 'NR == 1 { a = $NF; next } $NF !~ /^(kretprobe|trampoline|uprobe)( \(.*\))?$/ { bad = bad " " $1 }
+		END { print a bad }' "$SW_RESULTS/demo-stat.cells")" attach
+check "stat: no attach_err, no _ns header" \
+	sh -c "! head -n 1 '$ST' | grep -Eq 'attach_err|_ns'"
+if direct_calls && [ -d /sys/module/stopwatch_tramp ]; then
+	check "stat: vfs_read on a trampoline, in words" grep -Eq '^vfs_read .*  trampoline$' "$ST"
+else
+	check "stat: vfs_read on a kretprobe, in words, the reason under the table" \
+		sh -c "grep -Eq '^vfs_read .*  kretprobe\$' '$ST' && grep -q '^attach: kretprobe (' '$ST'"
+fi
+# calls (separators taken out) = the histogram's title = its buckets' sum.
+awk -F '  +' '/^probe / && !t { t = 1; next }
+	t == 1 && /^$/ { t = 2; next }
+	t == 1 && !/^(!|attach:)/ { c = $2; gsub(",", "", c); calls[$1] = c; next }
+	t == 2 && / calls$/ { split($0, w, " "); p = w[1]; sub(/:$/, "", p)
+		u = w[2] == "ns,"; if (u) title[p] = w[3]; next }
+	t == 2 && /^$/ { u = 0; next }
+	t == 2 && u && /\|/ { n = split($0, w, " "); sum[p] += w[n] }
+	END { for (p in calls) print p, calls[p], title[p] + 0, sum[p] + 0 }' "$ST" |
+while read -r p c h b; do
+	is "stat: $p: $c calls = its histogram's title ($h) = its buckets ($b)" "$c $h" "$b $b"
+done
+
+# A loss that is not zero is shown and flagged: every dd write is shorter
+# than --min 1s (filtered_short), explained under the table.
+"$CLI" time --min 1s --no-hist vfs_write -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=100 status=none >"$SW_RESULTS/demo-loss.txt" 2>&1
+is "time --min 1s vfs_write -- dd (100 writes) exits 0" "$?" 0 || cat "$SW_RESULTS/demo-loss.txt"
+check "time: filtered_short 100, flagged in the row" \
+	grep -Eq '^vfs_write .* 100!( |$)' "$SW_RESULTS/demo-loss.txt"
+check "time: and its footnote names the cause" \
+	grep -qxF "! filtered_short: 100 calls shorter than the probe's min_ns, left out" "$SW_RESULTS/demo-loss.txt"
+
 check "rmmod stopwatch" rmmod stopwatch

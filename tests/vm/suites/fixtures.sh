@@ -66,7 +66,7 @@ fi
 # What the program makes of the captured directory: the host tests
 # compare these with their own reading of the same files.
 if [ -x "$SW" ]; then
-	"$SW" stat --debugfs "$OUT" >"$OUT/stat.txt" 2>"$TMP/err"
+	"$SW" stat --debugfs "$OUT" --raw >"$OUT/stat.txt" 2>"$TMP/err"
 	is "stopwatch stat reads the captured files" "$?" 0 || cat "$TMP/err"
 	"$SW" stat --debugfs "$OUT" --json >"$OUT/stat.json" 2>"$TMP/err"
 	is "stopwatch stat --json reads them" "$?" 0 || cat "$TMP/err"

@@ -100,7 +100,7 @@ check "/proc: probes reads without it" sh -c "! grep -q hrtimer_nanosleep '$D/pr
 is "stopwatch time -d 1 vfs_write exits 0" "$?" 0 || cat "$TMP/err"
 check "stopwatch time: a vfs_write row" grep -q "vfs_write" "$TMP/time.txt"
 
-"$SW" span --start vfs_write:tid --stop vfs_write%return:tid -- \
+"$SW" span --raw --start vfs_write:tid --stop vfs_write%return:tid -- \
 	dd if=/dev/zero of=/dev/null bs=1 count=10 >"$TMP/span.txt" 2>"$TMP/err"
 is "stopwatch span -- dd exits 0" "$?" 0 || cat "$TMP/err"
 cmp_ge "stopwatch span: calls" "$(awk '$1 == "calls" { print $2 }' "$TMP/span.txt")" 10

@@ -61,7 +61,7 @@ cp "$TMP/live.txt" "$TMP/live.json" "$TMP/live.prom" "$R/"
 mkdir -p "$TMP/snap/hist"
 for f in stats breakdown breakdown_stats; do cat "$D/$f" >"$TMP/snap/$f"; done
 for f in "$D"/hist/*; do cat "$f" >"$TMP/snap/hist/${f##*/}"; done
-"$SW" stat --debugfs "$TMP/snap" --no-hist >"$TMP/snap.txt" 2>&1
+"$SW" stat --debugfs "$TMP/snap" --no-hist --raw >"$TMP/snap.txt" 2>&1
 "$SW" stat --debugfs "$TMP/snap" --json >"$TMP/snap.json" 2>&1
 "$SW" stat --debugfs "$TMP/snap" --prometheus >"$TMP/snap.prom" 2>&1
 cp "$TMP/snap/stats" "$R/snap-stats"

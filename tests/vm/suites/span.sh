@@ -174,12 +174,12 @@ span_events() {
 		cmp_gt "ev: span_keys row (comm) with ${EV}_avg > 0" \
 			"$(col ev ${EV}_avg "$D/span_keys")" 0
 	fi
-	"$SW" stat >"$TMP/evstat.out" 2>&1
+	"$SW" stat --raw >"$TMP/evstat.out" 2>&1
 	check "stopwatch stat shows span ev with ${EV}_avg" \
 		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
 	is "remove ev" "$(ctl spans -ev)" ok
 	# stopwatch span's report shows the event columns too.
-	"$SW" span --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
+	"$SW" span --raw --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
 		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
 	is "stopwatch span -- COMMAND with events exits 0" "$?" 0 || cat "$TMP/evcli.err"
 	cp "$TMP/evcli.out" "$R/evcli.out"
@@ -308,7 +308,7 @@ is "remove hop" "$(ctl spans -hop)" ok
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"
-"$SW" span --start "$Q1" --stop "$Q1S" --name q1cli -- \
+"$SW" span --raw --start "$Q1" --stop "$Q1S" --name q1cli -- \
 	sh -c "echo 'spanq 6 8800 0' > $T/ctl" >"$TMP/cli.out" 2>"$TMP/cli.err"
 is "stopwatch span -- COMMAND exits 0" "$?" 0 || cat "$TMP/cli.err"
 cp "$TMP/cli.out" "$R/cli.out"

@@ -108,7 +108,7 @@ is "vfs_*: probes file back to what it was" \
 	"$(cat "$D/probes" | diff "$TMP/probes.before" - && echo same)" same
 
 # --- exact counts, text output, units --------------------------------------
-"$SW" time -u us -o "$TMP/gp.txt" "$SYS_GETPPID" -- "$GETPPID" 1000 \
+"$SW" time --raw -u us -o "$TMP/gp.txt" "$SYS_GETPPID" -- "$GETPPID" 1000 \
 	>/dev/null 2>"$TMP/gp.err"
 is "time $SYS_GETPPID -- getppid_loop 1000 exits 0" "$?" 0 || cat "$TMP/gp.err"
 cp "$TMP/gp.txt" "$R/"
@@ -318,7 +318,7 @@ DEMO="--probe $SW_DEMO_PROBES"
 BUSY=$!
 sleep 0.2
 for i in 1 2 3; do
-	"$SW" stat $DEMO >"$TMP/snap$i.txt" 2>>"$TMP/snap.err"
+	"$SW" stat --raw $DEMO >"$TMP/snap$i.txt" 2>>"$TMP/snap.err"
 	"$SW" stat $DEMO --json >"$TMP/snap$i.json" 2>>"$TMP/snap.err"
 	"$SW" stat $DEMO --prometheus >"$TMP/snap$i.prom" 2>>"$TMP/snap.err"
 done
@@ -371,14 +371,14 @@ done
 
 # --- the module is loaded when it is not -------------------------------------------
 unload
-"$SW" time -o "$TMP/load.txt" "$SYS_GETPPID" -- "$GETPPID" 100 >/dev/null 2>"$TMP/load.err"
+"$SW" time --raw -o "$TMP/load.txt" "$SYS_GETPPID" -- "$GETPPID" 100 >/dev/null 2>"$TMP/load.err"
 is "not loaded: time loads build/module/<arch>-<release>/stopwatch.ko and runs" "$?" 0 ||
 	cat "$TMP/load.err"
 check "  the module is loaded" loaded
 is "  its 100 calls" \
 	"$(awk -v f=$SYS_GETPPID '$1 == f { print $2; exit }' "$TMP/load.txt")" 100
 unload
-"$SW" time --module "$MOD" -o "$TMP/load2.txt" 'vfs_fsync*' -- "$FSYNC" 20 >/dev/null 2>"$TMP/load2.err"
+"$SW" time --raw --module "$MOD" -o "$TMP/load2.txt" 'vfs_fsync*' -- "$FSYNC" 20 >/dev/null 2>"$TMP/load2.err"
 is "not loaded: time --module PATH loads it" "$?" 0 || cat "$TMP/load2.err"
 is "  vfs_fsync_range: 20 calls" \
 	"$(awk '$1 == "vfs_fsync_range" { print $2; exit }' "$TMP/load2.txt")" 20
