@@ -119,7 +119,7 @@ MODULE_PARM_DESC(stage_size,
 static DEFINE_MUTEX(sw_samp_lock);	/* start, stop, read, unload */
 static struct sw_session *sw_sess;	/* latest session, under sw_samp_lock */
 static struct sw_session *sw_hp_sess;	/* the running session, for cpuhp */
-static struct sw_relay sw_relay;
+static struct sw_relay sw_samples_relay;
 static struct sw_file *sw_samp_file;
 static u32 sw_sessions;
 
@@ -518,7 +518,7 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 		return -ENOMEM;
 	}
 	s->o = *o;
-	s->relay = &sw_relay;
+	s->relay = &sw_samples_relay;
 	/* as /proc/kallsyms would show them to the task that starts */
 	s->hide_kaddr = !sw_kallsyms_show_value();
 	ret = sw_samp_check_targets(s);
@@ -548,13 +548,13 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	ret = sw_samp_alloc_cpus(s);
 	if (ret)
 		goto out_free;
-	ret = sw_relay_open(&sw_relay);
+	ret = sw_relay_open(&sw_samples_relay);
 	if (ret) {
 		sw_error("sampler: cannot allocate relay buffers (%u x %u bytes per CPU)",
 			 n_subbufs, subbuf_size);
 		goto out_free;
 	}
-	sw_relay_reset(&sw_relay);
+	sw_relay_reset(&sw_samples_relay);
 	s->number = ++sw_sessions;
 	s->t_start = sw_clock_ns();
 	WRITE_ONCE(sw_hp_sess, s);
@@ -608,7 +608,7 @@ static void sw_samp_stop(struct sw_session *s)
 	s->t_stop = sw_clock_ns();
 	WRITE_ONCE(sw_hp_sess, NULL);
 	/* wake readers polling for the last, partial sub-buffers */
-	sw_relay_flush(&sw_relay);
+	sw_relay_flush(&sw_samples_relay);
 	for_each_possible_cpu(cpu) {
 		struct sw_samp_cpu *c = per_cpu_ptr(s->pcpu, cpu);
 
@@ -842,7 +842,7 @@ int __init sw_sampler_init(void)
 	ret = sw_samp_check_params();
 	if (ret)
 		return ret;
-	ret = sw_relay_init(&sw_relay, sw_debugfs_root(), subbuf_size,
+	ret = sw_relay_init(&sw_samples_relay, sw_debugfs_root(), subbuf_size,
 			    n_subbufs);
 	if (ret)
 		return ret;
@@ -868,7 +868,7 @@ out_remove_file:
 	sw_debugfs_remove(&sw_samp_file);
 	sw_samp_file = NULL;
 out_relay_exit:
-	sw_relay_exit(&sw_relay);
+	sw_relay_exit(&sw_samples_relay);
 	return ret;
 }
 
@@ -891,5 +891,5 @@ void sw_sampler_exit(void)
 	sw_session_free(sw_sess);
 	sw_sess = NULL;
 	mutex_unlock(&sw_samp_lock);
-	sw_relay_exit(&sw_relay);
+	sw_relay_exit(&sw_samples_relay);
 }

@@ -83,7 +83,7 @@ const struct sw_probe_stat *sw_snapshot_probe(const struct sw_snapshot *s,
 	return NULL;
 }
 
-static bool sw_filtered(const struct sw_snapshot_opts *o, const char *name)
+static bool sw_snapshot_wants(const struct sw_snapshot_opts *o, const char *name)
 {
 	size_t i;
 
@@ -193,7 +193,7 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 		struct sw_probe_stat *p = &s->probe[s->nprobes];
 		const char *name = sw_table_at(s->tab, r, (size_t)pcol);
 
-		if (!sw_filtered(o, name))
+		if (!sw_snapshot_wants(o, name))
 			continue;
 		if (sw_snapshot_probe(s, name)) {
 			ret = sw_err_set(err, -EINVAL,
