@@ -59,6 +59,53 @@ static bool sw_parse_id(const char *s, u32 *v)
 }
 
 /**
+ * sw_parse_err_str() - the message of a parse error, as the module's
+ * last_error and the program say it: "'TOKEN': why" (a long token cut
+ * at 64 characters), or the reason alone when no token is at fault.
+ * @err: the error
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: what snprintf() returns.
+ */
+int sw_parse_err_str(const struct sw_parse_err *err, char *buf, size_t len)
+{
+	const char *why = err->why ? err->why : "malformed";
+
+	if (!err->token)
+		return snprintf(buf, len, "%s", why);
+	return snprintf(buf, len, "'%.64s%s': %s", err->token,
+			strlen(err->token) > 64 ? "..." : "", why);
+}
+
+/**
+ * sw_parse_token() - the next white-space separated token of a line.
+ * @p: where the rest of the line starts; moved past the token
+ *
+ * The token is NUL-terminated in place.
+ *
+ * Return: the token, or NULL at the end of the line.
+ */
+char *sw_parse_token(char **p)
+{
+	char *s = *p, *tok;
+
+	while (*s && sw_is_ws(*s))
+		s++;
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	tok = s;
+	while (*s && !sw_is_ws(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return tok;
+}
+
+/**
  * sw_cpulist_ok() - whether @s is a CPU list in form: digits, then
  * optionally -digits, separated by commas ("0-1,3").  Bounds are the
  * caller's.

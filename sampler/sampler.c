@@ -736,13 +736,15 @@ static void sw_samp_defaults(struct sw_samp_opts *o)
 static int sw_samp_apply(char *buf)
 {
 	struct sw_samp_opts defs, o;
-	char err[SW_OPTS_ERR_LEN];
+	struct sw_parse_err perr;
+	char msg[160];
 	int cmd, ret = 0;
 
 	sw_samp_defaults(&defs);
-	cmd = sw_samp_parse_cmd(buf, &defs, &o, err, sizeof(err));
+	cmd = sw_samp_parse_cmd(buf, &defs, &o, &perr);
 	if (cmd < 0) {
-		sw_error("sampler: %s", err);
+		sw_parse_err_str(&perr, msg, sizeof(msg));
+		sw_error("sampler: %s", msg);
 		return cmd;
 	}
 	mutex_lock(&sw_samp_lock);
@@ -783,47 +785,60 @@ static int __init sw_samp_check_params(void)
 			 stage_size, SW_STAGE_MIN, SW_STAGE_MAX);
 		return -EINVAL;
 	}
-	if (max_sample_rate > 10000000) {
-		sw_error("max_sample_rate=%u is larger than 10000000",
-			 max_sample_rate);
+	if (max_sample_rate > SW_RATE_MAX) {
+		sw_error("max_sample_rate=%u is larger than %u",
+			 max_sample_rate, SW_RATE_MAX);
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/* One setting from a module parameter; the error names it. */
+static int __init sw_samp_param_set(struct sw_samp_opts *o, const char *key,
+				    const char *val)
+{
+	struct sw_parse_err perr;
+	int ret = sw_samp_opt_set(o, key, val, &perr);
+
+	if (ret)
+		sw_error("sample parameters: %s=%.64s: %s", key, val, perr.why);
+	return ret;
+}
+
 /* Settings from sample= and its companions; errors name the parameter. */
 static int __init sw_samp_param_opts(struct sw_samp_opts *o)
 {
-	char err[SW_OPTS_ERR_LEN], num[24];
+	struct sw_parse_err perr;
+	char num[24];
 	int ret;
 
 	sw_samp_defaults(o);
-	ret = sw_samp_opt_set(o, "event", sample, err, sizeof(err));
+	ret = sw_samp_param_set(o, "event", sample);
 	if (!ret && callchain && *callchain)
-		ret = sw_samp_opt_set(o, "callchain", callchain, err,
-				      sizeof(err));
+		ret = sw_samp_param_set(o, "callchain", callchain);
 	if (!ret && sample_cpus && *sample_cpus)
-		ret = sw_samp_opt_set(o, "cpus", sample_cpus, err, sizeof(err));
+		ret = sw_samp_param_set(o, "cpus", sample_cpus);
 	if (!ret && sample_period) {
 		snprintf(num, sizeof(num), "%lu", sample_period);
-		ret = sw_samp_opt_set(o, "period", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "period", num);
 	}
 	if (!ret && sample_freq) {
 		snprintf(num, sizeof(num), "%u", sample_freq);
-		ret = sw_samp_opt_set(o, "freq", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "freq", num);
 	}
 	if (!ret && sample_pid) {
 		snprintf(num, sizeof(num), "%d", sample_pid);
-		ret = sw_samp_opt_set(o, "pid", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "pid", num);
 	}
 	if (!ret && sample_tgid) {
 		snprintf(num, sizeof(num), "%d", sample_tgid);
-		ret = sw_samp_opt_set(o, "tgid", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "tgid", num);
 	}
-	if (!ret)
-		ret = sw_samp_opts_check(o, err, sizeof(err));
 	if (ret)
-		sw_error("sample parameters: %s", err);
+		return ret;
+	ret = sw_samp_opts_check(o, &perr);
+	if (ret)
+		sw_error("sample parameters: %s", perr.why);
 	return ret;
 }
 
