@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stopwatch/files.h"
 #include "base/json.h"
 #include "output/prom.h"
 #include "output/stat-display.h"
@@ -332,8 +333,8 @@ int sw_print_json(FILE *f, const struct sw_snapshot *s,
 
 /* Columns the Prometheus writer maps onto named metrics. */
 static const char *const sw_prom_known[] = {
-	"calls", "missed", "miss_maxactive", "miss_reentry", "migrated",
-	"min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns",
+	SW_COLS_TIMING, SW_COL_MISSED, SW_COL_MISS_MAXACTIVE,
+	SW_COL_MISS_REENTRY, SW_COL_MIGRATED,
 };
 
 static const struct {
@@ -341,10 +342,10 @@ static const struct {
 	const char *name;
 	const char *help;
 } sw_prom_gauges[] = {
-	{ "min_ns", "duration_min_seconds", "Shortest call" },
-	{ "avg_ns", "duration_avg_seconds", "Mean call duration" },
-	{ "max_ns", "duration_max_seconds", "Longest call" },
-	{ "stddev_ns", "duration_stddev_seconds",
+	{ SW_COL_MIN_NS, "duration_min_seconds", "Shortest call" },
+	{ SW_COL_AVG_NS, "duration_avg_seconds", "Mean call duration" },
+	{ SW_COL_MAX_NS, "duration_max_seconds", "Longest call" },
+	{ SW_COL_STDDEV_NS, "duration_stddev_seconds",
 	  "Standard deviation of the call duration" },
 };
 
@@ -401,9 +402,9 @@ static void sw_prom_column(FILE *f, const struct sw_snapshot *s, int c,
 static void sw_prom_missed(FILE *f, const struct sw_snapshot *s)
 {
 	static const char name[] = "stopwatch_missed_total";
-	int cmax = sw_snapshot_col(s, "miss_maxactive");
-	int cre = sw_snapshot_col(s, "miss_reentry");
-	int call = sw_snapshot_col(s, "missed");
+	int cmax = sw_snapshot_col(s, SW_COL_MISS_MAXACTIVE);
+	int cre = sw_snapshot_col(s, SW_COL_MISS_REENTRY);
+	int call = sw_snapshot_col(s, SW_COL_MISSED);
 	char buf[SW_UNITS_LEN];
 	size_t i;
 
@@ -452,7 +453,7 @@ static void sw_prom_hist(FILE *f, const struct sw_snapshot *s,
 	char name[SW_NAME_LEN], sample[SW_NAME_LEN + 16], help[SW_NAME_LEN];
 	char buf[SW_UNITS_LEN], le[SW_UNITS_LEN];
 	int top = SW_PROM_TOP_MIN, b;
-	int ccalls = sw_snapshot_col(s, "calls");
+	int ccalls = sw_snapshot_col(s, SW_COL_CALLS);
 	int csum;
 	size_t i;
 
@@ -625,11 +626,11 @@ int sw_print_prom(FILE *f, const struct sw_snapshot *s,
 	const char *unit[16];
 	size_t i, c, nunits;
 
-	sw_prom_column(f, s, sw_snapshot_col(s, "calls"),
+	sw_prom_column(f, s, sw_snapshot_col(s, SW_COL_CALLS),
 		       "stopwatch_calls_total", "counter",
 		       "Calls measured", false);
 	sw_prom_missed(f, s);
-	sw_prom_column(f, s, sw_snapshot_col(s, "migrated"),
+	sw_prom_column(f, s, sw_snapshot_col(s, SW_COL_MIGRATED),
 		       "stopwatch_migrated_total", "counter",
 		       "Calls that returned on another CPU than they entered on",
 		       false);
@@ -659,9 +660,9 @@ int sw_print_prom(FILE *f, const struct sw_snapshot *s,
 int sw_print_missed(FILE *f, const struct sw_snapshot *s,
 		    const struct sw_snapshot *prev)
 {
-	int cmiss = sw_snapshot_col(s, "missed");
-	int cmax = sw_snapshot_col(s, "miss_maxactive");
-	int cre = sw_snapshot_col(s, "miss_reentry");
+	int cmiss = sw_snapshot_col(s, SW_COL_MISSED);
+	int cmax = sw_snapshot_col(s, SW_COL_MISS_MAXACTIVE);
+	int cre = sw_snapshot_col(s, SW_COL_MISS_REENTRY);
 	int pmiss = prev ? sw_snapshot_col(prev, "missed") : -1;
 	size_t i;
 	int n = 0;
