@@ -42,6 +42,49 @@ static bool sw_is_tagchar(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
+/**
+ * sw_parse_number() - parse an unsigned number, all of [s, s + len).
+ * @s:    the text
+ * @len:  its length
+ * @base: 10, 16, or 0: 0x.. hexadecimal, else decimal
+ * @out:  the value
+ *
+ * Return: 0, -EINVAL (empty, a bad digit) or -ERANGE (more than 64 bits).
+ */
+int sw_parse_number(const char *s, size_t len, int base, u64 *out)
+{
+	u64 v = 0;
+	size_t i = 0;
+
+	if (base == 0) {
+		base = 10;
+		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			base = 16;
+			i = 2;
+		}
+	}
+	if (i >= len)
+		return -EINVAL;
+	for (; i < len; i++) {
+		int d;
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v > (U64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
 /* A decimal number, the whole of @s; no sign, no overflow. */
 static bool sw_parse_dec(const char *s, u64 *v)
 {
