@@ -31,6 +31,7 @@
 #include "lib/evcall.h"
 #include "lib/events.h"
 #include "lib/parse.h"
+#include "wrapper/arch.h"
 #include "wrapper/seqlock.h"
 #include "wrapper/smp.h"
 #include "wrapper/timekeeping.h"
@@ -177,6 +178,36 @@ struct sw_aggs {
 };
 
 /*
+ * sw_agg_stats_add(), sw_agg_hist_count() - the handlers' writers of
+ * statistics and histograms: lib/stats.h's sw_stats_add() and
+ * sw_hist_count(), or the architecture's own where it has one
+ * (SW_ARCH_STATS, wrapper/arch.h).
+ * Context: any, including NMI; the caller serializes writers.
+ */
+static __always_inline void sw_agg_stats_add(struct sw_stats *s, u64 value)
+{
+#ifdef SW_ARCH_STATS
+	BUILD_BUG_ON(offsetof(struct sw_stats, sum) != 8 ||
+		     offsetof(struct sw_stats, min) != 16 ||
+		     offsetof(struct sw_stats, max) != 24 ||
+		     offsetof(struct sw_stats, sq) != 32 ||
+		     sizeof(*s) != 48);
+	sw_arch_stats_add((u64 *)s, value);
+#else
+	sw_stats_add(s, value);
+#endif
+}
+
+static __always_inline void sw_agg_hist_count(u64 *hist, u64 value)
+{
+#ifdef SW_ARCH_STATS
+	sw_arch_hist_count(hist + SW_HIST_BUCKETS - 1, value);
+#else
+	sw_hist_count(hist, value);
+#endif
+}
+
+/*
  * sw_timing_record() - fold one call's wall time into this CPU's
  * statistics.
  * Context: the measurement core's exit half: preemption disabled, possibly
@@ -189,8 +220,8 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 	bool migrated = entry_cpu != sw_cpu();
 	unsigned int seq = sw_write_seqcount_begin(&pc->seq);
 
-	sw_stats_add(&pc->st, ns);
-	sw_hist_count(pc->hist, ns);
+	sw_agg_stats_add(&pc->st, ns);
+	sw_agg_hist_count(pc->hist, ns);
 	if (migrated)
 		pc->migrated++;
 	sw_write_seqcount_end(&pc->seq, seq);
@@ -229,8 +260,8 @@ static __always_inline void sw_evstat_add(struct sw_evstat *es,
 		return;
 	}
 	v = acc[i];
-	sw_stats_add(&es->st, v);
-	sw_hist_count(es->hist, v);
+	sw_agg_stats_add(&es->st, v);
+	sw_agg_hist_count(es->hist, v);
 }
 
 /*
@@ -273,7 +304,7 @@ static __always_inline void sw_evgen_record_n(struct sw_evgen *g, u32 n,
 					       acc[g->instructions]);
 
 			if (cpi != SW_CPI_NONE)
-				sw_stats_add(&pc->cpi, cpi);
+				sw_agg_stats_add(&pc->cpi, cpi);
 		}
 	}
 	sw_write_seqcount_end(&pc->seq, seq);

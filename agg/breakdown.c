@@ -421,11 +421,11 @@ void sw_keys_header(struct seq_file *m, const struct sw_evset *set)
 	char name[SW_EVENT_NAME_LEN + 8];
 	u32 i;
 
-	seq_printf(m, "%-24s %-24s %10s %12s %12s %12s %12s %14s", "probe",
-		   "key", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
-		   "total_ns");
+	seq_printf(m, "%-24s %-24s %10s %12s %12s %12s %12s %14s",
+		   SW_COLS_KEYS_HEAD);
 	for (i = 0; set && i < set->n; i++) {
-		snprintf(name, sizeof(name), "%s_avg", set->spec[i].name);
+		snprintf(name, sizeof(name), "%s" SW_COL_EV_AVG,
+			 set->spec[i].name);
 		seq_printf(m, " %14s", name);
 	}
 	seq_putc(m, '\n');

@@ -12,6 +12,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include <stopwatch/files.h>
+
 #include "pmu/pmu.h"
 #include "agg.h"
 
@@ -130,7 +132,7 @@ static void sw_ev_col(struct seq_file *m, const char *ev, const char *what)
 {
 	char name[SW_EVENT_NAME_LEN + 16];
 
-	snprintf(name, sizeof(name), "%s_%s", ev, what);
+	snprintf(name, sizeof(name), "%s%s", ev, what);
 	seq_printf(m, " %14s", name);
 }
 
@@ -154,14 +156,14 @@ void sw_evgen_header(struct seq_file *m, const struct sw_evset *set)
 	u32 i;
 
 	for (i = 0; set && i < set->n; i++) {
-		sw_ev_col(m, set->spec[i].name, "min");
-		sw_ev_col(m, set->spec[i].name, "avg");
-		sw_ev_col(m, set->spec[i].name, "max");
-		sw_ev_col(m, set->spec[i].name, "unmeasured");
+		static const char *const what[] = { SW_COLS_EVENT };
+		u32 k;
+
+		for (k = 0; k < ARRAY_SIZE(what); k++)
+			sw_ev_col(m, set->spec[i].name, what[k]);
 	}
 	if (set && set->cycles >= 0 && set->instructions >= 0)
-		seq_printf(m, " %14s %14s %14s", "cpi_min", "cpi_avg",
-			   "cpi_max");
+		seq_printf(m, " %14s %14s %14s", SW_COLS_CPI);
 }
 
 /**

@@ -259,7 +259,7 @@ int sw_core_init(void);
 void sw_core_cleanup(void);
 
 /*
- * core/fast.c: the folds of calls whose events count as unmeasured, out of
+ * core/core.c: the folds of calls whose events count as unmeasured, out of
  * line (rare): a lean call entered under another event set than the
  * current one, and any call entered without events folded into event
  * statistics.

@@ -402,3 +402,24 @@ void sw_pending_exit(void)
 	vfree(sw_threads);
 	sw_threads = NULL;
 }
+
+#ifdef SW_ARCH_LEAN_INLINE
+/*
+ * The general ways of the lean readings (pending.h), out of line where the
+ * core's lean halves are inline in the mechanisms' handlers: called in tail
+ * position.  Context: the core's entry and exit halves.
+ */
+void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
+		       u32 n, unsigned long flags)
+{
+	__sw_vcall_read_all(vc, ec, n, flags);
+}
+NOKPROBE_SYMBOL(sw_vcall_read_all);
+
+void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
+			const struct sw_evcpu *ec, unsigned long flags)
+{
+	__sw_vcall_close_all(vc, set, ec, flags);
+}
+NOKPROBE_SYMBOL(sw_vcall_close_all);
+#endif

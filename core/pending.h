@@ -339,7 +339,7 @@ static __always_inline void __sw_vcall_close_all(struct sw_vcall *vc,
 }
 
 /*
- * Where the general ways go: out of line (fast.c) where the core's lean
+ * Where the general ways go: out of line (pending.c) where the core's lean
  * halves are inlined into the mechanisms' handlers (SW_ARCH_LEAN_INLINE):
  * called in tail position, they make the handler save no registers.
  * Inline where the lean halves are functions of their own already: there

@@ -12,6 +12,7 @@
  * Context: process context only.
  */
 #include "events.h"
+#include "parse.h"
 
 struct sw_event_name {
 	const char *name;
@@ -52,49 +53,6 @@ static const struct sw_event_name sw_event_names[] = {
 	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
 };
-
-/**
- * sw_parse_number() - parse an unsigned number, all of [s, s + len).
- * @s:    the text
- * @len:  its length
- * @base: 10, 16, or 0: 0x.. hexadecimal, else decimal
- * @out:  the value
- *
- * Return: 0, or -EINVAL (empty, a bad digit, more than 64 bits).
- */
-int sw_parse_number(const char *s, size_t len, int base, u64 *out)
-{
-	u64 v = 0;
-	size_t i = 0;
-
-	if (base == 0) {
-		base = 10;
-		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-			base = 16;
-			i = 2;
-		}
-	}
-	if (i >= len)
-		return -EINVAL;
-	for (; i < len; i++) {
-		int d;
-		char c = s[i];
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -EINVAL;
-		if (v > (U64_MAX - d) / base)
-			return -EINVAL;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
-}
 
 static bool sw_alias_ok(const char *s, size_t len)
 {

@@ -35,6 +35,5 @@ int sw_event_parse(const char *s, struct sw_event_spec *ev);
 int sw_events_parse(char *list, struct sw_event_spec *evs, int max,
 		    const char **bad);
 bool sw_event_is_hw(const struct sw_event_spec *ev);
-int sw_parse_number(const char *s, size_t len, int base, u64 *out);
 
 #endif /* _STOPWATCH_EVENTS_H */

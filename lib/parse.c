@@ -42,6 +42,49 @@ static bool sw_is_tagchar(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
+/**
+ * sw_parse_number() - parse an unsigned number, all of [s, s + len).
+ * @s:    the text
+ * @len:  its length
+ * @base: 10, 16, or 0: 0x.. hexadecimal, else decimal
+ * @out:  the value
+ *
+ * Return: 0, -EINVAL (empty, a bad digit) or -ERANGE (more than 64 bits).
+ */
+int sw_parse_number(const char *s, size_t len, int base, u64 *out)
+{
+	u64 v = 0;
+	size_t i = 0;
+
+	if (base == 0) {
+		base = 10;
+		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			base = 16;
+			i = 2;
+		}
+	}
+	if (i >= len)
+		return -EINVAL;
+	for (; i < len; i++) {
+		int d;
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v > (U64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
 /* A decimal number, the whole of @s; no sign, no overflow. */
 static bool sw_parse_dec(const char *s, u64 *v)
 {
@@ -56,6 +99,53 @@ static bool sw_parse_id(const char *s, u32 *v)
 		return false;
 	*v = (u32)x;
 	return true;
+}
+
+/**
+ * sw_parse_err_str() - the message of a parse error, as the module's
+ * last_error and the program say it: "'TOKEN': why" (a long token cut
+ * at 64 characters), or the reason alone when no token is at fault.
+ * @err: the error
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: what snprintf() returns.
+ */
+int sw_parse_err_str(const struct sw_parse_err *err, char *buf, size_t len)
+{
+	const char *why = err->why ? err->why : "malformed";
+
+	if (!err->token)
+		return snprintf(buf, len, "%s", why);
+	return snprintf(buf, len, "'%.64s%s': %s", err->token,
+			strlen(err->token) > 64 ? "..." : "", why);
+}
+
+/**
+ * sw_parse_token() - the next white-space separated token of a line.
+ * @p: where the rest of the line starts; moved past the token
+ *
+ * The token is NUL-terminated in place.
+ *
+ * Return: the token, or NULL at the end of the line.
+ */
+char *sw_parse_token(char **p)
+{
+	char *s = *p, *tok;
+
+	while (*s && sw_is_ws(*s))
+		s++;
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	tok = s;
+	while (*s && !sw_is_ws(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return tok;
 }
 
 /**

@@ -143,6 +143,9 @@ struct sw_parse_err {
 	const char *why;
 };
 
+int sw_parse_number(const char *s, size_t len, int base, u64 *out);
+int sw_parse_err_str(const struct sw_parse_err *err, char *buf, size_t len);
+char *sw_parse_token(char **p);
 int sw_parse_cmds(char *buf, struct sw_cmd *cmds, int max_cmds,
 		  size_t max_name, struct sw_parse_err *err);
 

@@ -9,6 +9,7 @@
  * no division.  Everything that divides (the mean, the variance) runs
  * only when statistics are read.
  */
+#include "parse.h"
 #include "stats.h"
 
 /**
@@ -290,22 +291,7 @@ static void sw_hist_trim(const char **s, size_t *len)
 /* Strict decimal u64 of exactly @len digits. */
 static int sw_hist_u64(const char *s, size_t len, u64 *v)
 {
-	u64 x = 0;
-	size_t i;
-
-	if (!len)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		unsigned int d = (unsigned int)(s[i] - '0');
-
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		if (x > (U64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
+	return sw_parse_number(s, len, 10, v);
 }
 
 /* Offset of the last @c in @s[0, len), or -1. */

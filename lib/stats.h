@@ -8,9 +8,6 @@
 #define _STOPWATCH_STATS_H
 
 #include "sw_types.h"
-#ifdef __KERNEL__
-#include "wrapper/arch.h"	/* SW_ARCH_STATS: the hot path's own */
-#endif
 
 /* Bucket 0 holds 0; bucket b >= 1 holds [2^(b-1), 2^b). */
 #define SW_HIST_BUCKETS 65
@@ -63,14 +60,6 @@ static inline sw_u128 sw_u128_add_sat(sw_u128 a, sw_u128 b)
  */
 static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
 {
-#ifdef SW_ARCH_STATS
-	BUILD_BUG_ON(offsetof(struct sw_stats, sum) != 8 ||
-		     offsetof(struct sw_stats, min) != 16 ||
-		     offsetof(struct sw_stats, max) != 24 ||
-		     offsetof(struct sw_stats, sq) != 32 ||
-		     sizeof(*s) != 48);
-	sw_arch_stats_add((u64 *)s, value);
-#else
 	s->count++;
 	if (unlikely(check_add_overflow(s->sum, value, &s->sum)))
 		s->sum = U64_MAX;
@@ -79,7 +68,6 @@ static __always_inline void sw_stats_add(struct sw_stats *s, u64 value)
 		s->min = value;
 	if (value > s->max)
 		s->max = value;
-#endif
 }
 
 /**
@@ -103,11 +91,7 @@ static inline unsigned int sw_hist_bucket(u64 value)
  */
 static __always_inline void sw_hist_count(u64 *hist, u64 value)
 {
-#ifdef SW_ARCH_STATS
-	sw_arch_hist_count(hist + SW_HIST_BUCKETS - 1, value);
-#else
 	hist[sw_hist_bucket(value)]++;
-#endif
 }
 
 /**

@@ -64,6 +64,7 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define NOKPROBE_SYMBOL(fn)
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif

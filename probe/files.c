@@ -166,8 +166,8 @@ static void sw_bd_first(void *arg)
 	struct sw_bd_walk *w = arg;
 
 	seq_printf(w->m, "%-24s %-16s %10s %12s %12s %12s %12s %14s\n",
-		   "probe", sw_breakdown_name(sw_breakdown_mode()), "calls",
-		   "min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns");
+		   SW_COL_PROBE, sw_breakdown_name(sw_breakdown_mode()),
+		   SW_COLS_TIMING);
 }
 
 static int sw_bd_one(struct sw_probe *p, void *arg)

@@ -414,8 +414,10 @@ int sw_probes_apply(char *line)
 
 	ncmd = sw_parse_cmds(line, cmds, max_cmds, KSYM_NAME_LEN - 1, &perr);
 	if (ncmd < 0) {
-		sw_error("'%.64s%s': %s", perr.token,
-			 strlen(perr.token) > 64 ? "..." : "", perr.why);
+		char msg[160];
+
+		sw_parse_err_str(&perr, msg, sizeof(msg));
+		sw_error("%s", msg);
 		ret = ncmd;
 		goto out_free;
 	}

@@ -30,13 +30,9 @@
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
-		   "probe", "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
-		   "total_ns", "missed", "miss_maxactive", "miss_reentry",
-		   "migrated");
+		   SW_COLS_STATS_HEAD);
 	sw_evgen_header(m, set);
-	seq_printf(m, " %10s %14s %14s %6s %10s %8s\n", "filtered",
-		   "filtered_short", "filtered_long", "attach", "attach_err",
-		   "detached");
+	seq_printf(m, " %10s %14s %14s %6s %10s %8s\n", SW_COLS_STATS_TAIL);
 }
 
 /*

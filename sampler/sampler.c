@@ -119,7 +119,7 @@ MODULE_PARM_DESC(stage_size,
 static DEFINE_MUTEX(sw_samp_lock);	/* start, stop, read, unload */
 static struct sw_session *sw_sess;	/* latest session, under sw_samp_lock */
 static struct sw_session *sw_hp_sess;	/* the running session, for cpuhp */
-static struct sw_relay sw_relay;
+static struct sw_relay sw_samples_relay;
 static struct sw_file *sw_samp_file;
 static u32 sw_sessions;
 
@@ -518,7 +518,7 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 		return -ENOMEM;
 	}
 	s->o = *o;
-	s->relay = &sw_relay;
+	s->relay = &sw_samples_relay;
 	/* as /proc/kallsyms would show them to the task that starts */
 	s->hide_kaddr = !sw_kallsyms_show_value();
 	ret = sw_samp_check_targets(s);
@@ -548,13 +548,13 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	ret = sw_samp_alloc_cpus(s);
 	if (ret)
 		goto out_free;
-	ret = sw_relay_open(&sw_relay);
+	ret = sw_relay_open(&sw_samples_relay);
 	if (ret) {
 		sw_error("sampler: cannot allocate relay buffers (%u x %u bytes per CPU)",
 			 n_subbufs, subbuf_size);
 		goto out_free;
 	}
-	sw_relay_reset(&sw_relay);
+	sw_relay_reset(&sw_samples_relay);
 	s->number = ++sw_sessions;
 	s->t_start = sw_clock_ns();
 	WRITE_ONCE(sw_hp_sess, s);
@@ -608,7 +608,7 @@ static void sw_samp_stop(struct sw_session *s)
 	s->t_stop = sw_clock_ns();
 	WRITE_ONCE(sw_hp_sess, NULL);
 	/* wake readers polling for the last, partial sub-buffers */
-	sw_relay_flush(&sw_relay);
+	sw_relay_flush(&sw_samples_relay);
 	for_each_possible_cpu(cpu) {
 		struct sw_samp_cpu *c = per_cpu_ptr(s->pcpu, cpu);
 
@@ -736,13 +736,15 @@ static void sw_samp_defaults(struct sw_samp_opts *o)
 static int sw_samp_apply(char *buf)
 {
 	struct sw_samp_opts defs, o;
-	char err[SW_OPTS_ERR_LEN];
+	struct sw_parse_err perr;
+	char msg[160];
 	int cmd, ret = 0;
 
 	sw_samp_defaults(&defs);
-	cmd = sw_samp_parse_cmd(buf, &defs, &o, err, sizeof(err));
+	cmd = sw_samp_parse_cmd(buf, &defs, &o, &perr);
 	if (cmd < 0) {
-		sw_error("sampler: %s", err);
+		sw_parse_err_str(&perr, msg, sizeof(msg));
+		sw_error("sampler: %s", msg);
 		return cmd;
 	}
 	mutex_lock(&sw_samp_lock);
@@ -783,47 +785,60 @@ static int __init sw_samp_check_params(void)
 			 stage_size, SW_STAGE_MIN, SW_STAGE_MAX);
 		return -EINVAL;
 	}
-	if (max_sample_rate > 10000000) {
-		sw_error("max_sample_rate=%u is larger than 10000000",
-			 max_sample_rate);
+	if (max_sample_rate > SW_RATE_MAX) {
+		sw_error("max_sample_rate=%u is larger than %u",
+			 max_sample_rate, SW_RATE_MAX);
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/* One setting from a module parameter; the error names it. */
+static int __init sw_samp_param_set(struct sw_samp_opts *o, const char *key,
+				    const char *val)
+{
+	struct sw_parse_err perr;
+	int ret = sw_samp_opt_set(o, key, val, &perr);
+
+	if (ret)
+		sw_error("sample parameters: %s=%.64s: %s", key, val, perr.why);
+	return ret;
+}
+
 /* Settings from sample= and its companions; errors name the parameter. */
 static int __init sw_samp_param_opts(struct sw_samp_opts *o)
 {
-	char err[SW_OPTS_ERR_LEN], num[24];
+	struct sw_parse_err perr;
+	char num[24];
 	int ret;
 
 	sw_samp_defaults(o);
-	ret = sw_samp_opt_set(o, "event", sample, err, sizeof(err));
+	ret = sw_samp_param_set(o, "event", sample);
 	if (!ret && callchain && *callchain)
-		ret = sw_samp_opt_set(o, "callchain", callchain, err,
-				      sizeof(err));
+		ret = sw_samp_param_set(o, "callchain", callchain);
 	if (!ret && sample_cpus && *sample_cpus)
-		ret = sw_samp_opt_set(o, "cpus", sample_cpus, err, sizeof(err));
+		ret = sw_samp_param_set(o, "cpus", sample_cpus);
 	if (!ret && sample_period) {
 		snprintf(num, sizeof(num), "%lu", sample_period);
-		ret = sw_samp_opt_set(o, "period", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "period", num);
 	}
 	if (!ret && sample_freq) {
 		snprintf(num, sizeof(num), "%u", sample_freq);
-		ret = sw_samp_opt_set(o, "freq", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "freq", num);
 	}
 	if (!ret && sample_pid) {
 		snprintf(num, sizeof(num), "%d", sample_pid);
-		ret = sw_samp_opt_set(o, "pid", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "pid", num);
 	}
 	if (!ret && sample_tgid) {
 		snprintf(num, sizeof(num), "%d", sample_tgid);
-		ret = sw_samp_opt_set(o, "tgid", num, err, sizeof(err));
+		ret = sw_samp_param_set(o, "tgid", num);
 	}
-	if (!ret)
-		ret = sw_samp_opts_check(o, err, sizeof(err));
 	if (ret)
-		sw_error("sample parameters: %s", err);
+		return ret;
+	ret = sw_samp_opts_check(o, &perr);
+	if (ret)
+		sw_error("sample parameters: %s", perr.why);
 	return ret;
 }
 
@@ -842,7 +857,7 @@ int __init sw_sampler_init(void)
 	ret = sw_samp_check_params();
 	if (ret)
 		return ret;
-	ret = sw_relay_init(&sw_relay, sw_debugfs_root(), subbuf_size,
+	ret = sw_relay_init(&sw_samples_relay, sw_debugfs_root(), subbuf_size,
 			    n_subbufs);
 	if (ret)
 		return ret;
@@ -868,7 +883,7 @@ out_remove_file:
 	sw_debugfs_remove(&sw_samp_file);
 	sw_samp_file = NULL;
 out_relay_exit:
-	sw_relay_exit(&sw_relay);
+	sw_relay_exit(&sw_samples_relay);
 	return ret;
 }
 
@@ -891,5 +906,5 @@ void sw_sampler_exit(void)
 	sw_session_free(sw_sess);
 	sw_sess = NULL;
 	mutex_unlock(&sw_samp_lock);
-	sw_relay_exit(&sw_relay);
+	sw_relay_exit(&sw_samples_relay);
 }

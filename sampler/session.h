@@ -15,7 +15,7 @@
 #include <asm/local64.h>
 #include <stopwatch/abi.h>
 
-#include "opts.h"
+#include "lib/sampopts.h"
 #include "stage.h"
 #include "relay/relay.h"
 

@@ -53,6 +53,7 @@
 #include "control/control.h"
 #include "wrapper/module.h"
 #include "wrapper/timekeeping.h"
+#include "wrapper/tracepoint.h"
 #include "session.h"
 
 /* MMAP records waiting for their task to reach process context. */
@@ -503,15 +504,6 @@ static struct {
 	{ "task_rename", sw_tp_rename },
 };
 
-static void sw_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sw_tps); i++)
-		if (!strcmp(tp->name, sw_tps[i].name))
-			sw_tps[i].tp = tp;
-}
-
 /**
  * sw_sb_stop() - remove the side-band hooks and wait for running ones.
  * @s: session
@@ -570,8 +562,8 @@ int sw_sb_start(struct sw_session *s)
 	bitmap_zero(sw_sb.used, SW_SB_DEFER_MAX);
 	atomic_set(&sw_sb.inflight, 0);
 	WRITE_ONCE(sw_sb.s, s);
-	for_each_kernel_tracepoint(sw_tp_lookup, NULL);
 	for (i = 0; i < ARRAY_SIZE(sw_tps); i++) {
+		sw_tps[i].tp = sw_tracepoint_find(sw_tps[i].name);
 		if (!sw_tps[i].tp) {
 			sw_error("sampler: kernel has no %s tracepoint (needed for task records)",
 				 sw_tps[i].name);

@@ -34,7 +34,6 @@
 #else
 #define sw_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define sw_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
 /* Smallest and largest ring; sizes are powers of two. */

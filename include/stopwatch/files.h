@@ -3,7 +3,8 @@
  * stopwatch/files.h - the text files stopwatch.ko shows under
  * /proc/stopwatch and /sys/kernel/debug/stopwatch: their names and the
  * version of the statistics layout.  The module and the program include
- * this one header, so a name or a format number is written once.
+ * this one header, so a name, a column or a format number is written
+ * once.
  *
  * The version file reads:
  *   stopwatch VERSION
@@ -43,5 +44,52 @@
 
 /* The version file's line that names the statistics layout. */
 #define SW_VERSION_FORMAT_KEY	"stats_format"
+
+/*
+ * The columns of the tables, named on their first line (a reader finds a
+ * column by its name).  The stats file: SW_COLS_STATS_HEAD, then four
+ * columns per event of the set, the event's name followed by each of
+ * SW_COLS_EVENT, then with cycles and instructions SW_COLS_CPI, then
+ * SW_COLS_STATS_TAIL.  The keys file: SW_COLS_KEYS_HEAD, then one column
+ * per event, its name followed by SW_COL_EV_AVG.  The breakdown_stats
+ * file: SW_COL_PROBE, the breakdown mode's name, SW_COLS_TIMING.
+ */
+#define SW_COL_PROBE		"probe"
+#define SW_COL_KEY		"key"
+#define SW_COL_CALLS		"calls"
+#define SW_COL_MIN_NS		"min_ns"
+#define SW_COL_AVG_NS		"avg_ns"
+#define SW_COL_MAX_NS		"max_ns"
+#define SW_COL_STDDEV_NS	"stddev_ns"
+#define SW_COL_TOTAL_NS		"total_ns"
+#define SW_COL_MISSED		"missed"
+#define SW_COL_MISS_MAXACTIVE	"miss_maxactive"
+#define SW_COL_MISS_REENTRY	"miss_reentry"
+#define SW_COL_MIGRATED		"migrated"
+#define SW_COL_EV_MIN		"_min"
+#define SW_COL_EV_AVG		"_avg"
+#define SW_COL_EV_MAX		"_max"
+#define SW_COL_EV_UNMEASURED	"_unmeasured"
+#define SW_COL_CPI_MIN		"cpi_min"
+#define SW_COL_CPI_AVG		"cpi_avg"
+#define SW_COL_CPI_MAX		"cpi_max"
+#define SW_COL_FILTERED		"filtered"
+#define SW_COL_FILTERED_SHORT	"filtered_short"
+#define SW_COL_FILTERED_LONG	"filtered_long"
+#define SW_COL_ATTACH		"attach"
+#define SW_COL_ATTACH_ERR	"attach_err"
+#define SW_COL_DETACHED		"detached"
+
+/* Lists, in the files' order: initializers of arrays, or printf arguments. */
+#define SW_COLS_TIMING SW_COL_CALLS, SW_COL_MIN_NS, SW_COL_AVG_NS, \
+	SW_COL_MAX_NS, SW_COL_STDDEV_NS, SW_COL_TOTAL_NS
+#define SW_COLS_STATS_HEAD SW_COL_PROBE, SW_COLS_TIMING, SW_COL_MISSED, \
+	SW_COL_MISS_MAXACTIVE, SW_COL_MISS_REENTRY, SW_COL_MIGRATED
+#define SW_COLS_EVENT SW_COL_EV_MIN, SW_COL_EV_AVG, SW_COL_EV_MAX, \
+	SW_COL_EV_UNMEASURED
+#define SW_COLS_CPI SW_COL_CPI_MIN, SW_COL_CPI_AVG, SW_COL_CPI_MAX
+#define SW_COLS_STATS_TAIL SW_COL_FILTERED, SW_COL_FILTERED_SHORT, \
+	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED
+#define SW_COLS_KEYS_HEAD SW_COL_PROBE, SW_COL_KEY, SW_COLS_TIMING
 
 #endif

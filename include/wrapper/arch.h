@@ -23,7 +23,8 @@
  * x86_64 would spill them around it).
  *
  * sw_arch_stats_add(), sw_arch_hist_count() (SW_ARCH_STATS): lib/stats.h's
- * sw_stats_add() and sw_hist_count() in fewest instructions (arm64).
+ * sw_stats_add() and sw_hist_count() in fewest instructions (arm64), for
+ * the handlers' writers (agg/agg.h); lib/ itself stays portable C.
  */
 #ifndef _SW_WRAPPER_ARCH_H
 #define _SW_WRAPPER_ARCH_H

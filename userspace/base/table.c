@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/parse.h"
 #include "base/table.h"
 #include "lib/events.h"
 

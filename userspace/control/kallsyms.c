@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/parse.h"
 #include "base/sort.h"
 #include "control/kallsyms.h"
 #include "lib/events.h"

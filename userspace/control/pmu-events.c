@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "lib/parse.h"
 #include "control/pmu-events.h"
 #include "lib/events.h"
 
@@ -164,38 +165,6 @@ static bool sw_name_ok(const char *s, size_t len)
 static bool sw_alias_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
-}
-
-/* Decimal or 0x hexadecimal, all of @len characters of @s. */
-static int sw_parse_num(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned int base = 10, d;
-	size_t i = 0;
-
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i >= len)
-		return -EINVAL;
-	for (; i < len; i++) {
-		char c = s[i];
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
-			return -EINVAL;
-		if (v > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
 }
 
 int sw_pmu_read_attr(const char *sysfs, const char *pmu, const char *rel,
@@ -493,7 +462,7 @@ static int sw_event_terms(struct sw_resolve *c, const char *event)
 			ret = sw_term_set(c, tok, (size_t)(eq - tok), 0, true,
 					  true);
 		} else {
-			if (sw_parse_num(eq + 1, strlen(eq + 1), &v))
+			if (sw_parse_number(eq + 1, strlen(eq + 1), 0, &v))
 				goto bad;
 			ret = sw_term_set(c, tok, (size_t)(eq - tok), v, true,
 					  false);
@@ -536,7 +505,7 @@ static int sw_user_term(struct sw_resolve *c, const char *tok, size_t len)
 				  "%s: '%.*s' is not a term (term=value, a bare term or an event name)",
 				  c->spec, (int)(len > 60 ? 60 : len), tok);
 	if (eq) {
-		ret = sw_parse_num(eq + 1, len - nlen - 1, &v);
+		ret = sw_parse_number(eq + 1, len - nlen - 1, 0, &v);
 		if (ret)
 			return sw_err_set(c->err, -EINVAL,
 					  "%s: '%.*s': %s", c->spec,
@@ -853,7 +822,7 @@ int sw_pmu_event_resolve(const char *sysfs, const char *spec,
 			   strerror(-ret));
 		goto cleanup;
 	}
-	if (sw_parse_num(text, strlen(text), &type) || type > UINT32_MAX) {
+	if (sw_parse_number(text, strlen(text), 0, &type) || type > UINT32_MAX) {
 		ret = sw_err_set(err, -EINVAL, "%s: %s/type: '%.20s' is not a PMU type",
 				 spec, path, text);
 		goto cleanup;

@@ -193,11 +193,12 @@ int sw_ctl_write_ext(const char *dir, const char *file, const char *line,
 	int fd, ret = 0;
 
 	/* What the module's parser refuses is refused here, unwritten. */
-	if (!strcmp(file, "probes")) {
+	if (!strcmp(file, "probes"))
 		ret = sw_probes_line_check(line, err);
-		if (ret)
-			return ret;
-	}
+	else if (!strcmp(file, "sampler"))
+		ret = sw_sampler_line_check(line, err);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC |
 		  (flags & SW_CTL_REPLACE ? O_TRUNC : 0));

@@ -13,6 +13,7 @@
 #include "base/parse-options.h"
 #include "control/probe-spec.h"
 #include "lib/parse.h"
+#include "lib/sampopts.h"
 
 static const struct {
 	const char *name;
@@ -128,6 +129,16 @@ int sw_cpus_check(const char *cpus, struct sw_err *err)
 	return 0;
 }
 
+/* A lib/ parser's error as the module's last_error says it. */
+static int sw_parse_err_set(struct sw_err *err, int ret,
+			    const struct sw_parse_err *perr)
+{
+	char msg[256];
+
+	sw_parse_err_str(perr, msg, sizeof(msg));
+	return sw_err_set(err, ret, "%s", msg);
+}
+
 int sw_probes_line_check(const char *line, struct sw_err *err)
 {
 	size_t len = strlen(line), ncmd = len / 2 + 1;
@@ -143,15 +154,31 @@ int sw_probes_line_check(const char *line, struct sw_err *err)
 	/* 511: the longest symbol name the module takes (KSYM_NAME_LEN - 1). */
 	ret = sw_parse_cmds(copy, cmds, (int)ncmd, 511, &perr);
 	if (ret < 0)
-		sw_err_set(err, ret, "'%.64s%s': %s",
-			   perr.token ? perr.token : "",
-			   perr.token && strlen(perr.token) > 64 ? "..." : "",
-			   perr.why ? perr.why : "malformed");
+		sw_parse_err_set(err, ret, &perr);
 	else
 		ret = 0;
 out:
 	free(copy);
 	free(cmds);
+	return ret;
+}
+
+int sw_sampler_line_check(const char *line, struct sw_err *err)
+{
+	struct sw_samp_opts defs, o;
+	struct sw_parse_err perr;
+	char *copy = strdup(line);
+	int ret;
+
+	if (!copy)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	sw_samp_opts_default(&defs);
+	ret = sw_samp_parse_cmd(copy, &defs, &o, &perr);
+	if (ret < 0)
+		sw_parse_err_set(err, ret, &perr);
+	else
+		ret = 0;
+	free(copy);
 	return ret;
 }
 

@@ -77,6 +77,14 @@ int sw_cpus_check(const char *cpus, struct sw_err *err);
  */
 int sw_probes_line_check(const char *line, struct sw_err *err);
 
+/**
+ * sw_sampler_line_check() - parse a sampler control line ("start
+ * [key=value ...]", "stop") with the module's own parser (lib/sampopts.c)
+ * before writing it.
+ * Return: 0, or its negative errno with the module's message in @err.
+ */
+int sw_sampler_line_check(const char *line, struct sw_err *err);
+
 /* Validate a comm: 1..15 bytes, no whitespace, no '='. */
 int sw_comm_check(const char *comm, struct sw_err *err);
 

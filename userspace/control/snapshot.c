@@ -86,7 +86,7 @@ const struct sw_probe_stat *sw_snapshot_probe(const struct sw_snapshot *s,
 	return NULL;
 }
 
-static bool sw_filtered(const struct sw_snapshot_opts *o, const char *name)
+static bool sw_snapshot_wants(const struct sw_snapshot_opts *o, const char *name)
 {
 	size_t i;
 
@@ -197,7 +197,7 @@ int sw_snapshot_parse_stats(const char *text, const char *what,
 		struct sw_probe_stat *p = &s->probe[s->nprobes];
 		const char *name = sw_table_at(s->tab, r, (size_t)pcol);
 
-		if (!sw_filtered(o, name))
+		if (!sw_snapshot_wants(o, name))
 			continue;
 		if (sw_snapshot_probe(s, name)) {
 			ret = sw_err_set(err, -EINVAL,
@@ -266,7 +266,7 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 	ret = sw_table_parse(text, what, &bd->tab, err);
 	if (ret)
 		goto cleanup;
-	pcol = sw_table_col(bd->tab, "probe");
+	pcol = sw_table_col(bd->tab, SW_COL_PROBE);
 	if (pcol < 0) {
 		ret = sw_err_set(err, -EINVAL,
 				 "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
@@ -410,12 +410,12 @@ static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
 		const char *col;
 		int field;	/* enum sw_hist_row_field; -1: the calls */
 	} map[] = {
-		{ "calls", -1 },
-		{ "min_ns", SW_HIST_ROW_MIN },
-		{ "avg_ns", SW_HIST_ROW_AVG },
-		{ "max_ns", SW_HIST_ROW_MAX },
-		{ "stddev_ns", SW_HIST_ROW_STDDEV },
-		{ "total_ns", SW_HIST_ROW_TOTAL },
+		{ SW_COL_CALLS, -1 },
+		{ SW_COL_MIN_NS, SW_HIST_ROW_MIN },
+		{ SW_COL_AVG_NS, SW_HIST_ROW_AVG },
+		{ SW_COL_MAX_NS, SW_HIST_ROW_MAX },
+		{ SW_COL_STDDEV_NS, SW_HIST_ROW_STDDEV },
+		{ SW_COL_TOTAL_NS, SW_HIST_ROW_TOTAL },
 	};
 	const struct sw_hist *h = sw_hist_find(p->hist, "ns");
 	size_t i;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stopwatch/files.h"
 #include "base/json.h"
 #include "lib/attachtab.h"
 #include "output/htable.h"
@@ -155,9 +156,9 @@ static bool sw_is_event_extra(const char *col)
 static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
 			   const struct sw_probe_stat *const *row)
 {
-	int ca = sw_snapshot_col(s, "attach");
-	int ce = sw_snapshot_col(s, "attach_err");
-	int cd = sw_snapshot_col(s, "detached");
+	int ca = sw_snapshot_col(s, SW_COL_ATTACH);
+	int ce = sw_snapshot_col(s, SW_COL_ATTACH_ERR);
+	int cd = sw_snapshot_col(s, SW_COL_DETACHED);
 	int errs[16];
 	size_t nerr = 0, r, k;
 	uint64_t ndet = 0;
@@ -210,7 +211,7 @@ static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
 				     sw_attach_why(errs[k])->text);
 	if (!ret && ndet)
 		ret = sw_htable_note(t, "! detached: %llu %s", (unsigned long long)ndet,
-				     sw_loss_note("detached"));
+				     sw_loss_note(SW_COL_DETACHED));
 	return ret;
 }
 
@@ -218,15 +219,15 @@ static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
 static char *sw_missed_note(const struct sw_snapshot *s,
 			    const struct sw_probe_stat *const *row, size_t n)
 {
-	int cmax = sw_snapshot_col(s, "miss_maxactive");
-	int cre = sw_snapshot_col(s, "miss_reentry");
+	int cmax = sw_snapshot_col(s, SW_COL_MISS_MAXACTIVE);
+	int cre = sw_snapshot_col(s, SW_COL_MISS_REENTRY);
 	uint64_t max = 0, re = 0;
 	char *note;
 	size_t r;
 	int ret;
 
 	if (cmax < 0 || cre < 0)
-		return strdup(sw_loss_note("missed"));
+		return strdup(sw_loss_note(SW_COL_MISSED));
 	for (r = 0; r < n; r++)
 		if (row[r]) {
 			max += row[r]->val[cmax];
@@ -251,7 +252,7 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 {
 	const struct sw_probe_stat **row;
 	size_t n = hr->ids ? hr->n : s->nprobes, r, c;
-	int ccalls = sw_snapshot_col(s, "calls");
+	int ccalls = sw_snapshot_col(s, SW_COL_CALLS);
 	struct sw_hcol *col;
 	char head[96];
 	int ret;
@@ -281,15 +282,15 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 		const char *note = sw_loss_note(name);
 		char *own = NULL;
 
-		if (!strcmp(name, "miss_maxactive") ||
-		    !strcmp(name, "miss_reentry") || !strcmp(name, "attach") ||
-		    !strcmp(name, "attach_err") || !strcmp(name, "detached"))
+		if (!strcmp(name, SW_COL_MISS_MAXACTIVE) ||
+		    !strcmp(name, SW_COL_MISS_REENTRY) || !strcmp(name, SW_COL_ATTACH) ||
+		    !strcmp(name, SW_COL_ATTACH_ERR) || !strcmp(name, SW_COL_DETACHED))
 			continue;
 		if (hr->brief_events && !note && sw_is_event_extra(name) &&
 		    !sw_ends_with(name, "_ns"))
 			continue;
 		snprintf(head, sizeof(head), "%s", name);
-		if (!strcmp(name, "missed")) {
+		if (!strcmp(name, SW_COL_MISSED)) {
 			own = sw_missed_note(s, row, n);
 			if (!own) {
 				ret = -ENOMEM;
@@ -356,7 +357,7 @@ static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 int sw_print_text_table(FILE *f, const struct sw_table *tab, const char *head,
 			bool vertical, uint64_t div, const char *unit)
 {
-	int ccalls = sw_table_col(tab, "calls");
+	int ccalls = sw_table_col(tab, SW_COL_CALLS);
 	struct sw_htable t;
 	struct sw_hcol *col;
 	unsigned int places;
@@ -522,8 +523,8 @@ struct sw_prom_ctx {
 
 /* Columns the Prometheus writer maps onto named metrics. */
 static const char *const sw_prom_known[] = {
-	"calls", "missed", "miss_maxactive", "miss_reentry", "migrated",
-	"min_ns", "avg_ns", "max_ns", "stddev_ns", "total_ns",
+	SW_COLS_TIMING, SW_COL_MISSED, SW_COL_MISS_MAXACTIVE,
+	SW_COL_MISS_REENTRY, SW_COL_MIGRATED,
 };
 
 static const struct {
@@ -531,10 +532,10 @@ static const struct {
 	const char *name;
 	const char *help;
 } sw_prom_gauges[] = {
-	{ "min_ns", "duration_min_seconds", "Shortest call" },
-	{ "avg_ns", "duration_avg_seconds", "Mean call duration" },
-	{ "max_ns", "duration_max_seconds", "Longest call" },
-	{ "stddev_ns", "duration_stddev_seconds",
+	{ SW_COL_MIN_NS, "duration_min_seconds", "Shortest call" },
+	{ SW_COL_AVG_NS, "duration_avg_seconds", "Mean call duration" },
+	{ SW_COL_MAX_NS, "duration_max_seconds", "Longest call" },
+	{ SW_COL_STDDEV_NS, "duration_stddev_seconds",
 	  "Standard deviation of the call duration" },
 };
 
@@ -599,9 +600,9 @@ static void sw_prom_column(const struct sw_prom_ctx *x,
 static void sw_prom_missed(const struct sw_prom_ctx *x,
 			   const struct sw_snapshot *s)
 {
-	int cmax = sw_snapshot_col(s, "miss_maxactive");
-	int cre = sw_snapshot_col(s, "miss_reentry");
-	int call = sw_snapshot_col(s, "missed");
+	int cmax = sw_snapshot_col(s, SW_COL_MISS_MAXACTIVE);
+	int cre = sw_snapshot_col(s, SW_COL_MISS_REENTRY);
+	int call = sw_snapshot_col(s, SW_COL_MISSED);
 	char buf[SW_UNITS_LEN], name[SW_NAME_LEN];
 	size_t i;
 
@@ -652,7 +653,7 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 	char name[SW_NAME_LEN], sample[SW_NAME_LEN + 16], help[SW_NAME_LEN];
 	char buf[SW_UNITS_LEN], le[SW_UNITS_LEN];
 	int top = SW_PROM_TOP_MIN, b;
-	int ccalls = sw_snapshot_col(s, "calls");
+	int ccalls = sw_snapshot_col(s, SW_COL_CALLS);
 	int csum;
 	size_t i;
 
@@ -777,7 +778,7 @@ enum sw_fold {
 
 static enum sw_fold sw_fold_of(const char *col)
 {
-	if (!strcmp(col, "calls"))
+	if (!strcmp(col, SW_COL_CALLS))
 		return SW_FOLD_CALLS;
 	if (sw_ends_with(col, "_min") || !strcmp(col, "min_ns"))
 		return SW_FOLD_MIN;
@@ -863,7 +864,7 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 	double *sq = NULL;
 	bool *keep = NULL;
 	size_t i, j, k, nkeyed = 0, nout = 0;
-	int ccalls = sw_breakdown_col(bd, "calls");
+	int ccalls = sw_breakdown_col(bd, SW_COL_CALLS);
 	int cstd = sw_breakdown_col(bd, "stddev_ns");
 	int cavg = sw_breakdown_col(bd, "avg_ns");
 
@@ -974,12 +975,12 @@ static int sw_prom_breakdown(const struct sw_prom_ctx *x,
 	snprintf(name, sizeof(name), "%scalls_total", pre);
 	snprintf(help, sizeof(help), "Calls, by %s", what);
 	sw_prom_bd_column(x, bd, rows, nrows, lname,
-			  sw_breakdown_col(bd, "calls"), name, "counter", help,
+			  sw_breakdown_col(bd, SW_COL_CALLS), name, "counter", help,
 			  false);
 	snprintf(name, sizeof(name), "%sduration_seconds_total", pre);
 	snprintf(help, sizeof(help), "Time spent in calls, by %s", what);
 	sw_prom_bd_column(x, bd, rows, nrows, lname,
-			  sw_breakdown_col(bd, "total_ns"), name, "counter",
+			  sw_breakdown_col(bd, SW_COL_TOTAL_NS), name, "counter",
 			  help, true);
 	for (i = 0; i < sizeof(sw_prom_gauges) / sizeof(*sw_prom_gauges); i++) {
 		snprintf(name, sizeof(name), "%s%s", pre,
@@ -1028,10 +1029,10 @@ static void sw_prom_rows(const struct sw_prom_ctx *x,
 	const char *unit[16];
 	size_t i, c, nunits;
 
-	sw_prom_column(x, s, sw_snapshot_col(s, "calls"), "calls_total",
+	sw_prom_column(x, s, sw_snapshot_col(s, SW_COL_CALLS), "calls_total",
 		       "counter", "Calls measured", false);
 	sw_prom_missed(x, s);
-	sw_prom_column(x, s, sw_snapshot_col(s, "migrated"), "migrated_total",
+	sw_prom_column(x, s, sw_snapshot_col(s, SW_COL_MIGRATED), "migrated_total",
 		       "counter",
 		       "Calls that returned on another CPU than they entered on",
 		       false);
@@ -1121,10 +1122,10 @@ int sw_print_prom(FILE *f, const struct sw_snapshot *s,
 int sw_print_missed(FILE *f, const struct sw_snapshot *s,
 		    const struct sw_snapshot *prev)
 {
-	int cmiss = sw_snapshot_col(s, "missed");
-	int cmax = sw_snapshot_col(s, "miss_maxactive");
-	int cre = sw_snapshot_col(s, "miss_reentry");
-	int pmiss = prev ? sw_snapshot_col(prev, "missed") : -1;
+	int cmiss = sw_snapshot_col(s, SW_COL_MISSED);
+	int cmax = sw_snapshot_col(s, SW_COL_MISS_MAXACTIVE);
+	int cre = sw_snapshot_col(s, SW_COL_MISS_REENTRY);
+	int pmiss = prev ? sw_snapshot_col(prev, SW_COL_MISSED) : -1;
 	size_t i;
 	int n = 0;
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stopwatch/files.h"
 #include "control/debugfs.h"
 #include "base/json.h"
 #include "control/probe-spec.h"
@@ -96,12 +97,14 @@ static uint64_t sw_get(const struct sw_snapshot *s,
 	return c >= 0 ? p->val[c] : 0;
 }
 
-static const char *const sw_dur_cols[] = { "min_ns", "avg_ns", "max_ns",
-					   "stddev_ns", "total_ns" };
+static const char *const sw_dur_cols[] = { SW_COL_MIN_NS, SW_COL_AVG_NS,
+					   SW_COL_MAX_NS, SW_COL_STDDEV_NS,
+					   SW_COL_TOTAL_NS };
 static const char *const sw_dur_heads[] = { "MIN", "AVG", "MAX", "STDDEV",
 					    "TOTAL" };
-static const char *const sw_filt_cols[] = { "filtered", "filtered_short",
-					    "filtered_long" };
+static const char *const sw_filt_cols[] = { SW_COL_FILTERED,
+					    SW_COL_FILTERED_SHORT,
+					    SW_COL_FILTERED_LONG };
 static const char *const sw_filt_heads[] = { "FILTERED", "SHORT", "LONG" };
 
 /* The event columns shown: E_avg of each -e event the stats file has. */
@@ -122,7 +125,7 @@ static size_t sw_event_cols(const struct sw_time_report *r,
 	     tok = strtok_r(NULL, ",", &save)) {
 		/* ALIAS=TYPE:CONFIG shows as ALIAS. */
 		tok[strcspn(tok, "=")] = '\0';
-		snprintf(name, sizeof(name), "%s_avg", tok);
+		snprintf(name, sizeof(name), "%s" SW_COL_EV_AVG, tok);
 		c = sw_snapshot_col(s, name);
 		if (c >= 0)
 			cols[n++] = c;
@@ -167,8 +170,8 @@ static void sw_print_hist(FILE *f, const struct sw_time_report *r,
 static void sw_print_keys_text(FILE *f, const struct sw_time_report *r)
 {
 	const struct sw_table *t = r->keys;
-	int cp = sw_table_col(t, "probe"), ck = sw_table_col(t, "key");
-	int cc = sw_table_col(t, "calls"), cd[5];
+	int cp = sw_table_col(t, SW_COL_PROBE), ck = sw_table_col(t, SW_COL_KEY);
+	int cc = sw_table_col(t, SW_COL_CALLS), cd[5];
 	size_t i, j, k;
 	uint64_t v;
 
@@ -214,7 +217,7 @@ static void sw_print_keys_json(FILE *f, const struct sw_time_report *r,
 			       size_t j)
 {
 	const struct sw_table *t = r->keys;
-	int cp = sw_table_col(t, "probe"), ck = sw_table_col(t, "key");
+	int cp = sw_table_col(t, SW_COL_PROBE), ck = sw_table_col(t, SW_COL_KEY);
 	size_t i, c;
 	bool first = true;
 	char *key;
@@ -288,7 +291,7 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 		sw_json_str(f, r->ids[j]);
 		fputc(',', f);
 		sw_json_key(f, "calls");
-		sw_json_u64(f, sw_get(s, p, "calls", NULL));
+		sw_json_u64(f, sw_get(s, p, SW_COL_CALLS, NULL));
 		for (k = 0; k < 5; k++) {
 			v = sw_get(s, p, sw_dur_cols[k], &have);
 			if (!have)
@@ -306,7 +309,7 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 			sw_json_key(f, sw_filt_cols[k]);
 			sw_json_u64(f, v);
 		}
-		v = sw_get(s, p, "missed", &have);
+		v = sw_get(s, p, SW_COL_MISSED, &have);
 		if (have) {
 			fputc(',', f);
 			sw_json_key(f, "missed");
@@ -427,7 +430,7 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
 		fprintf(f, "%-28s %10" PRIu64, r->names[j],
-			sw_get(s, p, "calls", NULL));
+			sw_get(s, p, SW_COL_CALLS, NULL));
 		for (k = 0; k < 5; k++) {
 			v = sw_get(s, p, sw_dur_cols[k], &have);
 			fputc(' ', f);
@@ -446,7 +449,7 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 	}
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
-		v = sw_get(s, p, "missed", &have);
+		v = sw_get(s, p, SW_COL_MISSED, &have);
 		if (have && v)
 			fprintf(stderr,
 				"stopwatch time: %s: %" PRIu64 " calls missed (not measured)\n",
@@ -491,10 +494,10 @@ int sw_time_report_fprint_delta(FILE *f, const struct sw_time_report *r,
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
 		q = prev ? sw_snapshot_probe(prev, r->ids[j]) : NULL;
-		calls = sw_get(s, p, "calls", NULL) -
+		calls = sw_get(s, p, SW_COL_CALLS, NULL) -
 			sw_get(prev, q, "calls", NULL);
-		total = sw_get(s, p, "total_ns", NULL) -
-			sw_get(prev, q, "total_ns", NULL);
+		total = sw_get(s, p, SW_COL_TOTAL_NS, NULL) -
+			sw_get(prev, q, SW_COL_TOTAL_NS, NULL);
 		if (r->json) {
 			fputs(j ? ",{" : "{", f);
 			sw_json_key(f, "function");

@@ -243,7 +243,7 @@ static int sw_name_task(struct sw_machine *m, struct sw_proc *p, uint32_t tid,
 	return 0;
 }
 
-static int sw_rec_comm(struct sw_machine *m, const struct sw_rec_comm *r)
+static int sw_machine_rec_comm(struct sw_machine *m, const struct sw_rec_comm *r)
 {
 	struct sw_proc *p;
 
@@ -263,7 +263,7 @@ static int sw_rec_comm(struct sw_machine *m, const struct sw_rec_comm *r)
 	return sw_name_task(m, p, r->tid, r->comm);
 }
 
-static int sw_rec_fork(struct sw_machine *m, const struct sw_rec_fork *r)
+static int sw_machine_rec_fork(struct sw_machine *m, const struct sw_rec_fork *r)
 {
 	struct sw_proc *parent, *p;
 
@@ -282,7 +282,7 @@ static int sw_rec_fork(struct sw_machine *m, const struct sw_rec_fork *r)
 	return sw_name_task(m, p, r->tid, r->comm);
 }
 
-static int sw_rec_exit(struct sw_machine *m, const struct sw_rec_exit *r)
+static int sw_machine_rec_exit(struct sw_machine *m, const struct sw_rec_exit *r)
 {
 	struct sw_proc *p;
 
@@ -298,7 +298,7 @@ static int sw_rec_exit(struct sw_machine *m, const struct sw_rec_exit *r)
 	return 0;
 }
 
-static int sw_rec_mmap(struct sw_machine *m, const struct sw_rec_mmap *r)
+static int sw_machine_rec_mmap(struct sw_machine *m, const struct sw_rec_mmap *r)
 {
 	const char *path = sw_mmap_path(r);
 	enum sw_image_kind kind = SW_IMG_FILE;
@@ -403,19 +403,19 @@ int sw_machine_record(struct sw_machine *m, const struct sw_rec_header *h)
 	case SW_REC_COMM:
 		if (h->size < sizeof(struct sw_rec_comm))
 			return -EINVAL;
-		return sw_rec_comm(m, (const void *)h);
+		return sw_machine_rec_comm(m, (const void *)h);
 	case SW_REC_FORK:
 		if (h->size < sizeof(struct sw_rec_fork))
 			return -EINVAL;
-		return sw_rec_fork(m, (const void *)h);
+		return sw_machine_rec_fork(m, (const void *)h);
 	case SW_REC_EXIT:
 		if (h->size < sizeof(struct sw_rec_exit))
 			return -EINVAL;
-		return sw_rec_exit(m, (const void *)h);
+		return sw_machine_rec_exit(m, (const void *)h);
 	case SW_REC_MMAP:
 		if (h->size < sizeof(struct sw_rec_mmap))
 			return -EINVAL;
-		return sw_rec_mmap(m, (const void *)h);
+		return sw_machine_rec_mmap(m, (const void *)h);
 	case SW_REC_MODULE: {
 		const struct sw_rec_module *r = (const void *)h;
 		char name[SW_MODNAME_LEN + 1];

@@ -14,6 +14,7 @@
 
 #include "base/sort.h"
 #include "control/debugfs.h"
+#include "control/probe-ctl.h"
 #include "record/recorder.h"
 #include "record/symbol.h"
 
@@ -283,37 +284,14 @@ char *sw_sampler_field(const char *text, const char *key)
 
 int sw_sampler_ctl(const char *dir, const char *line, struct sw_err *err)
 {
-	char path[4096], *why = NULL;
-	size_t len = strlen(line);
-	int fd, ret = 0;
-	ssize_t n;
+	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/sampler", dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return sw_err_set(err, -errno,
-				  errno == ENOENT ?
-				  "%s: not found: this stopwatch.ko has no sampler" :
-				  "cannot open %s: %s%s",
-				  path, strerror(errno), sw_lockdown_why(path, errno));
-	n = write(fd, line, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	close(fd);
-	if (!ret)
-		return 0;
-	if (!sw_debugfs_read(dir, "last_error", &why, NULL, NULL) && why) {
-		size_t l = strlen(why);
-
-		while (l && (why[l - 1] == '\n' || why[l - 1] == ' '))
-			why[--l] = '\0';
-	}
-	sw_err_set(err, ret, "'%s' refused: %s%s%s", line, strerror(-ret),
-		   why && *why ? ": " : "", why && *why ? why : "");
-	free(why);
-	return ret;
+	if (access(path, F_OK) && errno == ENOENT)
+		return sw_err_set(err, -ENOENT,
+				  "%s: not found: this stopwatch.ko has no sampler",
+				  path);
+	return sw_ctl_write_ext(dir, "sampler", line, SW_CTL_QUOTE, err);
 }
 
 /* ---- host facts ---------------------------------------------------------------- */

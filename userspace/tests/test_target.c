@@ -95,6 +95,26 @@ static void test_probes_line(void **state)
 			    "'cpus=0-999': bad CPU list (e.g. 0-1,3; CPUs below 256)");
 }
 
+/* The sampler's lines likewise: lib/sampopts.c, with the module's message. */
+static void test_sampler_line(void **state)
+{
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_sampler_line_check("start event=cpu-clock freq=99 callchain=kernel,user\n",
+					       &err), 0);
+	assert_int_equal(sw_sampler_line_check("stop\n", &err), 0);
+	assert_int_equal(sw_sampler_line_check("start freq=0\n", &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "'freq=0': not a frequency in 1..100000 Hz");
+	assert_int_equal(sw_sampler_line_check("start cpus=1 cpus=2\n", &err),
+			 -EEXIST);
+	assert_string_equal(err.msg, "'cpus=2': given twice");
+	assert_int_equal(sw_sampler_line_check("start colour=red\n", &err),
+			 -ENOENT);
+	assert_int_equal(sw_sampler_line_check("begin\n", &err), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +122,7 @@ int main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_probes_line),
+		cmocka_unit_test(test_sampler_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fast.c - the parts of the measurement core's halves (core.h,
- * SW_CORE_HALVES()) that are out of line in one copy: the general ways of
- * the lean readings where the lean halves are inline (called in tail
- * position, pending.h), and the folds of calls whose events count as
- * unmeasured (rare).
+ * core.c - the parts of the measurement core's halves (core.h,
+ * SW_CORE_HALVES()) that are out of line in one copy: the folds of calls
+ * whose events count as unmeasured (rare).
  *
  * Every function runs in an attach mechanism's handler: preemption
  * disabled, possibly interrupts off or NMI; the same under PREEMPT_RT.  No
@@ -13,26 +11,6 @@
 #include <linux/kprobes.h>
 
 #include "core.h"
-
-#ifdef SW_ARCH_LEAN_INLINE
-/*
- * The general ways of the lean readings, out of line where the lean
- * halves are inline (pending.h): called in tail position.
- */
-void sw_vcall_read_all(struct sw_vcall *vc, const struct sw_evcpu *ec,
-		       u32 n, unsigned long flags)
-{
-	__sw_vcall_read_all(vc, ec, n, flags);
-}
-NOKPROBE_SYMBOL(sw_vcall_read_all);
-
-void sw_vcall_close_all(struct sw_vcall *vc, const struct sw_evset *set,
-			const struct sw_evcpu *ec, unsigned long flags)
-{
-	__sw_vcall_close_all(vc, set, ec, flags);
-}
-NOKPROBE_SYMBOL(sw_vcall_close_all);
-#endif
 
 /**
  * sw_core_exit_lean_unmeasured() - the fold of a lean call entered under

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * opts.h - the sampler's settings and the parser of its control line
+ * sampopts.h - the sampler's settings and the parser of its control line
  * ("start event=cpu-clock freq=1000 callchain=kernel,user" / "stop") and
  * of the equivalent module parameters.
  *
- * Pure logic: builds into stopwatch.ko and into the host unit tests.
+ * Pure logic: builds into stopwatch.ko, the program and the host tests.
  */
-#ifndef _STOPWATCH_SAMPLER_OPTS_H
-#define _STOPWATCH_SAMPLER_OPTS_H
+#ifndef _STOPWATCH_SAMPOPTS_H
+#define _STOPWATCH_SAMPOPTS_H
 
-#include "lib/sw_types.h"
-#include "lib/events.h"
+#include "sw_types.h"
+#include "events.h"
+#include "parse.h"
 
 #define SW_CPULIST_LEN 128
 #define SW_STACK_MAX 127		/* most frames per call stack */
 #define SW_FREQ_MAX 100000		/* Hz */
-#define SW_OPTS_ERR_LEN 160
+#define SW_RATE_MAX 10000000	/* max_rate=, samples per second */
 
 /* struct sw_samp_opts.callchain bits */
 #define SW_CC_KERNEL 0x1
@@ -58,10 +59,10 @@ enum { SW_CMD_START = 1, SW_CMD_STOP = 2 };
 
 void sw_samp_opts_default(struct sw_samp_opts *o);
 int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
-		    char *err, size_t errlen);
-int sw_samp_opts_check(struct sw_samp_opts *o, char *err, size_t errlen);
+		    struct sw_parse_err *err);
+int sw_samp_opts_check(struct sw_samp_opts *o, struct sw_parse_err *err);
 int sw_samp_parse_cmd(char *line, const struct sw_samp_opts *defs,
-		      struct sw_samp_opts *o, char *err, size_t errlen);
+		      struct sw_samp_opts *o, struct sw_parse_err *err);
 int sw_samp_callchain_str(u32 cc, char *buf, size_t len);
 
-#endif /* _STOPWATCH_SAMPLER_OPTS_H */
+#endif /* _STOPWATCH_SAMPOPTS_H */

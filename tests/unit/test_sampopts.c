@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sampler_opts.c - the sampler control line and settings
- * (sampler/opts.c).
+ * test_sampopts.c - the sampler control line and settings
+ * (lib/sampopts.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "../../sampler/opts.h"
+#include "../../lib/sampopts.h"
 
 static struct sw_samp_opts defs;
-static char err[SW_OPTS_ERR_LEN];
+static char err[160];
+static struct sw_parse_err perr;
 
+/* Parse @line; on failure err says what the module's last_error would. */
 static int parse(const char *line, struct sw_samp_opts *o)
 {
-	char buf[512];
+	static char buf[512];
+	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", line);
 	err[0] = '\0';
-	return sw_samp_parse_cmd(buf, &defs, o, err, sizeof(err));
+	ret = sw_samp_parse_cmd(buf, &defs, o, &perr);
+	if (ret < 0)
+		sw_parse_err_str(&perr, err, sizeof(err));
+	return ret;
 }
 
 static int setup(void **state)
@@ -136,6 +142,28 @@ static void test_errors_name_the_value(void **state)
 	    "too long");
 }
 
+/* The error's token is the offending key=value, whole, and the message is
+ * lib/parse.c's, as for a probes line. */
+static void test_error_token(void **state)
+{
+	struct sw_samp_opts o;
+
+	(void)state;
+	assert_int_equal(parse("start freq=100 kstack=0x80 callchain=user", &o),
+			 -EINVAL);
+	assert_string_equal(perr.token, "kstack=0x80");
+	assert_string_equal(err, "'kstack=0x80': not a depth in 1..127");
+	assert_int_equal(parse("start max_rate=10000001", &o), -EINVAL);
+	assert_string_equal(err,
+			    "'max_rate=10000001': not a rate in 0..10000000 samples/s");
+	assert_int_equal(parse("start pid=0x10 tgid=3", &o), -EINVAL);
+	assert_null(perr.token);
+	assert_string_equal(err, "pid= and tgid=: give one of them");
+	assert_int_equal(parse("start averyveryverylongkeyname=1", &o),
+			 -ENOENT);
+	assert_string_equal(perr.token, "averyveryverylongkeyname=1");
+}
+
 static void test_defaults_are_copied(void **state)
 {
 	struct sw_samp_opts d, o;
@@ -144,8 +172,7 @@ static void test_defaults_are_copied(void **state)
 	(void)state;
 	sw_samp_opts_default(&d);
 	d.max_rate = 55;
-	assert_int_equal(sw_samp_parse_cmd(line, &d, &o, err, sizeof(err)),
-			 SW_CMD_START);
+	assert_int_equal(sw_samp_parse_cmd(line, &d, &o, &perr), SW_CMD_START);
 	assert_int_equal(o.max_rate, 55);
 }
 
@@ -170,9 +197,10 @@ int main(void)
 		cmocka_unit_test_setup(test_events_and_chains, setup),
 		cmocka_unit_test_setup(test_stop, setup),
 		cmocka_unit_test_setup(test_errors_name_the_value, setup),
+		cmocka_unit_test_setup(test_error_token, setup),
 		cmocka_unit_test_setup(test_defaults_are_copied, setup),
 		cmocka_unit_test_setup(test_callchain_str, setup),
 	};
 
-	return cmocka_run_group_tests_name("sampler_opts", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("sampopts", tests, NULL, NULL);
 }
