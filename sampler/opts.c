@@ -16,6 +16,8 @@
  *   max_rate=N        drop (as throttled) beyond N samples/s per CPU; 0 = no
  *                     limit (default 100000)
  *   kstack=N ustack=N most kernel / user frames, 1..127 (default 64)
+ *   unwind=fp|table   user stacks by frame pointers or by the unwind
+ *                     tables loaded through the unwind file (default fp)
  *   stack_fail=keep|drop  what to do with a sample whose user stack copy
  *                     faulted (default keep, flagged)
  *
@@ -221,6 +223,17 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 			o->ustack = (u16)v;
 		return 0;
 	}
+	if (!strcmp(key, "unwind")) {
+		if (!strcmp(val, "fp")) {
+			o->unwind_table = false;
+		} else if (!strcmp(val, "table")) {
+			o->unwind_table = true;
+		} else {
+			sw_err(err, errlen, "unwind=%.40s: not fp or table", val);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "stack_fail")) {
 		if (!strcmp(val, "keep")) {
 			o->stack_drop = false;
@@ -232,7 +245,7 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 		}
 		return 0;
 	}
-	sw_err(err, errlen, "%.40s: unknown setting (event period freq callchain cpus pid tgid max_rate kstack ustack stack_fail)",
+	sw_err(err, errlen, "%.40s: unknown setting (event period freq callchain cpus pid tgid max_rate kstack ustack unwind stack_fail)",
 	       key);
 	return -ENOENT;
 }
@@ -302,6 +315,7 @@ int sw_samp_parse_cmd(char *line, const struct sw_samp_opts *defs,
 		static const char *const keys[] = {
 			"event", "period", "freq", "callchain", "cpus", "pid",
 			"tgid", "max_rate", "kstack", "ustack", "stack_fail",
+			"unwind",
 		};
 		char *eq;
 		size_t i;
