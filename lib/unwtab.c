@@ -77,3 +77,30 @@ const struct sw_unw_row *sw_unw_find(const struct sw_unw_row *r, u32 nr,
 	return &r[lo];
 }
 NOKPROBE_SYMBOL(sw_unw_find);
+
+/**
+ * sw_unw_adj() - what to add to a pc of a mapping to get a table address.
+ * @seg:   the file's loadable segments
+ * @nseg:  their number
+ * @start: the mapping's first address
+ * @pgoff: its file offset (page-aligned)
+ * @adj:   the result
+ *
+ * Context: any.
+ * Return: 0, or -ENOENT when no segment holds @pgoff.
+ */
+int sw_unw_adj(const struct sw_unw_seg *seg, u32 nseg, u64 start, u64 pgoff,
+	       u64 *adj)
+{
+	u32 i;
+
+	for (i = 0; i < nseg; i++) {
+		u64 off = seg[i].off & ~(u64)0xfff;
+
+		if (pgoff >= off && pgoff < seg[i].off + seg[i].filesz) {
+			*adj = pgoff + (seg[i].vaddr - seg[i].off) - start;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

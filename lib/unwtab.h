@@ -12,6 +12,8 @@
 
 int sw_unw_rows_check(const struct sw_unw_row *r, u32 nr, u32 *bad,
 		      const char **why);
+int sw_unw_adj(const struct sw_unw_seg *seg, u32 nseg, u64 start, u64 pgoff,
+	       u64 *adj);
 const struct sw_unw_row *sw_unw_find(const struct sw_unw_row *r, u32 nr,
 				     u64 pc);
 

@@ -54,6 +54,7 @@
 #include "wrapper/module.h"
 #include "wrapper/timekeeping.h"
 #include "session.h"
+#include "unwind.h"
 
 /* MMAP records waiting for their task to reach process context. */
 #define SW_SB_DEFER_MAX 512
@@ -293,6 +294,9 @@ static void sw_sb_mmap(struct sw_session *s, struct sw_rec_mmap *r,
 	r->len = m->len;
 	r->prot = m->prot;
 	r->path_len = plen;
+	if (s->o.unwind_table && (flags & SW_MMAP_F_BUILD_ID))
+		sw_unw_sb_map(r->pid, r->start, r->len, r->pgoff,
+			      r->build_id, r->build_id_size);
 	sw_samp_emit(s, r, size);
 }
 

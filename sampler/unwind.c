@@ -40,6 +40,8 @@ MODULE_PARM_DESC(unwind_kb,
  * @bid_len: its bytes
  * @nr:     rows
  * @bytes:  memory taken
+ * @seg:    the file's loadable segments
+ * @nseg:   their number
  * @rows:   the rows
  */
 struct sw_unw_tab {
@@ -48,6 +50,8 @@ struct sw_unw_tab {
 	u8 bid_len;
 	u32 nr;
 	size_t bytes;
+	struct sw_unw_seg seg[SW_UNW_SEGS_MAX];
+	u32 nseg;
 	struct sw_unw_row rows[];
 };
 
@@ -72,6 +76,11 @@ static LIST_HEAD(sw_unw_tabs);
 static DEFINE_HASHTABLE(sw_unw_procs, 6);
 static size_t sw_unw_bytes;
 static u64 sw_unw_refused_room, sw_unw_refused_bad, sw_unw_maps_loaded;
+static u64 sw_unw_refused_procs;
+static u32 sw_unw_nproc;
+
+/* Processes with maps, at most (each map of a process replaces its array). */
+#define SW_UNW_PROCS_MAX 4096
 static struct sw_file *sw_unw_file;
 
 /**
@@ -155,6 +164,7 @@ static void sw_unw_clear(void)
 	}
 	sw_unw_bytes = 0;
 	sw_unw_maps_loaded = 0;
+	sw_unw_nproc = 0;
 }
 
 static int sw_unw_load_table(const struct sw_unw_table_cmd *c, size_t len)
@@ -166,14 +176,16 @@ static int sw_unw_load_table(const struct sw_unw_table_cmd *c, size_t len)
 
 	if (len < sizeof(*c) || !c->nr || c->nr > SW_UNW_ROWS_MAX ||
 	    len != sizeof(*c) + (size_t)c->nr * sizeof(c->rows[0])) {
-		sw_error("unwind: table of %zu bytes with nr=%u: not 48 + 16 * nr with nr 1..%u",
-			 len, len < sizeof(*c) ? 0 : c->nr, SW_UNW_ROWS_MAX);
+		sw_error("unwind: table of %zu bytes with nr=%u: not %zu + 16 * nr with nr 1..%u",
+			 len, len < sizeof(*c) ? 0 : c->nr, sizeof(*c),
+			 SW_UNW_ROWS_MAX);
 		return -EINVAL;
 	}
 	if (!c->build_id_size || c->build_id_size > SW_UNW_BUILD_ID_MAX ||
-	    c->pad[0] || c->pad[1] || c->pad[2] || c->pad2) {
-		sw_error("unwind: table build_id_size=%u: not 1..%d, or padding not zero",
-			 c->build_id_size, SW_UNW_BUILD_ID_MAX);
+	    c->pad[0] || c->pad[1] || c->pad[2] || c->nseg > SW_UNW_SEGS_MAX) {
+		sw_error("unwind: table build_id_size=%u nseg=%u: not 1..%d and 0..%d, or padding not zero",
+			 c->build_id_size, c->nseg, SW_UNW_BUILD_ID_MAX,
+			 SW_UNW_SEGS_MAX);
 		return -EINVAL;
 	}
 	if (sw_unw_rows_check(c->rows, c->nr, &bad, &why)) {
@@ -198,21 +210,97 @@ static int sw_unw_load_table(const struct sw_unw_table_cmd *c, size_t len)
 	t->bid_len = c->build_id_size;
 	t->nr = c->nr;
 	t->bytes = bytes;
+	memcpy(t->seg, c->seg, sizeof(t->seg));
+	t->nseg = c->nseg;
 	memcpy(t->rows, c->rows, (size_t)c->nr * sizeof(c->rows[0]));
 	list_add(&t->node, &sw_unw_tabs);
 	sw_unw_bytes += bytes;
 	return 0;
 }
 
-static int sw_unw_load_map(const struct sw_unw_map_cmd *c, size_t len)
+/*
+ * Maps [@start, @end) of process @pid to table @t, replacing what it
+ * overlaps.  Context: process context, sw_unw_lock held.
+ */
+static int sw_unw_insert(u32 pid, u64 start, u64 end, u64 adj,
+			 const struct sw_unw_tab *t)
 {
 	struct sw_unw_proc *old, *p;
-	struct sw_unw_tab *t;
 	u32 i, n = 0;
+
+	old = sw_unw_proc_find(pid);
+	if (!old && sw_unw_nproc >= SW_UNW_PROCS_MAX) {
+		sw_unw_refused_procs++;
+		sw_error("unwind: map pid=%u: already %d processes", pid,
+			 SW_UNW_PROCS_MAX);
+		return -ENOSPC;
+	}
+	if (old && old->nr >= SW_UNW_MAPS_MAX) {
+		sw_error("unwind: map pid=%u: already %d maps", pid,
+			 SW_UNW_MAPS_MAX);
+		return -ENOSPC;
+	}
+	p = kmalloc(struct_size(p, m, (old ? old->nr : 0) + 1), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->pid = pid;
+	/* Keep the old maps that do not overlap, insert the new in order. */
+	for (i = 0; old && i < old->nr; i++)
+		if (old->m[i].end <= start || old->m[i].start >= end)
+			p->m[n++] = old->m[i];
+	for (i = n; i > 0 && p->m[i - 1].start > start; i--)
+		p->m[i] = p->m[i - 1];
+	p->m[i].start = start;
+	p->m[i].end = end;
+	p->m[i].adj = adj;
+	p->m[i].rows = t->rows;
+	p->m[i].nr = t->nr;
+	n++;
+	p->nr = n;
+	if (old) {
+		hlist_replace_rcu(&old->node, &p->node);
+		kfree_rcu(old, rcu);
+	} else {
+		hash_add_rcu(sw_unw_procs, &p->node, p->pid);
+		sw_unw_nproc++;
+	}
+	sw_unw_maps_loaded++;
+	return 0;
+}
+
+/**
+ * sw_unw_sb_map() - a file mapping the side-band saw: map its table into
+ * the process if one with its build-id is loaded.
+ * @pid:   thread-group id
+ * @start: first address
+ * @len:   bytes
+ * @pgoff: file offset of @start
+ * @bid:   the file's build-id
+ * @bid_len: its bytes
+ *
+ * Context: process context, may sleep (the side-band's task_work or its
+ * start-time walk of existing mappings).
+ */
+void sw_unw_sb_map(u32 pid, u64 start, u64 len, u64 pgoff, const u8 *bid,
+		   u8 bid_len)
+{
+	const struct sw_unw_tab *t;
+	u64 adj;
+
+	mutex_lock(&sw_unw_lock);
+	t = sw_unw_tab_find(bid, bid_len);
+	if (t && !sw_unw_adj(t->seg, t->nseg, start, pgoff, &adj))
+		sw_unw_insert(pid, start, start + len, adj, t);
+	mutex_unlock(&sw_unw_lock);
+}
+
+static int sw_unw_load_map(const struct sw_unw_map_cmd *c, size_t len)
+{
+	struct sw_unw_tab *t;
 
 	if (len != sizeof(*c) || !c->pid || c->start >= c->end ||
 	    c->pad[0] || c->pad[1] || c->pad[2] || c->pad2) {
-		sw_error("unwind: map of %zu bytes pid=%u %#llx-%#llx: not 64 bytes, pid > 0, start < end, zero padding",
+		sw_error("unwind: map of %zu bytes pid=%u %#llx-%#llx: not 72 bytes, pid > 0, start < end, zero padding",
 			 len, len >= sizeof(*c) ? c->pid : 0,
 			 len >= sizeof(*c) ? c->start : 0,
 			 len >= sizeof(*c) ? c->end : 0);
@@ -225,38 +313,9 @@ static int sw_unw_load_map(const struct sw_unw_map_cmd *c, size_t len)
 			 c->pid, c->start, c->end);
 		return -ENOENT;
 	}
-	old = sw_unw_proc_find(c->pid);
-	if (old && old->nr >= SW_UNW_MAPS_MAX) {
-		sw_error("unwind: map pid=%u: already %d maps", c->pid,
-			 SW_UNW_MAPS_MAX);
-		return -ENOSPC;
-	}
-	p = kmalloc(struct_size(p, m, (old ? old->nr : 0) + 1), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	p->pid = c->pid;
-	/* Keep the old maps that do not overlap, insert the new in order. */
-	for (i = 0; old && i < old->nr; i++)
-		if (old->m[i].end <= c->start || old->m[i].start >= c->end)
-			p->m[n++] = old->m[i];
-	for (i = n; i > 0 && p->m[i - 1].start > c->start; i--)
-		p->m[i] = p->m[i - 1];
-	p->m[i].start = c->start;
-	p->m[i].end = c->end;
-	p->m[i].adj = c->adj;
-	p->m[i].rows = t->rows;
-	p->m[i].nr = t->nr;
-	n++;
-	p->nr = n;
-	if (old) {
-		hlist_replace_rcu(&old->node, &p->node);
-		kfree_rcu(old, rcu);
-	} else {
-		hash_add_rcu(sw_unw_procs, &p->node, p->pid);
-	}
-	sw_unw_maps_loaded++;
-	return 0;
+	return sw_unw_insert(c->pid, c->start, c->end, c->adj, t);
 }
+
 
 /* Context: process context, the control file's write. */
 static int sw_unw_apply(const void *buf, size_t len)
@@ -304,9 +363,10 @@ static int sw_unw_show(struct seq_file *m)
 		ntab++;
 	hash_for_each(sw_unw_procs, bkt, p, node)
 		nproc++;
-	seq_printf(m, "tables %u\nbytes %zu\nlimit_bytes %zu\nprocesses %u\nmaps_loaded %llu\nrefused_room %llu\nrefused_bad %llu\n",
+	seq_printf(m, "tables %u\nbytes %zu\nlimit_bytes %zu\nprocesses %u\nmaps_loaded %llu\nrefused_room %llu\nrefused_bad %llu\nrefused_processes %llu\n",
 		   ntab, sw_unw_bytes, (size_t)unwind_kb * 1024, nproc,
-		   sw_unw_maps_loaded, sw_unw_refused_room, sw_unw_refused_bad);
+		   sw_unw_maps_loaded, sw_unw_refused_room, sw_unw_refused_bad,
+		   sw_unw_refused_procs);
 	mutex_unlock(&sw_unw_lock);
 	return 0;
 }

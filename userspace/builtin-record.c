@@ -836,6 +836,8 @@ static int sw_record_unwind_open(struct sw_record *r)
 			ret == -ENOENT ? " (this stopwatch.ko has no table unwinder; --call-graph fp walks frame pointers)" : "");
 		return ret;
 	}
+	if (a->ncmd)
+		sw_unw_loader_preload(&r->unw, a->cmd[0]);
 	return 0;
 }
 

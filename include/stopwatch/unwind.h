@@ -22,7 +22,9 @@
  * Addresses: a row's @pc is an address in the file's own ELF address
  * space (what its symbol table and CFI use).  A user pc of the process
  * maps to it as (pc + adj) modulo 2^64 for the map that holds pc; table
- * addresses are below 4 GiB.
+ * addresses are below 4 GiB.  For a mapping of file offset pgoff at
+ * start, adj = pgoff + (vaddr - off) - start with the segment holding
+ * pgoff (sw_unw_adj()).
  */
 #ifndef _STOPWATCH_UNWIND_H
 #define _STOPWATCH_UNWIND_H
@@ -33,6 +35,7 @@
 #define SW_UNW_BUILD_ID_MAX 20
 #define SW_UNW_ROWS_MAX (1U << 22)	/* rows in one table */
 #define SW_UNW_MAPS_MAX 512		/* maps of one process */
+#define SW_UNW_SEGS_MAX 8		/* loadable segments of one file */
 
 enum sw_unw_cmd_type {
 	SW_UNW_CMD_TABLE = 1,
@@ -103,12 +106,29 @@ struct sw_unw_row {
 };
 
 /**
- * struct sw_unw_table_cmd - load one table (48 bytes, then the rows).
- * @c:             header; cmd SW_UNW_CMD_TABLE, size 48 + 16 * @nr
+ * struct sw_unw_seg - a loadable segment of the file (24 bytes).
+ * @off:    its file offset
+ * @vaddr:  its ELF address
+ * @filesz: its bytes in the file
+ */
+struct sw_unw_seg {
+	__u64 off;
+	__u64 vaddr;
+	__u64 filesz;
+};
+
+/**
+ * struct sw_unw_table_cmd - load one table (240 bytes, then the rows).
+ * @c:             header; cmd SW_UNW_CMD_TABLE, size 240 + 16 * @nr
  * @build_id:      the file's build-id
  * @build_id_size: bytes used in @build_id, 1..20
  * @pad:           zero
  * @nr:            rows that follow, 1..SW_UNW_ROWS_MAX
+ * @nseg:          segments used in @seg, 0..SW_UNW_SEGS_MAX
+ * @seg:           the file's loadable segments: with them the module maps
+ *                 the table into every process that maps the file from
+ *                 then on, as the mapping happens (the sampler's
+ *                 side-band sees it), with no map command
  * @rows:          sorted by strictly increasing @pc; the last row ends the
  *                 table (usually SW_UNW_CFA_NONE)
  */
@@ -118,14 +138,15 @@ struct sw_unw_table_cmd {
 	__u8 build_id_size;
 	__u8 pad[3];
 	__u32 nr;
-	__u32 pad2;
+	__u32 nseg;
+	struct sw_unw_seg seg[SW_UNW_SEGS_MAX];
 	struct sw_unw_row rows[];
 };
 
 /**
  * struct sw_unw_map_cmd - a range of process @pid unwound with a table
- * (64 bytes).
- * @c:             header; cmd SW_UNW_CMD_MAP, size 64
+ * (72 bytes).
+ * @c:             header; cmd SW_UNW_CMD_MAP, size 72
  * @pid:           thread-group id
  * @build_id_size: bytes used in @build_id
  * @pad:           zero

@@ -279,13 +279,13 @@ int sw_cfi_build(const char *path, struct sw_cfi_table *t, struct sw_err *err)
 		memcpy(t->build_id, bid, t->build_id_size);
 	}
 	if (!elf_getphdrnum(elf, &nph))
-		for (i = 0; i < nph && t->nseg < SW_CFI_SEGS_MAX; i++) {
+		for (i = 0; i < nph && t->nseg < SW_UNW_SEGS_MAX; i++) {
 			if (!gelf_getphdr(elf, (int)i, &ph) ||
 			    ph.p_type != PT_LOAD)
 				continue;
-			t->seg_off[t->nseg] = ph.p_offset;
-			t->seg_vaddr[t->nseg] = ph.p_vaddr;
-			t->seg_size[t->nseg++] = ph.p_filesz;
+			t->seg[t->nseg].off = ph.p_offset;
+			t->seg[t->nseg].vaddr = ph.p_vaddr;
+			t->seg[t->nseg++].filesz = ph.p_filesz;
 		}
 	ret = sw_cfi_fde_starts(elf, &starts, &nstart, err, path);
 	if (ret)
@@ -363,31 +363,6 @@ out:
 	if (ret)
 		sw_cfi_free(t);
 	return ret;
-}
-
-/**
- * sw_cfi_adj() - what to add to a pc of a mapping to get a table address.
- * @t:     the file's table
- * @start: the mapping's first address
- * @pgoff: its file offset
- * @adj:   the result
- *
- * Return: 0, or -ENOENT when no loadable segment holds @pgoff.
- */
-int sw_cfi_adj(const struct sw_cfi_table *t, uint64_t start, uint64_t pgoff,
-	       uint64_t *adj)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nseg; i++) {
-		uint64_t off = t->seg_off[i] & ~(uint64_t)0xfff;
-
-		if (pgoff >= off && pgoff < t->seg_off[i] + t->seg_size[i]) {
-			*adj = pgoff + (t->seg_vaddr[i] - t->seg_off[i]) - start;
-			return 0;
-		}
-	}
-	return -ENOENT;
 }
 
 /** sw_cfi_free() - free a table's rows; @t may be zeroed or freed twice. */

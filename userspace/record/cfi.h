@@ -12,18 +12,14 @@
 
 #include "base/err.h"
 
-#define SW_CFI_SEGS_MAX 16
-
 /**
  * struct sw_cfi_table - a table built from one file.
  * @rows:     rows sorted by address (malloc'd)
  * @nr:       their number
  * @build_id: the file's GNU build-id
  * @build_id_size: its bytes (0: the file has none)
- * @seg_off:  file offset of each loadable segment
- * @seg_vaddr: its ELF address
- * @seg_size: its bytes in the file
- * @nseg:     loadable segments
+ * @seg:      the loadable segments
+ * @nseg:     their number
  * @fdes:     frame descriptions the rows come from
  * @unsupported: rows whose rules the unwinder cannot follow (SW_UNW_CFA_NONE
  *            inside a frame description)
@@ -33,18 +29,14 @@ struct sw_cfi_table {
 	uint32_t nr;
 	uint8_t build_id[SW_UNW_BUILD_ID_MAX];
 	uint8_t build_id_size;
-	uint64_t seg_off[SW_CFI_SEGS_MAX];
-	uint64_t seg_vaddr[SW_CFI_SEGS_MAX];
-	uint64_t seg_size[SW_CFI_SEGS_MAX];
-	unsigned int nseg;
+	struct sw_unw_seg seg[SW_UNW_SEGS_MAX];
+	uint32_t nseg;
 	uint32_t fdes;
 	uint32_t unsupported;
 };
 
 int sw_cfi_build(const char *path, struct sw_cfi_table *t,
 		 struct sw_err *err);
-int sw_cfi_adj(const struct sw_cfi_table *t, uint64_t start, uint64_t pgoff,
-	       uint64_t *adj);
 void sw_cfi_free(struct sw_cfi_table *t);
 
 #endif /* _SW_RECORD_CFI_H */

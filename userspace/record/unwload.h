@@ -15,7 +15,7 @@
 
 /**
  * struct sw_unw_file - a file seen, by build-id.
- * @t:      its table's segments (rows freed once loaded)
+ * @t:      its table's build-id and segments (rows freed once loaded)
  * @status: 0 loaded, else the negative errno that kept it out
  */
 struct sw_unw_file {
@@ -48,6 +48,7 @@ struct sw_unw_loader {
 
 int sw_unw_loader_open(struct sw_unw_loader *l, const char *dir,
 		       struct sw_err *err);
+void sw_unw_loader_preload(struct sw_unw_loader *l, const char *cmd);
 void sw_unw_loader_mmap(struct sw_unw_loader *l, const struct sw_rec_mmap *m);
 void sw_unw_loader_close(struct sw_unw_loader *l);
 

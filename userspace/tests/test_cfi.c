@@ -151,10 +151,12 @@ static void test_libc(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->cfa, SW_UNW_CFA_SP);
 	/* The text segment's file offset maps back to its ELF address. */
-	assert_int_equal(sw_cfi_adj(&t, 0x7f0000001000ull, t.seg_off[1] & ~0xfffull,
-				    &adj), 0);
+	assert_int_equal(sw_unw_adj(t.seg, t.nseg, 0x7f0000001000ull,
+				    t.seg[1].off & ~0xfffull, &adj), 0);
 	assert_int_equal(0x7f0000001000ull + adj,
-			 t.seg_vaddr[1] - (t.seg_off[1] & 0xfff));
+			 t.seg[1].vaddr - (t.seg[1].off & 0xfff));
+	assert_int_equal(sw_unw_adj(t.seg, t.nseg, 0x7f0000001000ull,
+				    1ull << 40, &adj), -ENOENT);
 	sw_cfi_free(&t);
 }
 

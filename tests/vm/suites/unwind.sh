@@ -38,7 +38,7 @@ def cmd(c, body): return struct.pack("<IIII", M, c, 16 + len(body), 0) + body
 def row(pc, cfa=1, off=8, fp=0, fpo=0, ra=0, rao=-8, pad=0):
 	return struct.pack("<IihhBBBB", pc, off, fpo, rao, cfa, fp, ra, pad)
 def table(bid, rows):
-	return cmd(1, bid.ljust(20, b"\0") + struct.pack("<B3xII", len(bid), len(rows), 0) + b"".join(rows))
+	return cmd(1, bid.ljust(20, b"\0") + struct.pack("<B3xII", len(bid), len(rows), 0) + bytes(192) + b"".join(rows))
 def mapc(pid, bid, start, end, adj):
 	return cmd(2, struct.pack("<IB3x", pid, len(bid)) + bid.ljust(20, b"\0") + struct.pack("<IQQQ", 0, start, end, adj))
 data = eval(sys.argv[2])
@@ -79,7 +79,7 @@ leaf_check() {
 	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
 		if (f[k] != "nofp_leaf") next
 		t += n
-		if ($0 !~ /;__libc_start_main;.*;main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
+		if ($0 !~ /^nofp;_start;__libc_start_main[@;].*;main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
 		END { printf "%d %d\n", t, b }' "$1"
 }
 "$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp.swd" -- \
@@ -89,16 +89,19 @@ is "record --call-graph dwarf -- nofp exits 0" "$?" 0
 	"$P/nofp" 100 >/dev/null 2>"$TMP/rec2.err"
 check "record says what tables it loaded" \
 	grep -Eq "unwind tables: [1-9][0-9]* loaded" "$TMP/rec2.err"
-cat "$TMP/rec2.err" >&2
+diag "$(tr '\n' ' ' <"$TMP/rec2.err")"
+diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
 "$SW" report -i "$TMP/nofp.swd" --folded >"$TMP/nofp.folded" 2>/dev/null
 set -- $(leaf_check "$TMP/nofp.folded")
 cmp_ge "nofp: samples in nofp_leaf" "${1:-0}" 200
-is "nofp: every one shows __libc_start_main;...;main;nofp_outer;nofp_mid;nofp_leaf" "${2:-x}" 0
-grep nofp_leaf "$TMP/nofp.folded" | sort -k2 -n -r | head -3 | sed 's/^/# /'
+is "nofp: every one shows _start;__libc_start_main;...;main;nofp_outer;nofp_mid;nofp_leaf" "${2:-x}" 0
+grep "nofp_leaf [0-9]*$" "$TMP/nofp.folded" | sort -t' ' -k2 -n -r | head -3 |
+	while read -r l; do diag "$l"; done
 "$SW" report -i "$TMP/nofp.swd" >"$TMP/nofp.report" 2>/dev/null
 check "report shows how user stacks ended" \
 	grep -q "^# user stacks by unwind tables: [0-9]* complete" "$TMP/nofp.report"
-grep "^# user stacks" "$TMP/nofp.report" | sed 's/^/# /'
+diag "$(grep "^# user stacks" "$TMP/nofp.report")"
+cp "$TMP/nofp.folded" "$R/" 2>/dev/null
 
 "$SW" record -q -e $EV -F 999 --call-graph fp -o "$TMP/nofp-fp.swd" -- \
 	"$P/nofp" 1500 >/dev/null 2>&1
@@ -113,7 +116,7 @@ reach() {
 	awk -v c="$2" '{ n = $NF; sub(/ [0-9]+$/, "")
 		if (index($0, c ";") != 1) next
 		t += n
-		if ($0 ~ /;__libc_start_main;/) r += n }
+		if ($0 ~ /;__libc_start_main[@;]/) r += n }
 		END { printf "%d %d\n", r, t }' "$1"
 }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", b ? 100 * a / b : 0 }'; }
@@ -149,7 +152,7 @@ if command -v python3 >/dev/null; then
 else
 	skip "python3 absent"
 fi
-cat "$D/unwind" | sed 's/^/# /'
+diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
 
 unload
 rm -rf "$TMP"
