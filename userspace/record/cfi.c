@@ -3,7 +3,8 @@
  * cfi.c - unwind tables from call-frame information.
  *
  * The frame descriptions are found through .eh_frame_hdr's sorted table
- * (every linked program and library has it); libdw's CFI interface gives,
+ * (dynamically linked programs and libraries have it; for static ones,
+ * through the function symbols); libdw's CFI interface gives,
  * address range by address range, the rules of each, which become rows:
  * the CFA as stack or frame pointer plus an offset (or the x86-64 PLT
  * expression), where the return address and the caller's frame pointer
@@ -183,6 +184,53 @@ static int sw_u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Where to start looking for frame descriptions when there is no
+ * .eh_frame_hdr (static programs are linked without one): the function
+ * symbols, sorted.
+ */
+static int sw_cfi_sym_starts(Elf *elf, uint64_t **out, size_t *nout)
+{
+	uint64_t *starts = NULL, *p;
+	size_t n = 0, cap = 0, i;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+
+			if (!gelf_getsym(d, (int)i, &s) || !s.st_value ||
+			    GELF_ST_TYPE(s.st_info) != STT_FUNC)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				p = realloc(starts, cap * sizeof(*p));
+				if (!p) {
+					free(starts);
+					return -ENOMEM;
+				}
+				starts = p;
+			}
+			starts[n++] = s.st_value;
+		}
+	}
+	if (!n) {
+		free(starts);
+		return -ENODATA;
+	}
+	qsort(starts, n, sizeof(*starts), sw_u64_cmp);
+	*out = starts;
+	*nout = n;
+	return 0;
+}
+
 /* The sorted start addresses of every frame description. */
 static int sw_cfi_fde_starts(Elf *elf, uint64_t **out, size_t *nout,
 			     struct sw_err *err, const char *path)
@@ -204,10 +252,13 @@ static int sw_cfi_fde_starts(Elf *elf, uint64_t **out, size_t *nout,
 		hdr_vaddr = ph.p_vaddr;
 		break;
 	}
-	if (!d || d->d_size < 12)
+	if (!d || d->d_size < 12) {
+		if (!sw_cfi_sym_starts(elf, out, nout))
+			return 0;
 		return sw_err_set(err, -ENODATA,
-				  "%s: no .eh_frame_hdr (no call-frame information)",
+				  "%s: no .eh_frame_hdr and no function symbols (no call-frame information found)",
 				  path);
+	}
 	p = d->d_buf;
 	if (p[0] != 1 ||
 	    !sw_cfi_hdr_val(p + 8, p[2], hdr_vaddr + 8, hdr_vaddr, &count) ||
