@@ -33,10 +33,15 @@
  * @apply: carries out one write, a NUL-terminated copy it may modify;
  *         returns 0 or a negative errno after saying why with sw_error();
  *         NULL for a read-only file
+ * @apply_bin: instead of @apply, for a file of binary commands: carries out
+ *         one write of at most @bin_max bytes, copied as it is
+ * @bin_max: the largest write @apply_bin takes
  */
 struct sw_ctl_file {
 	int (*show)(struct seq_file *m);
 	int (*apply)(char *buf);
+	int (*apply_bin)(const void *buf, size_t len);
+	size_t bin_max;
 };
 
 /* control/error.c */

@@ -71,6 +71,31 @@ int sw_ctl_show(struct seq_file *m, void *v)
 	return ctl->show ? ctl->show(m) : 0;
 }
 
+/* A binary command: copied as it is (size-checked), then applied. */
+static ssize_t sw_ctl_write_bin(const struct sw_ctl_file *ctl,
+				const char __user *ubuf, size_t len)
+{
+	void *buf;
+	int ret;
+
+	sw_error_clear();
+	if (!len || len > ctl->bin_max) {
+		sw_error("control write of %zu bytes: not 1 to %zu bytes; nothing was changed",
+			 len, ctl->bin_max);
+		return -E2BIG;
+	}
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, len)) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	ret = ctl->apply_bin(buf, len);
+	kvfree(buf);
+	return ret ? ret : len;
+}
+
 /* One write is one command: last_error cleared, copied, then applied. */
 ssize_t sw_ctl_write(struct file *file, const char __user *ubuf, size_t len,
 		     loff_t *ppos)
@@ -80,6 +105,8 @@ ssize_t sw_ctl_write(struct file *file, const char __user *ubuf, size_t len,
 	char *buf;
 	int ret;
 
+	if (ctl->apply_bin)
+		return sw_ctl_write_bin(ctl, ubuf, len);
 	if (!ctl->apply)
 		return -EINVAL;
 	sw_error_clear();

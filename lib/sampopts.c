@@ -18,6 +18,8 @@
  *   max_rate=N        drop (as throttled) beyond N samples/s per CPU; 0 = no
  *                     limit (default 100000)
  *   kstack=N ustack=N most kernel / user frames, 1..127 (default 64)
+ *   unwind=fp|table   user stacks by frame pointers or by the unwind
+ *                     tables loaded through the unwind file (default fp)
  *   stack_fail=keep|drop  what to do with a sample whose user stack copy
  *                     faulted (default keep, flagged)
  *
@@ -175,6 +177,12 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 			o->ustack = (u16)v;
 		return 0;
 	}
+	if (!strcmp(key, "unwind")) {
+		if (strcmp(val, "fp") && strcmp(val, "table"))
+			return sw_opt_bad(err, val, "not fp or table", -EINVAL);
+		o->unwind_table = val[0] == 't';
+		return 0;
+	}
 	if (!strcmp(key, "stack_fail")) {
 		if (strcmp(val, "keep") && strcmp(val, "drop"))
 			return sw_opt_bad(err, val, "not keep or drop", -EINVAL);
@@ -182,7 +190,7 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 		return 0;
 	}
 	return sw_opt_bad(err, key,
-			  "unknown setting (event period freq callchain cpus pid tgid max_rate kstack ustack stack_fail)",
+			  "unknown setting (event period freq callchain cpus pid tgid max_rate kstack ustack unwind stack_fail)",
 			  -ENOENT);
 }
 
@@ -224,6 +232,7 @@ int sw_samp_parse_cmd(char *line, const struct sw_samp_opts *defs,
 	static const char *const keys[] = {
 		"event", "period", "freq", "callchain", "cpus", "pid",
 		"tgid", "max_rate", "kstack", "ustack", "stack_fail",
+		"unwind",
 	};
 	char *p = line, *tok;
 	u32 seen = 0;

@@ -28,6 +28,8 @@
  * @ev_set:     an event was named
  * @stack_drop: drop samples whose user stack copy faulted (lost.stack)
  *              instead of keeping them flagged
+ * @unwind_table: user stacks by the unwind tables (unwind=table), not
+ *              by frame pointers (unwind=fp)
  * @callchain:  SW_CC_* bits
  * @period:     sample every @period events (0: use @freq)
  * @freq:       samples per second per CPU (0: use @period)
@@ -43,6 +45,7 @@ struct sw_samp_opts {
 	struct sw_event_spec ev;
 	bool ev_set;
 	bool stack_drop;
+	bool unwind_table;
 	u32 callchain;
 	u64 period;
 	u64 freq;

@@ -56,6 +56,7 @@
 #include "wrapper/perf_event.h"
 #include "wrapper/timekeeping.h"
 #include "session.h"
+#include "unwind.h"
 
 /* ---- module parameters ---------------------------------------------------- */
 
@@ -212,8 +213,11 @@ static void sw_overflow(struct perf_event *event,
 		struct pt_regs *uregs = user_mode(regs) ? regs :
 					task_pt_regs(t);
 
-		nu = sw_stack_user(uregs, rec->frames + nk, s->o.ustack,
-				   &flags);
+		nu = s->o.unwind_table ?
+			     sw_stack_user_table(uregs, rec->frames + nk,
+						 s->o.ustack, &flags) :
+			     sw_stack_user(uregs, rec->frames + nk, s->o.ustack,
+					   &flags);
 	}
 	if (flags & SW_SAMPLE_F_USTACK_FAULT) {
 		if (s->o.stack_drop) {
@@ -638,8 +642,10 @@ static void sw_samp_show_settings(struct seq_file *m, struct sw_session *s)
 	seq_printf(m, "delivery   %s\n",
 		   s->stream_flags & SW_STREAM_F_NMI ? "nmi" :
 		   s->stream_flags & SW_STREAM_F_HW ? "irq" : "hrtimer irq");
-	seq_printf(m, "callchain  %s kstack=%u ustack=%u stack_fail=%s\n", cc,
-		   s->o.kstack, s->o.ustack, s->o.stack_drop ? "drop" : "keep");
+	seq_printf(m, "callchain  %s kstack=%u ustack=%u stack_fail=%s unwind=%s\n",
+		   cc, s->o.kstack, s->o.ustack,
+		   s->o.stack_drop ? "drop" : "keep",
+		   s->o.unwind_table ? "table" : "fp");
 	seq_printf(m, "cpus       %*pbl\n", cpumask_pr_args(s->cpus));
 	if (s->o.pid >= 0)
 		seq_printf(m, "filter     pid=%d\n", s->o.pid);
@@ -861,10 +867,13 @@ int __init sw_sampler_init(void)
 			    n_subbufs);
 	if (ret)
 		return ret;
+	ret = sw_unwind_init();
+	if (ret)
+		goto out_relay_exit;
 	d = sw_debugfs_add_ctl("sampler", 0600, sw_debugfs_root(), &sw_samp_ctl);
 	if (IS_ERR(d)) {
 		ret = PTR_ERR(d);
-		goto out_relay_exit;
+		goto out_unwind_exit;
 	}
 	sw_samp_file = d;
 	if (!sample || !*sample)
@@ -882,6 +891,8 @@ int __init sw_sampler_init(void)
 out_remove_file:
 	sw_debugfs_remove(&sw_samp_file);
 	sw_samp_file = NULL;
+out_unwind_exit:
+	sw_unwind_exit();
 out_relay_exit:
 	sw_relay_exit(&sw_samples_relay);
 	return ret;
@@ -906,5 +917,6 @@ void sw_sampler_exit(void)
 	sw_session_free(sw_sess);
 	sw_sess = NULL;
 	mutex_unlock(&sw_samp_lock);
+	sw_unwind_exit();
 	sw_relay_exit(&sw_samples_relay);
 }

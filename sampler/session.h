@@ -149,6 +149,7 @@ void sw_samp_work_lazy(struct irq_work *work);
 /* sampler/stack.c */
 u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
 u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
+u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
 
 /* sampler/sideband.c */
 int sw_sb_start(struct sw_session *s);

@@ -55,6 +55,7 @@
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"
 #include "session.h"
+#include "unwind.h"
 
 /* MMAP records waiting for their task to reach process context. */
 #define SW_SB_DEFER_MAX 512
@@ -294,6 +295,9 @@ static void sw_sb_mmap(struct sw_session *s, struct sw_rec_mmap *r,
 	r->len = m->len;
 	r->prot = m->prot;
 	r->path_len = plen;
+	if (s->o.unwind_table && (flags & SW_MMAP_F_BUILD_ID))
+		sw_unw_sb_map(r->pid, r->start, r->len, r->pgoff,
+			      r->build_id, r->build_id_size);
 	sw_samp_emit(s, r, size);
 }
 

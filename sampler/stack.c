@@ -21,7 +21,9 @@
 
 #include "wrapper/stacktrace.h"
 #include "wrapper/uaccess.h"
+#include "lib/unwtab.h"
 #include "session.h"
+#include "unwind.h"
 
 /*
  * sw_fp_walk() - follow frame records {next fp, return address} from @fp,
@@ -108,3 +110,108 @@ u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 			  SW_SAMPLE_F_USTACK_FAULT, SW_SAMPLE_F_USTACK_TRUNC);
 }
 NOKPROBE_SYMBOL(sw_stack_user);
+
+/* Reads one user word; false when it cannot be read. */
+static __always_inline bool sw_uword(unsigned long addr, unsigned long *v)
+{
+	return !sw_copy_from_user_nmi(v, (const void __user *)addr,
+				      sizeof(*v));
+}
+
+/**
+ * sw_stack_user_table() - the user call stack of the current task, by the
+ * unwind tables the program loaded (unwind.c).
+ * @regs:  its user-mode registers
+ * @out:   room for @max entries
+ * @max:   most entries, at least 1
+ * @flags: SW_SAMPLE_F_USTACK_TABLE and how the walk ended are or-ed in
+ *
+ * Each step finds the row of the pc (for return addresses, of the call
+ * before it), computes the CFA from the stack or frame pointer, reads the
+ * return address and the saved frame pointer where the row says, and
+ * moves up.  Where no table covers a pc it takes one frame-record step
+ * from the frame pointer.  The walk ends complete at a row that marks
+ * the outermost frame or at a zero return address; with
+ * SW_SAMPLE_F_USTACK_NOTAB where neither tables nor frame records lead
+ * on, SW_SAMPLE_F_USTACK_FAULT where a read failed or the stack did not
+ * move up, SW_SAMPLE_F_USTACK_TRUNC at @max.  At most two words are read
+ * per frame.
+ *
+ * Context: overflow handler (NMI or hard IRQ); current has a user mm.
+ * Return: entries stored: the user pc, then return addresses.
+ */
+u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
+{
+	u32 pid = task_tgid_nr(current), n = 0;
+	unsigned long pc = instruction_pointer(regs);
+	unsigned long sp = user_stack_pointer(regs);
+	unsigned long fp = sw_regs_fp(regs);
+	unsigned long cfa, ra, nfp, rec[2];
+	const struct sw_unw_map *m;
+	const struct sw_unw_row *r;
+
+	*flags |= SW_SAMPLE_F_USTACK_TABLE;
+	out[n++] = pc;
+	if (sw_user_regs_compat(regs))
+		return n;
+	rcu_read_lock();
+	for (;;) {
+		m = sw_unw_proc_map(pid, pc);
+		r = m ? sw_unw_find(m->rows, m->nr,
+				    pc + m->adj - (n > 1 ? 1 : 0)) : NULL;
+		nfp = fp;
+		if (r && r->cfa == SW_UNW_CFA_END)
+			break;
+		if (!r || r->cfa == SW_UNW_CFA_NONE) {
+			if (!fp || (fp & (sizeof(long) - 1)) || fp < sp) {
+				*flags |= SW_SAMPLE_F_USTACK_NOTAB;
+				break;
+			}
+			if (sw_copy_from_user_nmi(rec, (const void __user *)fp,
+						  sizeof(rec))) {
+				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+				break;
+			}
+			cfa = fp + sizeof(rec);
+			nfp = rec[0];
+			ra = rec[1];
+		} else {
+			cfa = (r->cfa == SW_UNW_CFA_FP ? fp : sp) + r->cfa_off;
+			if (r->cfa == SW_UNW_CFA_PLT && (pc & 15) >= r->fp_off)
+				cfa += sizeof(long);
+			if (r->ra == SW_UNW_RA_LR) {
+				ra = n == 1 ? sw_regs_lr(regs) : 0;
+				if (!ra) {
+					*flags |= SW_SAMPLE_F_USTACK_FAULT;
+					break;
+				}
+			} else if (!sw_uword(cfa + r->ra_off, &ra)) {
+				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+				break;
+			}
+			if (r->fp == SW_UNW_FP_AT &&
+			    !sw_uword(cfa + r->fp_off, &nfp)) {
+				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+				break;
+			}
+		}
+		if (!ra)
+			break;
+		if (cfa < sp || (cfa == sp && n > 1)) {
+			*flags |= SW_SAMPLE_F_USTACK_FAULT;
+			break;
+		}
+		if (n == max) {
+			*flags |= SW_SAMPLE_F_USTACK_TRUNC;
+			break;
+		}
+		ra = sw_strip_pac(ra, true);
+		out[n++] = ra;
+		pc = ra;
+		sp = cfa;
+		fp = nfp;
+	}
+	rcu_read_unlock();
+	return n;
+}
+NOKPROBE_SYMBOL(sw_stack_user_table);

@@ -33,6 +33,7 @@
 #include "base/parse-options.h"
 #include "control/pmu-events.h"
 #include "record/recorder.h"
+#include "record/unwload.h"
 #include "base/table.h"
 #include "base/sort.h"
 
@@ -131,9 +132,11 @@ static int sw_record_event_cb(const struct sw_option *opt, const char *arg)
 }
 
 /*
- * perf's --call-graph modes as the sampler's callchain=: fp is what it
- * does (kernel stacks, user stacks by frame pointers); it copies no user
- * stack for dwarf and reads no last-branch records for lbr.
+ * perf's --call-graph modes as the sampler's callchain=: fp walks user
+ * stacks by frame pointers; dwarf by unwind tables built here from each
+ * mapped file's call-frame information and unwound in the module (no user
+ * stack is copied); -g is "auto": dwarf where the module has the table
+ * unwinder, else fp.  It reads no last-branch records for lbr.
  */
 static int sw_call_graph_cb(const struct sw_option *opt, const char *arg)
 {
@@ -143,6 +146,7 @@ static int sw_call_graph_cb(const struct sw_option *opt, const char *arg)
 		{ "fp", "kernel,user" }, { "kernel", "kernel" },
 		{ "user", "user" }, { "kernel,user", "kernel,user" },
 		{ "user,kernel", "kernel,user" }, { "none", "none" },
+		{ "dwarf", "dwarf" },
 	};
 	size_t i;
 
@@ -151,12 +155,16 @@ static int sw_call_graph_cb(const struct sw_option *opt, const char *arg)
 			*(const char **)opt->value = ok[i].callchain;
 			return 0;
 		}
-	if (!strncmp(arg, "dwarf", 5) || !strncmp(arg, "lbr", 3)) {
+	if (!strncmp(arg, "dwarf,", 6)) {
 		fprintf(stderr,
-			"stopwatch record: --call-graph %s: stopwatch.ko's sampler cannot: it walks user stacks by frame pointers, %s; possible: fp (kernel and user), kernel, user, none\n",
-			arg, arg[0] == 'd' ?
-			"and copies no user stack for DWARF unwinding" :
-			"and reads no last-branch records");
+			"stopwatch record: --call-graph %s: stopwatch copies no user stack, so there is no size to give; use --call-graph dwarf\n",
+			arg);
+		return -EOPNOTSUPP;
+	}
+	if (!strncmp(arg, "lbr", 3)) {
+		fprintf(stderr,
+			"stopwatch record: --call-graph %s: stopwatch.ko's sampler reads no last-branch records; possible: fp, dwarf, kernel, user, none\n",
+			arg);
 		return -EOPNOTSUPP;
 	}
 	return -EINVAL;
@@ -230,13 +238,15 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 		SW_OPT_U64('F', "freq", &a->freq, "HZ",
 			   "HZ samples per second per CPU (default 1000)", 1,
 			   100000, "samples per second, 1 to 100000"),
-		SW_OPT_SET('g', NULL, &a->callchain, "kernel,user",
-			   "record call stacks (kernel and user)"),
+		SW_OPT_SET('g', NULL, &a->callchain, "auto",
+			   "record call stacks (kernel and user; user ones as\n"
+			   "--call-graph dwarf where the module can, else fp)"),
 		SW_OPT_CALLBACK(0, "call-graph", &a->callchain, "W",
 				"fp (kernel and user stacks, user ones by frame\n"
-				"pointers, as -g), kernel, user or none; dwarf and lbr\n"
-				"are not possible", sw_call_graph_cb,
-				"fp, kernel, user, kernel,user or none"),
+				"pointers), dwarf (user ones by unwind tables built\n"
+				"from each file's call-frame information), kernel,\n"
+				"user or none; lbr is not possible", sw_call_graph_cb,
+				"fp, dwarf, kernel, user, kernel,user or none"),
 		SW_OPT_U64(0, "max-rate", &a->max_rate, "N",
 			   "the sampler drops (and counts) samples beyond N/s/CPU",
 			   0, 10000000,
@@ -331,7 +341,10 @@ static char *sw_start_line(const struct sw_record_args *a)
 		fprintf(f, " period=%" PRIu64, a->period);
 	else
 		fprintf(f, " freq=%" PRIu64, a->freq ? a->freq : 1000);
-	fprintf(f, " callchain=%s", a->callchain ? a->callchain : "none");
+	if (a->callchain && !strcmp(a->callchain, "dwarf"))
+		fputs(" callchain=kernel,user unwind=table", f);
+	else
+		fprintf(f, " callchain=%s", a->callchain ? a->callchain : "none");
 	if (a->cpus)
 		fprintf(f, " cpus=%s", a->cpus);
 	if (a->pid)
@@ -378,6 +391,7 @@ struct sw_record {
 	struct sw_record_args *a;
 	char *dir;
 	struct sw_recorder rec;
+	struct sw_unw_loader unw;
 	struct swd_writer w;
 	bool have_w;
 	char *path;
@@ -795,6 +809,39 @@ static int sw_record_prepare(struct sw_record *r)
 }
 
 /*
+ * -g: dwarf where the module has the table unwinder, else fp.  dwarf:
+ * opens the module's unwind file (clearing what an earlier recording
+ * left) so the recorder loads tables as mappings appear.
+ */
+static int sw_record_unwind_open(struct sw_record *r)
+{
+	struct sw_record_args *a = r->a;
+	struct sw_err err = { "" };
+	int ret;
+
+	r->unw.fd = -1;
+	if (!a->callchain || (strcmp(a->callchain, "auto") &&
+			      strcmp(a->callchain, "dwarf")))
+		return 0;
+	ret = sw_unw_loader_open(&r->unw, r->dir, &err);
+	if (ret && !strcmp(a->callchain, "auto")) {
+		a->callchain = "kernel,user";
+		r->unw.fd = -1;
+		return 0;
+	}
+	a->callchain = "dwarf";
+	if (ret) {
+		fprintf(stderr,
+			"stopwatch record: --call-graph dwarf: %s%s\n", err.msg,
+			ret == -ENOENT ? " (this stopwatch.ko has no table unwinder; --call-graph fp walks frame pointers)" : "");
+		return ret;
+	}
+	if (a->ncmd)
+		sw_unw_loader_preload(&r->unw, a->cmd[0]);
+	return 0;
+}
+
+/*
  * Forks the workload (held back until the sampler runs), starts the
  * sampler, opens its relay files and the output, then lets the workload go.
  */
@@ -817,6 +864,9 @@ static int sw_record_start(struct sw_record *r)
 	} else if (a->pid) {
 		r->target = (uint32_t)a->pid;
 	}
+	ret = sw_record_unwind_open(r);
+	if (ret)
+		return ret;
 	r->start_line = sw_start_line(a);
 	if (!r->start_line)
 		return -ENOMEM;
@@ -833,6 +883,8 @@ static int sw_record_start(struct sw_record *r)
 		fprintf(stderr, "stopwatch record: %s\n", err.msg);
 		return ret;
 	}
+	if (r->unw.fd >= 0)
+		r->rec.unw = &r->unw;
 	free(r->state);
 	r->state = NULL;
 	if (sw_sampler_state(r->dir, &r->state))
@@ -950,6 +1002,19 @@ static void sw_record_reap(struct sw_record *r)
 			cmd, WTERMSIG(r->status));
 }
 
+/* What --call-graph dwarf loaded into the module. */
+static void sw_record_unwind_summary(const struct sw_unw_loader *l)
+{
+	fprintf(stderr,
+		"stopwatch record: unwind tables: %" PRIu64 " loaded (%" PRIu64
+		" rows, built in %.1f ms), %" PRIu64 " maps; %" PRIu64
+		" files without call-frame information, %" PRIu64
+		" refused for room (unwind_kb), %" PRIu64 " failed%s%s\n",
+		l->tables, l->rows, (double)l->build_ns / 1e6, l->maps,
+		l->no_cfi, l->no_room, l->failed,
+		l->first_err.msg[0] ? ": " : "", l->first_err.msg);
+}
+
 /* Stops, finishes the file with the sampler's final counters, reports. */
 static int sw_record_finish(struct sw_record *r)
 {
@@ -963,6 +1028,8 @@ static int sw_record_finish(struct sw_record *r)
 	ret = sw_record_close_file(r, r->counters, false) ?: ret;
 	if (!r->a->quiet)
 		sw_record_summary(r, r->counters);
+	if (!r->a->quiet && r->unw.fd >= 0)
+		sw_record_unwind_summary(&r->unw);
 	sw_record_reap(r);
 	if (r->a->daemon)
 		sw_prune_files(r->a->output, r->a->max_files);
@@ -989,6 +1056,7 @@ static void sw_record_cleanup(struct sw_record *r)
 		waitpid(r->child, NULL, 0);
 	}
 	sw_recorder_close(&r->rec);
+	sw_unw_loader_close(&r->unw);
 	sw_facts_free(&r->facts);
 	free(r->start_line);
 	free(r->path);
@@ -1000,8 +1068,8 @@ static void sw_record_cleanup(struct sw_record *r)
 int cmd_record(int argc, char **argv)
 {
 	struct sw_record_args a = { 0 };
-	struct sw_record r = { .a = &a, .argc = argc, .argv = argv,
-			       .go_fd = -1, .err_fd = -1 };
+	struct sw_record r = { .a = &a, .unw = { .fd = -1 }, .argc = argc,
+			       .argv = argv, .go_fd = -1, .err_fd = -1 };
 	int ret;
 
 	ret = sw_record_parse_args(argc, argv, &a);

@@ -62,8 +62,32 @@ struct sw_report {
 	uint32_t *comm_ids;
 	size_t ncomm_ids;
 	uint64_t skipped;
+	uint64_t uend[5];
 	uint32_t locs[SW_MAX_FRAMES + 1];
 };
+
+/* How user stacks unwound with tables ended: sw_report.uend[] indices. */
+enum { SW_UEND_COMPLETE, SW_UEND_NOTAB, SW_UEND_FAULT, SW_UEND_DEPTH,
+       SW_UEND_FP };
+
+/* Counts how the user stack of a sample ended. */
+static void sw_report_uend(struct sw_report *r, const struct sw_rec_sample *s)
+{
+	uint16_t f = s->h.flags;
+
+	if (!s->nr_user)
+		return;
+	if (!(f & SW_SAMPLE_F_USTACK_TABLE))
+		r->uend[SW_UEND_FP]++;
+	else if (f & SW_SAMPLE_F_USTACK_TRUNC)
+		r->uend[SW_UEND_DEPTH]++;
+	else if (f & SW_SAMPLE_F_USTACK_FAULT)
+		r->uend[SW_UEND_FAULT]++;
+	else if (f & SW_SAMPLE_F_USTACK_NOTAB)
+		r->uend[SW_UEND_NOTAB]++;
+	else
+		r->uend[SW_UEND_COMPLETE]++;
+}
 
 static const struct sw_cmd_doc sw_report_doc = {
 	.name = "report",
@@ -257,6 +281,7 @@ static int sw_report_sample(void *arg, const struct sw_rec_sample *s)
 			       r->want_src_ip);
 	if (id < 0)
 		return (int)id;
+	sw_report_uend(r, s);
 	si.pid = s->pid;
 	si.tid = s->tid;
 	si.cpu = s->cpu;
@@ -406,6 +431,15 @@ static void sw_report_header(FILE *f, struct sw_report *r)
 		fprintf(f, " (%" PRIu64 " samples of other processes left out)",
 			s->filtered + r->skipped);
 	fputc('\n', f);
+	if (r->uend[SW_UEND_COMPLETE] + r->uend[SW_UEND_NOTAB] +
+	    r->uend[SW_UEND_FAULT] + r->uend[SW_UEND_DEPTH])
+		fprintf(f, "# user stacks by unwind tables: %" PRIu64 " complete, %" PRIu64
+			" ended where no table covers the code, %" PRIu64
+			" ended at an unreadable or bad frame, %" PRIu64
+			" at the depth limit; %" PRIu64 " by frame pointers\n",
+			r->uend[SW_UEND_COMPLETE], r->uend[SW_UEND_NOTAB],
+			r->uend[SW_UEND_FAULT], r->uend[SW_UEND_DEPTH],
+			r->uend[SW_UEND_FP]);
 	if (lost)
 		fprintf(f, "# %s\n", lost);
 	if (!s->file->complete)

@@ -202,6 +202,9 @@ struct sw_rec_stream {
 #define SW_SAMPLE_F_KSTACK_ERR 0x0010	/* kernel unwinder reported an error */
 #define SW_SAMPLE_F_IDLE 0x0020		/* the CPU's idle task was running */
 #define SW_SAMPLE_F_KTHREAD 0x0040	/* a kernel thread (no user context) */
+#define SW_SAMPLE_F_USTACK_TABLE 0x0080	/* user stack unwound with tables */
+#define SW_SAMPLE_F_USTACK_NOTAB 0x0100	/* ... ended at a pc no table covers
+					 * (frame pointers tried there) */
 
 /**
  * struct sw_rec_sample - one sample (48 bytes + 8 per frame).

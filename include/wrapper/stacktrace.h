@@ -29,6 +29,16 @@ static inline unsigned long sw_regs_fp(struct pt_regs *regs)
 #endif
 }
 
+/* The link register of user registers (arm64's x30); 0 where none. */
+static inline unsigned long sw_regs_lr(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return regs->regs[30];
+#else
+	return 0;
+#endif
+}
+
 /*
  * A code address with any pointer-authentication bits removed, from a
  * @user or a kernel stack.  Linux 6.5 split ptrauth_strip_insn_pac() into

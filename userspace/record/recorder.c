@@ -129,6 +129,8 @@ static void sw_recorder_note(struct sw_recorder *r, struct sw_rec_cpu *c,
 		else if (m->h.flags & SW_MMAP_F_ANON || !strcmp(p, "//anon"))
 			sw_u64map_put(&r->anon_pids, m->pid, 1);
 		sw_machine_record(&r->m, h);
+		if (r->unw)
+			sw_unw_loader_mmap(r->unw, m);
 		break;
 	}
 	case SW_REC_COMM:

@@ -20,6 +20,7 @@
 #include "base/intern.h"
 #include "record/machine.h"
 #include "record/swd.h"
+#include "record/unwload.h"
 
 /**
  * struct sw_rec_cpu - one relay file.
@@ -58,6 +59,7 @@ struct sw_rec_cpu {
  * @lost:       sums of the LOST records drained (full, nested, stack,
  *              throttled, sideband)
  * @dropped:    bytes dropped as unparsable
+ * @unw:        loads unwind tables for the mappings seen, or NULL
  */
 struct sw_recorder {
 	char *dir;
@@ -74,6 +76,7 @@ struct sw_recorder {
 	uint64_t bytes;
 	uint64_t lost[5];
 	uint64_t dropped;
+	struct sw_unw_loader *unw;
 };
 
 /**

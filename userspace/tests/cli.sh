@@ -597,11 +597,14 @@ fails "record bad --freq" \
 	"stopwatch record: invalid --freq '0': expected samples per second, 1 to 100000" \
 	"$SW" record -F 0 -a
 fails "record bad --call-graph" \
-	"stopwatch record: invalid --call-graph 'stack': expected fp, kernel, user, kernel,user or none" \
+	"stopwatch record: invalid --call-graph 'stack': expected fp, dwarf, kernel, user, kernel,user or none" \
 	"$SW" record --call-graph stack -a
-fails "record --call-graph dwarf: not possible, said why and what is" \
-	"stopwatch record: --call-graph dwarf: stopwatch.ko's sampler cannot: it walks user stacks by frame pointers, and copies no user stack for DWARF unwinding; possible: fp (kernel and user), kernel, user, none" \
-	"$SW" record --call-graph dwarf -a
+fails "record --call-graph dwarf,8192: no stack size to give, said why" \
+	"stopwatch record: --call-graph dwarf,8192: stopwatch copies no user stack, so there is no size to give; use --call-graph dwarf" \
+	"$SW" record --call-graph dwarf,8192 -a
+fails "record --call-graph lbr: not possible, said why and what is" \
+	"stopwatch record: --call-graph lbr: stopwatch.ko's sampler reads no last-branch records; possible: fp, dwarf, kernel, user, none" \
+	"$SW" record --call-graph lbr -a
 fails "record --call-graph fp: accepted (perf's frame-pointer mode)" \
 	"stopwatch record: /nonexistent: No such file or directory" \
 	"$SW" record --call-graph fp -a -q --duration 1 --debugfs /nonexistent

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/unwind.sh - user stacks of programs without frame
+# pointers, unwound in the sampler's interrupt with the tables "record
+# --call-graph dwarf" builds from each file's call-frame information:
+# exact chains of a test program with a known call chain (nofp, built
+# -O2 -fomit-frame-pointer), the share of samples of stock Debian programs
+# (xz, python3) whose stack reaches __libc_start_main, with frame pointers
+# beside it, and the unwind file's refusal of bad tables.
+#
+# On arm64 the guest has only busybox and static programs: the nofp
+# checks run there (a static nofp, the static stopwatch program), the
+# Debian programs only on x86_64.  cpu-clock (TCG has no PMU).  Uses SW_ARCH, SW_REPO, SW_RESULTS and the
+# TAP helpers of tap.sh.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+R=${SW_RESULTS:-/tmp}/unwind
+mkdir -p "$TMP" "$R"
+EV=cpu-clock
+
+[ -x "$SW" ] || skip_all "$SW not built (make userspace)"
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+[ -x "$P/nofp" ] || skip_all "$P/nofp not built (make progs)"
+
+unload
+is "module loads" "$(load "")" ok
+check "unwind control file exists" test -f "$D/unwind"
+
+# --- bad tables are refused, nothing changes ------------------------------------
+# bin PYTHON-EXPR: write the bytes of a Python expression to the unwind
+# file in one write(2); prints ok or the errno's name.
+bin() {
+	python3 - "$D/unwind" "$1" <<'PY'
+import errno, os, struct, sys
+M = 0x574e5553
+def cmd(c, body): return struct.pack("<IIII", M, c, 16 + len(body), 0) + body
+def row(pc, cfa=1, off=8, fp=0, fpo=0, ra=0, rao=-8, pad=0):
+	return struct.pack("<IihhBBBB", pc, off, fpo, rao, cfa, fp, ra, pad)
+def table(bid, rows):
+	return cmd(1, bid.ljust(20, b"\0") + struct.pack("<B3xII", len(bid), len(rows), 0) + bytes(192) + b"".join(rows))
+def mapc(pid, bid, start, end, adj):
+	return cmd(2, struct.pack("<IB3x", pid, len(bid)) + bid.ljust(20, b"\0") + struct.pack("<IQQQ", 0, start, end, adj))
+data = eval(sys.argv[2])
+fd = os.open(sys.argv[1], os.O_WRONLY)
+try:
+	os.write(fd, data)
+	print("ok")
+except OSError as e:
+	print(errno.errorcode[e.errno])
+PY
+}
+if command -v python3 >/dev/null; then
+	is "unsorted rows -> EINVAL" \
+		"$(bin 'table(b"\x01\x02", [row(0x10), row(0x10)])')" EINVAL
+	check "... last_error names the row" \
+		grep -q "row 1 (pc=0x10): address not above" "$D/last_error"
+	is "rule out of range -> EINVAL" \
+		"$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=9)])')" EINVAL
+	is "size not 48 + 16 * nr -> EINVAL" \
+		"$(bin 'table(b"\x01\x02", [row(0x10)])[:-4]')" EINVAL
+	is "no header -> EINVAL" "$(bin 'b"\0" * 16')" EINVAL
+	is "map without its table -> ENOENT" \
+		"$(bin 'mapc(1, b"\x01\x02", 0x1000, 0x2000, 0)')" ENOENT
+	check "nothing was loaded" grep -qx "tables 0" "$D/unwind"
+	is "a good table loads" "$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=0)])')" ok
+	is "... once (EEXIST)" "$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=0)])')" EEXIST
+	is "a map of it loads" "$(bin 'mapc(1, b"\x01\x02", 0x1000, 0x2000, 0)')" ok
+	is "clear" "$(bin 'cmd(3, b"")')" ok
+	check "... dropped everything" grep -qx "tables 0" "$D/unwind"
+else
+	skip "python3 absent: no binary writes of bad tables"
+fi
+
+# --- nofp: every sample in the leaf shows the whole known chain ------------------
+# leaf_check FOLDED: "total bad" over the samples whose innermost frame is
+# nofp_leaf; bad ones lack _start ... main;nofp_outer;nofp_mid;nofp_leaf.
+leaf_check() {
+	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		if (f[k] != "nofp_leaf") next
+		t += n
+		if ($0 !~ /^nofp;_start;__libc_start_main[^;]*;.*main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
+		END { printf "%d %d\n", t, b }' "$1"
+}
+"$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp.swd" -- \
+	"$P/nofp" 1500 >"$TMP/rec.out" 2>"$TMP/rec.err"
+is "record --call-graph dwarf -- nofp exits 0" "$?" 0
+"$SW" record -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp2.swd" -- \
+	"$P/nofp" 100 >/dev/null 2>"$TMP/rec2.err"
+check "record says what tables it loaded" \
+	grep -Eq "unwind tables: [1-9][0-9]* loaded" "$TMP/rec2.err"
+diag "$(tr '\n' ' ' <"$TMP/rec2.err")"
+diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
+"$SW" report -i "$TMP/nofp.swd" --folded >"$TMP/nofp.folded" 2>/dev/null
+set -- $(leaf_check "$TMP/nofp.folded")
+cmp_ge "nofp: samples in nofp_leaf" "${1:-0}" 200
+is "nofp: every one shows _start;__libc_start_main;...;main;nofp_outer;nofp_mid;nofp_leaf" "${2:-x}" 0
+grep "nofp_leaf [0-9]*$" "$TMP/nofp.folded" | sort -t' ' -k2 -n -r | head -3 |
+	while read -r l; do diag "$l"; done
+"$SW" report -i "$TMP/nofp.swd" >"$TMP/nofp.report" 2>/dev/null
+check "report shows how user stacks ended" \
+	grep -q "^# user stacks by unwind tables: [0-9]* complete" "$TMP/nofp.report"
+diag "$(grep "^# user stacks" "$TMP/nofp.report")"
+cp "$TMP/nofp.folded" "$R/" 2>/dev/null
+
+"$SW" record -q -e $EV -F 999 --call-graph fp -o "$TMP/nofp-fp.swd" -- \
+	"$P/nofp" 1500 >/dev/null 2>&1
+"$SW" report -i "$TMP/nofp-fp.swd" --folded >"$TMP/nofp-fp.folded" 2>/dev/null
+set -- $(leaf_check "$TMP/nofp-fp.folded")
+diag "nofp with frame pointers: $2 of $1 leaf samples without the whole chain"
+cmp_gt "nofp: frame pointers lose the chain (the test can tell)" "${2:-0}" 0
+
+# --- stock Debian programs: share of samples that reach __libc_start_main --------
+# reach FOLDED COMM: "reaching total" over the samples of COMM.
+reach() {
+	awk -v c="$2" '{ n = $NF; sub(/ [0-9]+$/, "")
+		if (index($0, c ";") != 1) next
+		t += n
+		if ($0 ~ /;__libc_start_main[@;]/) r += n }
+		END { printf "%d %d\n", r, t }' "$1"
+}
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", b ? 100 * a / b : 0 }'; }
+
+if [ "$SW_ARCH" != x86_64 ]; then
+	skip "xz and python3: the $SW_ARCH guest has only busybox and static programs"
+	diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
+	unload
+	rm -rf "$TMP"
+	exit 0
+fi
+seq 1 150000 >"$TMP/xz.in"
+for mode in dwarf fp; do
+	"$SW" record -q -e $EV -F 999 --call-graph $mode -o "$TMP/xz-$mode.swd" -- \
+		xz -6 -T1 -c "$TMP/xz.in" >/dev/null 2>&1
+	"$SW" report -i "$TMP/xz-$mode.swd" --folded >"$TMP/xz-$mode.folded" 2>/dev/null
+	set -- $(reach "$TMP/xz-$mode.folded" xz)
+	eval "xz_$mode=\"$1 $2\""
+	diag "xz -6, --call-graph $mode: $1 of $2 samples reach __libc_start_main ($(pct "$1" "$2")%)"
+done
+set -- $xz_dwarf
+cmp_ge "xz: samples" "$2" 200
+cmp_ge "xz --call-graph dwarf: >= 95% reach __libc_start_main" "$(pct "$1" "$2")" 95
+cp "$TMP/xz-dwarf.folded" "$R/" 2>/dev/null
+
+if command -v python3 >/dev/null; then
+	for mode in dwarf fp; do
+		"$SW" record -q -e $EV -F 999 --call-graph $mode -o "$TMP/py-$mode.swd" -- \
+			python3 -c 'exec("s = 0\nfor i in range(400000):\n    s += i * i")' \
+			>/dev/null 2>&1
+		"$SW" report -i "$TMP/py-$mode.swd" --folded >"$TMP/py-$mode.folded" 2>/dev/null
+		set -- $(reach "$TMP/py-$mode.folded" python3)
+		eval "py_$mode=\"$1 $2\""
+		diag "python3 loop, --call-graph $mode: $1 of $2 samples reach __libc_start_main ($(pct "$1" "$2")%)"
+	done
+	set -- $py_dwarf
+	cmp_ge "python3: samples" "$2" 200
+	cmp_ge "python3 --call-graph dwarf: >= 90% reach __libc_start_main (goal 95%)" "$(pct "$1" "$2")" 90
+	cp "$TMP/py-dwarf.folded" "$R/" 2>/dev/null
+else
+	skip "python3 absent"
+fi
+diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
+
+unload
+rm -rf "$TMP"

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cfi.c - unwind tables built from real ELF files: this test program
+ * and the C library it runs with.  The expected facts come from the x86-64
+ * and AArch64 ABIs: at a function's first instruction the CFA is the stack
+ * pointer plus 8 (x86-64, the return address just pushed) or plus 0
+ * (arm64, the return address still in x30); _start marks the return
+ * address undefined (outermost frame).  Addresses come from the files'
+ * symbol tables, read with libelf.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "lib/unwtab.h"
+#include "record/cfi.h"
+
+/* The ELF address of symbol @name in @path, or 0. */
+static uint64_t sym_addr(const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY);
+	Elf_Scn *scn = NULL;
+	uint64_t v = 0;
+	Elf *e;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(e);
+	while (!v && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || !s.st_value)
+				continue;
+			n = elf_strptr(e, sh.sh_link, s.st_name);
+			if (n && !strcmp(n, name)) {
+				v = s.st_value;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return v;
+}
+
+static void check_valid(const struct sw_cfi_table *t)
+{
+	const char *why = NULL;
+	uint32_t bad = 0;
+
+	assert_true(t->nr > 10);
+	if (sw_unw_rows_check(t->rows, t->nr, &bad, &why))
+		fail_msg("row %u: %s", bad, why);
+}
+
+static void test_self(void **state)
+{
+	struct sw_cfi_table t;
+	struct sw_err err = { "" };
+	const struct sw_unw_row *r;
+	char self[4096];
+	ssize_t n;
+	uint64_t a;
+
+	(void)state;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = '\0';
+	if (sw_cfi_build(self, &t, &err))
+		fail_msg("%s", err.msg);
+	check_valid(&t);
+	assert_int_equal(t.build_id_size, 20);
+	assert_true(t.fdes > 5);
+	a = sym_addr(self, "main");
+	assert_true(a != 0);
+	r = sw_unw_find(t.rows, t.nr, a);
+	assert_non_null(r);
+#if defined(__x86_64__)
+	assert_int_equal(r->cfa, SW_UNW_CFA_SP);
+	assert_int_equal(r->cfa_off, 8);
+	assert_int_equal(r->ra, SW_UNW_RA_AT);
+	assert_int_equal(r->ra_off, -8);
+#elif defined(__aarch64__)
+	assert_int_equal(r->cfa, SW_UNW_CFA_SP);
+	assert_int_equal(r->cfa_off, 0);
+	assert_int_equal(r->ra, SW_UNW_RA_LR);
+#endif
+	assert_int_equal(r->fp, SW_UNW_FP_SAME);
+	a = sym_addr(self, "_start");
+	assert_true(a != 0);
+	r = sw_unw_find(t.rows, t.nr, a + 1);
+	assert_non_null(r);
+	assert_int_equal(r->cfa, SW_UNW_CFA_END);
+	/* Below the first description: nothing. */
+	assert_null(sw_unw_find(t.rows, t.nr, t.rows[0].pc - 1));
+	sw_cfi_free(&t);
+}
+
+/* The C library: big, no frame pointers; its table is valid and quick. */
+static void test_libc(void **state)
+{
+	struct sw_cfi_table t;
+	struct sw_err err = { "" };
+	struct timespec t0, t1;
+	const struct sw_unw_row *r;
+	char path[4096] = "";
+	FILE *m = fopen("/proc/self/maps", "r");
+	char line[4352];
+	uint64_t a, adj;
+	double s;
+
+	(void)state;
+	assert_non_null(m);
+	while (fgets(line, sizeof(line), m)) {
+		char *p = strchr(line, '/');
+
+		if (p && strstr(p, "/libc.so.6")) {
+			p[strcspn(p, "\n")] = '\0';
+			snprintf(path, sizeof(path), "%s", p);
+			break;
+		}
+	}
+	fclose(m);
+	if (!path[0])
+		skip();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (sw_cfi_build(path, &t, &err))
+		fail_msg("%s", err.msg);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	check_valid(&t);
+	assert_true(t.fdes > 1000);
+	assert_true(s < 5.0);
+	a = sym_addr(path, "__libc_start_main");
+	assert_true(a != 0);
+	r = sw_unw_find(t.rows, t.nr, a);
+	assert_non_null(r);
+	assert_int_equal(r->cfa, SW_UNW_CFA_SP);
+	/* The text segment's file offset maps back to its ELF address. */
+	assert_int_equal(sw_unw_adj(t.seg, t.nseg, 0x7f0000001000ull,
+				    t.seg[1].off & ~0xfffull, &adj), 0);
+	assert_int_equal(0x7f0000001000ull + adj,
+			 t.seg[1].vaddr - (t.seg[1].off & 0xfff));
+	assert_int_equal(sw_unw_adj(t.seg, t.nseg, 0x7f0000001000ull,
+				    1ull << 40, &adj), -ENOENT);
+	sw_cfi_free(&t);
+}
+
+static void test_bad_files(void **state)
+{
+	struct sw_cfi_table t;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_cfi_build("/nonexistent/x", &t, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "/nonexistent/x"));
+	assert_int_equal(sw_cfi_build("/proc/self/status", &t, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not an ELF file"));
+	assert_null(t.rows);
+}
+
+/* The module's validation, run on the program's side too. */
+static void test_rows_check(void **state)
+{
+	struct sw_unw_row r[3] = {
+		{ .pc = 0x10, .cfa = SW_UNW_CFA_SP, .cfa_off = 8 },
+		{ .pc = 0x20, .cfa = SW_UNW_CFA_SP, .cfa_off = 16 },
+		{ .pc = 0x30 },
+	};
+	const char *why = NULL;
+	uint32_t bad = 99;
+
+	(void)state;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), 0);
+	assert_ptr_equal(sw_unw_find(r, 3, 0x1f), &r[0]);
+	assert_ptr_equal(sw_unw_find(r, 3, 0x20), &r[1]);
+	assert_ptr_equal(sw_unw_find(r, 3, 0x1000), &r[2]);
+	assert_null(sw_unw_find(r, 3, 0xf));
+	assert_null(sw_unw_find(r, 3, 0x100000000ull));
+	r[2].pc = 0x20;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	assert_int_equal(bad, 2);
+	assert_string_equal(why, "address not above the previous row's");
+	r[2].pc = 0x30;
+	r[1].cfa = SW_UNW_CFA_MAX;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	assert_int_equal(bad, 1);
+	assert_string_equal(why, "CFA rule out of range");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_rows_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
