@@ -25,6 +25,8 @@
  * struct sw_samp_opts - what one sampling session does.
  * @ev:         the event; @ev_set false means "cycles, else cpu-clock"
  * @ev_set:     an event was named
+ * @no_event:   event=none: no sampling, the session carries only the
+ *              records others write into it (traced calls, side band)
  * @stack_drop: drop samples whose user stack copy faulted (lost.stack)
  *              instead of keeping them flagged
  * @callchain:  SW_CC_* bits
@@ -41,6 +43,7 @@
 struct sw_samp_opts {
 	struct sw_event_spec ev;
 	bool ev_set;
+	bool no_event;
 	bool stack_drop;
 	u32 callchain;
 	u64 period;
