@@ -20,8 +20,9 @@
  * @regs: the registers at the function's return
  * @r:    the call as its fold takes it: wall time, events, path entry
  *
- * The record's time is now, the stopwatch clock, so that the records of
- * one CPU are in time order; the call began @r->ns before.  A lost
+ * The record's time is the return's, on the stopwatch clock (the entry
+ * stamp plus the duration where the stamp is on that clock), so that the
+ * records of one CPU are in time order; the call began @r->ns before.  A lost
  * record is counted by the sampler (call_lost_*).
  *
  * Context: the core's exit half (SW_CORE_HALVES(), sw_core_exit_stacked()):
@@ -38,7 +39,7 @@ void sw_core_trace(const struct sw_aggs *a, const struct sw_spec *s,
 	u32 nkeys = 0, nev = 0, len, i;
 	u16 flags = a->trace & SW_TRACE_RET ? SW_CALL_F_RET : 0;
 	bool path = r->pd && r->pd->pgen;
-	u64 now = sw_clock_ns(), *w;
+	u64 now = sw_clock_end_ns(c->t0, r->ns), *w;
 
 	if (unlikely(r->ns > U32_MAX))
 		flags |= SW_CALL_F_DUR64;

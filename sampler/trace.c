@@ -78,22 +78,21 @@ NOKPROBE_SYMBOL(sw_trace_reserve);
  *
  * The ring is drained by irq_work, never here (a handler may have
  * interrupted a relay writer): lazily, at the next tick, unless the ring
- * is half full.  The work is queued when the ring was empty before this
- * record, since a drain empties the ring and a drain in progress goes on
- * until it is empty.
+ * is half full.  The lazy work is queued when the ring was empty before
+ * this record (its head, before the commit, was its tail): a drain
+ * empties the ring, and a drain in progress goes on until it is empty.
  *
  * Context: as sw_trace_reserve().
  */
 void sw_trace_commit(struct sw_samp_cpu *c, u32 len)
 {
-	u64 used;
+	bool first = c->stage.head == READ_ONCE(c->stage.tail);
 
 	sw_stage_commit(&c->stage, len);
 	local_dec(&c->nest);
-	used = sw_stage_used(&c->stage);
-	if (unlikely(used > c->stage.size / 2))
-		irq_work_queue(&c->work);
-	else if (used <= len + 8 * 64)
+	if (unlikely(first))
 		irq_work_queue(&c->lazy);
+	else if (unlikely(sw_stage_used(&c->stage) > c->stage.size / 2))
+		irq_work_queue(&c->work);
 }
 NOKPROBE_SYMBOL(sw_trace_commit);
