@@ -166,6 +166,9 @@ struct sw_evread {
  * @evs: event statistics, NULL without events
  * @path_id: the probe's id in the call paths (core/paths.c), fixed for
  *       its life; 0 keeps its calls off the paths
+ * @trace: SW_TRACE_* bits (lib/parse.h): each call is also written as a
+ *       record (core/trace.c) with @path_id as its id; fixed for the
+ *       probe's life
  *
  * Each pointer is replaced under the owner's lock and read under RCU-sched
  * (the handlers run with preemption disabled).
@@ -175,6 +178,7 @@ struct sw_aggs {
 	struct sw_bdgen __rcu *bd;
 	struct sw_evgen __rcu *evs;
 	u32 path_id;
+	u32 trace;
 };
 
 /*

@@ -206,6 +206,14 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			struct pt_regs *regs, u64 ns, const u64 *acc,
 			u32 bad);
 
+/* core/trace.c: a call's record into the sampler's streams */
+struct sw_ret;
+void sw_core_trace(const struct sw_aggs *a, const struct sw_spec *s,
+		   const struct sw_call *c, struct pt_regs *regs,
+		   const struct sw_ret *r);
+u64 sw_core_key_value(u8 kind, const struct sw_call *c, u64 entry_value,
+		      struct pt_regs *regs);
+
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
 bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
 			   struct pt_regs *regs);
@@ -379,6 +387,8 @@ static __always_inline void sw_core_fold(struct sw_aggs *a,
 	if (unlikely(s) && (s->f.flags & SW_F_WINDOW) &&
 	    !sw_core_window(a, &s->f, r.ns))
 		return;
+	if (unlikely(a->trace))
+		sw_core_trace(a, s, c, regs, &r);
 	sw_timing_record(rcu_dereference_sched(a->gen), r.ns, c->cpu);
 	bd = rcu_dereference_sched(a->bd);
 	if (bd)

@@ -165,9 +165,18 @@ bool sw_core_window(struct sw_aggs *a, const struct sw_filter *f, u64 ns)
 }
 NOKPROBE_SYMBOL(sw_core_window);
 
-/* One numeric key part at exit. */
-static u64 sw_key_value(u8 kind, const struct sw_call *c, u64 entry_value,
-			struct pt_regs *regs)
+/**
+ * sw_core_key_value() - one numeric key part at exit.
+ * @kind:        SW_KEY_* (not comm)
+ * @c:           the call's record
+ * @entry_value: the part captured at entry (argN)
+ * @regs:        the registers at the function's return
+ *
+ * Context: the core's exit half.
+ * Return: the value.
+ */
+u64 sw_core_key_value(u8 kind, const struct sw_call *c, u64 entry_value,
+		      struct pt_regs *regs)
 {
 	switch (kind) {
 	case SW_KEY_PID:
@@ -184,7 +193,7 @@ static u64 sw_key_value(u8 kind, const struct sw_call *c, u64 entry_value,
 		return entry_value;
 	}
 }
-NOKPROBE_SYMBOL(sw_key_value);
+NOKPROBE_SYMBOL(sw_core_key_value);
 
 /**
  * sw_core_key_record() - fold a returning call into its row.
@@ -224,7 +233,7 @@ void sw_core_key_record(struct sw_bdgen *bd, const struct sw_call *c,
 			}
 			continue;
 		}
-		v = sw_key_value(kind, c, c->key[i], regs);
+		v = sw_core_key_value(kind, c, c->key[i], regs);
 		if (second)
 			key.id2 = v;
 		else

@@ -340,6 +340,7 @@ static const struct {
 	{ "min_ns", SW_F_MIN },	   { "max_ns", SW_F_MAX },
 	{ "by", 0 },	   { "uprobe", ~0U },
 	{ "attach", ~1U }, { "args", ~2U },
+	{ "trace", ~3U },
 };
 
 /* attach=kretprobe|trampoline|auto and args=N of a kernel function. */
@@ -386,7 +387,18 @@ static const char *sw_parse_opt(struct sw_cmd *c, char *tok)
 			break;
 	v[-1] = '=';	/* the token stays whole for the message */
 	if (i == ARRAY_SIZE(sw_opts))
-		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by uprobe attach args)";
+		return "unknown option (pid tgid comm cgroup cpus follow min_ns max_ns by uprobe attach args trace)";
+	if (sw_opts[i].flag == ~3U) {
+		if (c->trace)
+			return "option given twice";
+		if (!strcmp(v, "on"))
+			c->trace = SW_TRACE_ON;
+		else if (!strcmp(v, "ret"))
+			c->trace = SW_TRACE_ON | SW_TRACE_RET;
+		else
+			return "trace= takes on or ret";
+		return NULL;
+	}
 	if (sw_opts[i].flag == ~1U || sw_opts[i].flag == ~2U)
 		return sw_parse_attach(c, sw_opts[i].flag, v);
 	if (sw_opts[i].flag == ~0U) {
@@ -494,6 +506,8 @@ static const char *sw_parse_name(const char *name, size_t max_name,
  * '@' ',' '=' '/' '\\'); adding one takes uprobe=PATH:0xOFFSET.
  * A kernel function takes attach=kretprobe|trampoline|auto (how it is
  * attached) and args=N (its argument count, which a trampoline needs).
+ * trace=on writes a record of each call into the sampler's streams,
+ * trace=ret with the return value.
  *
  * Return: number of commands (0 for an empty line), or -EINVAL for a
  * malformed name or option, -E2BIG for a name longer than @max_name or

@@ -110,6 +110,7 @@ enum sw_attach {
  * @attach:   a kernel function's attach= (SW_ATTACH_*; DEFAULT: none)
  * @has_args: args= was given
  * @nargs:    its argument count from args= (BTF, through the program)
+ * @trace:    trace=on|ret: SW_TRACE_* bits, 0 when not given
  */
 struct sw_cmd {
 	enum sw_cmd_op op;
@@ -122,7 +123,14 @@ struct sw_cmd {
 	u8 attach;
 	u8 has_args;
 	u8 nargs;
+	u8 trace;
 };
+
+/* struct sw_cmd.trace: a record per call (on), with its return value. */
+#define SW_TRACE_ON 0x1
+#define SW_TRACE_RET 0x2
+/* Trace records name a probe by a 16-bit id. */
+#define SW_TRACE_ID_MAX 0xffff
 
 /* Is @name (FUNC or FUNC@TAG) a user point's, BINARY:WHAT? */
 static inline bool sw_name_is_user(const char *name)

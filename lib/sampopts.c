@@ -8,7 +8,9 @@
  *
  * Keys:
  *   event=NAME        any spelling sw_event_parse() accepts (default: cycles
- *                     if the CPU has a PMU, else cpu-clock; decided later)
+ *                     if the CPU has a PMU, else cpu-clock; decided later),
+ *                     or none: no sampling, only the records of traced
+ *                     calls and the side band
  *   period=N          sample every N events
  *   freq=HZ           sample HZ times a second per CPU (default 1000)
  *   callchain=LIST    none, kernel, user or kernel,user (default none)
@@ -107,6 +109,11 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 	int ret;
 
 	if (!strcmp(key, "event")) {
+		o->no_event = !strcmp(val, "none");
+		if (o->no_event) {
+			o->ev_set = true;
+			return 0;
+		}
 		ret = sw_event_parse(val, &o->ev);
 		if (ret)
 			return sw_opt_bad(err, val, ret == -E2BIG ?

@@ -26,6 +26,8 @@
  * struct sw_samp_opts - what one sampling session does.
  * @ev:         the event; @ev_set false means "cycles, else cpu-clock"
  * @ev_set:     an event was named
+ * @no_event:   event=none: no sampling, the session carries only the
+ *              records others write into it (traced calls, side band)
  * @stack_drop: drop samples whose user stack copy faulted (lost.stack)
  *              instead of keeping them flagged
  * @unwind_table: user stacks by the unwind tables (unwind=table), not
@@ -44,6 +46,7 @@
 struct sw_samp_opts {
 	struct sw_event_spec ev;
 	bool ev_set;
+	bool no_event;
 	bool stack_drop;
 	bool unwind_table;
 	u32 callchain;

@@ -4,7 +4,9 @@
  *
  *   stats            one row per probe, first line names the columns
  *   probes           read: probed functions (a user point's with its
- *                    uprobe=PATH:0xOFFSET); write: "+f -g h" (all or nothing)
+ *                    uprobe=PATH:0xOFFSET; a traced one's with trace=
+ *                    and the id of its records); write: "+f -g h" (all
+ *                    or nothing)
  *   reset            write 1: zero every statistic
  *   breakdown        read/write the breakdown mode (none pid tgid comm cpu)
  *   breakdown_stats  the statistics broken down by that key
@@ -104,6 +106,11 @@ static int sw_probes_one(struct sw_probe *p, void *arg)
 		seq_escape(m, p->upath, " \t\n\\");
 		seq_printf(m, ":0x%llx", p->uoffset);
 	}
+	/* the id its trace records carry (struct sw_rec_call.id) */
+	if (p->aggs.trace)
+		seq_printf(m, " trace=%s id=%u",
+			   p->aggs.trace & SW_TRACE_RET ? "ret" : "on",
+			   p->aggs.path_id);
 	seq_putc(m, '\n');
 	return 0;
 }

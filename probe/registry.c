@@ -130,12 +130,19 @@ static struct sw_probe *sw_probe_alloc(const struct sw_cmd *cmd)
 	p->spec.f = cmd->filter;
 	p->spec.by = cmd->by;
 	id = sw_paths_probe_id(p->name);
+	if (cmd->trace && id > SW_TRACE_ID_MAX) {
+		/* no 16-bit record id left for it */
+		sw_paths_probe_put(id);
+		kfree(p);
+		return NULL;
+	}
 	if (id < 0 || sw_aggs_alloc(&p->aggs, sw_probe_by(p), sw_set())) {
 		sw_paths_probe_put(id);
 		kfree(p);
 		return NULL;
 	}
 	p->aggs.path_id = id;
+	p->aggs.trace = cmd->trace;
 	if (p->upath)
 		sw_uprobe_init(&p->up, p->func, p->upath, p->uoffset, &p->aggs,
 			       sw_probe_spec(p));

@@ -262,7 +262,7 @@ static int sw_samp_cpu_online(unsigned int cpu)
 	local_irq_disable();
 	sw_samp_stream_begin(s, c);
 	local_irq_enable();
-	if (!cpumask_test_cpu(cpu, s->cpus))
+	if (!cpumask_test_cpu(cpu, s->cpus) || s->o.no_event)
 		return 0;
 	ev = perf_event_create_kernel_counter(&s->attr, cpu, NULL, sw_overflow,
 					      s);
@@ -431,6 +431,11 @@ static int sw_samp_check_event(struct sw_session *s)
 	int cpu = cpumask_first_and(s->cpus, cpu_online_mask);
 	int ret;
 
+	if (s->o.no_event) {
+		strscpy(s->o.ev.name, "none", sizeof(s->o.ev.name));
+		memset(&s->attr, 0, sizeof(s->attr));
+		goto ok;
+	}
 	if (!s->o.ev_set) {
 		sw_event_parse("cycles", &s->o.ev);
 		sw_samp_fill_attr(s);
@@ -486,13 +491,11 @@ static int sw_samp_alloc_cpus(struct sw_session *s)
 		local_set(&c->nest, 0);
 		for (i = 0; i < SW_CNT_NR; i++)
 			local64_set(&c->cnt[i], 0);
-		if (cpumask_test_cpu(cpu, s->cpus)) {
-			data = kvmalloc_node(stage_size, GFP_KERNEL,
-					     cpu_to_node(cpu));
-			if (!data)
-				return -ENOMEM;
-		}
-		sw_stage_init(&c->stage, data, data ? stage_size : 0);
+		/* every CPU: traced calls are written where they return */
+		data = kvmalloc_node(stage_size, GFP_KERNEL, cpu_to_node(cpu));
+		if (!data)
+			return -ENOMEM;
+		sw_stage_init(&c->stage, data, stage_size);
 	}
 	return 0;
 }
@@ -582,6 +585,7 @@ static int sw_samp_start(const struct sw_samp_opts *o)
 	}
 	s->hp_state = ret;
 	s->running = true;
+	sw_trace_session_set(s);
 	sw_session_free(sw_sess);
 	sw_sess = s;
 	return 0;
@@ -605,6 +609,8 @@ static void sw_samp_stop(struct sw_session *s)
 {
 	int cpu;
 
+	/* no traced call writes into the rings after this */
+	sw_trace_session_set(NULL);
 	sw_sb_stop(s);
 	cpuhp_remove_state(s->hp_state);
 	s->hp_state = 0;
@@ -676,6 +682,10 @@ static const char *const sw_cnt_names[SW_CNT_NR] = {
 	[SW_CNT_SB_MMAP_POOL] = "sb_mmap_pool",
 	[SW_CNT_SB_MMAP_TASK] = "sb_mmap_task",
 	[SW_CNT_SB_MMAP_NOMEM] = "sb_mmap_nomem",
+	[SW_CNT_CALL_TAKEN] = "call_taken",
+	[SW_CNT_CALL_WRITTEN] = "call_written",
+	[SW_CNT_CALL_LOST_FULL] = "call_lost_full",
+	[SW_CNT_CALL_LOST_NESTED] = "call_lost_nested",
 };
 
 /* One row: cpu, the counters, queued (taken - written - lost), error. */

@@ -36,11 +36,15 @@ enum sw_samp_counter {
 	SW_CNT_SB_MMAP_POOL,	/* mmap records lost: no deferred slot free */
 	SW_CNT_SB_MMAP_TASK,	/* mmap records lost: task exiting, kthread */
 	SW_CNT_SB_MMAP_NOMEM,	/* mmap records lost: no memory to build */
+	SW_CNT_CALL_TAKEN,	/* call records produced (trace.c) */
+	SW_CNT_CALL_WRITTEN,	/* call records written to relay */
+	SW_CNT_CALL_LOST_FULL,	/* call records lost: ring or relay full */
+	SW_CNT_CALL_LOST_NESTED, /* call records lost: ring's writer busy */
 	SW_CNT_NR,
 };
 
 /* The LOST causes reported in SW_REC_LOST, in its field order. */
-#define SW_LOST_CAUSES 5
+#define SW_LOST_CAUSES 7
 
 /**
  * struct sw_samp_cpu - one CPU's sampler state.
@@ -122,7 +126,8 @@ struct sw_session {
 #define SW_LOST_FROM_CNT(i) \
 	((i) == 0 ? SW_CNT_LOST_FULL : (i) == 1 ? SW_CNT_LOST_NESTED : \
 	 (i) == 2 ? SW_CNT_LOST_STACK : (i) == 3 ? SW_CNT_LOST_THROTTLED : \
-	 SW_CNT_SB_LOST)
+	 (i) == 4 ? SW_CNT_SB_LOST : (i) == 5 ? SW_CNT_CALL_LOST_FULL : \
+	 SW_CNT_CALL_LOST_NESTED)
 
 static inline void sw_cnt_inc(struct sw_samp_cpu *c, int i)
 {
@@ -145,6 +150,9 @@ void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c);
 void sw_samp_stream_end(struct sw_session *s, struct sw_samp_cpu *c);
 void sw_samp_work(struct irq_work *work);
 void sw_samp_work_lazy(struct irq_work *work);
+
+/* sampler/trace.c */
+void sw_trace_session_set(struct sw_session *s);
 
 /* sampler/stack.c */
 u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);

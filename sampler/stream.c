@@ -92,11 +92,15 @@ void sw_samp_drain(struct sw_session *s, struct sw_samp_cpu *c)
 	sw_samp_stream_begin(s, c);
 	sw_samp_report_lost(s, c);
 	while ((rec = sw_stage_peek(&c->stage, &len))) {
+		bool call = ((struct sw_rec_header *)rec)->type == SW_REC_CALL;
+
 		if (sw_relay_write(s->relay, rec, len)) {
-			sw_cnt_inc(c, SW_CNT_WRITTEN);
+			sw_cnt_inc(c, call ? SW_CNT_CALL_WRITTEN :
+					     SW_CNT_WRITTEN);
 			local64_add(len, &c->cnt[SW_CNT_BYTES]);
 		} else {
-			sw_cnt_inc(c, SW_CNT_LOST_FULL);
+			sw_cnt_inc(c, call ? SW_CNT_CALL_LOST_FULL :
+					     SW_CNT_LOST_FULL);
 		}
 		sw_stage_consume(&c->stage, len);
 	}
@@ -181,6 +185,10 @@ void sw_samp_stream_end(struct sw_session *s, struct sw_samp_cpu *c)
 	r.filtered = sw_cnt(c, SW_CNT_FILTERED);
 	r.sideband_written = sw_cnt(c, SW_CNT_SB_WRITTEN);
 	r.sideband_lost = sw_cnt(c, SW_CNT_SB_LOST);
+	r.call_taken = sw_cnt(c, SW_CNT_CALL_TAKEN);
+	r.call_written = sw_cnt(c, SW_CNT_CALL_WRITTEN);
+	r.call_lost_full = sw_cnt(c, SW_CNT_CALL_LOST_FULL);
+	r.call_lost_nested = sw_cnt(c, SW_CNT_CALL_LOST_NESTED);
 	sw_relay_write(s->relay, &r, sizeof(r));
 	c->streamed = false;
 }

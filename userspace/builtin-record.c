@@ -37,7 +37,6 @@
 #include "base/table.h"
 #include "base/sort.h"
 
-#define SW_RECORD_DEFAULT_OUTPUT "stopwatch.swd"
 
 struct sw_record_args {
 	const char *event;
@@ -184,7 +183,9 @@ static int sw_record_check_args(struct sw_record_args *a,
 {
 	const char *why = NULL;
 
-	if (a->event && sw_record_resolve_event(a))
+	/* -e none: no sampling, only traced calls and the side band */
+	if (a->event && strcmp(a->event, "none") &&
+	    sw_record_resolve_event(a))
 		return -EINVAL;
 	if (a->period && a->freq)
 		why = "-c (period) and -F (frequency) exclude each other";
@@ -416,6 +417,35 @@ struct sw_record {
 	char *counters;
 };
 
+/*
+ * "trace_ids=ID:NAME,..." of the probes whose calls are traced (the
+ * probes file's trace= and id=), so that the records' ids have names.
+ */
+static void sw_record_trace_ids(struct sw_record *r, FILE *f)
+{
+	char *text = NULL, *l, *nl, *end;
+	bool any = false;
+
+	if (sw_debugfs_read(r->dir, "probes", &text, NULL, NULL))
+		return;
+	end = text + strlen(text);
+	for (l = text; l < end; l = nl + 1) {
+		char *id;
+
+		nl = strchrnul(l, '\n');
+		*nl = '\0';
+		id = strstr(l, " trace=");
+		if (id && (id = strstr(id, " id="))) {
+			fprintf(f, "%s%s:%.*s", any ? "," : "trace_ids=",
+				id + 4, (int)strcspn(l, " \t"), l);
+			any = true;
+		}
+	}
+	if (any)
+		fputc('\n', f);
+	free(text);
+}
+
 static int sw_record_meta(struct sw_record *r, FILE *f)
 {
 	struct utsname u;
@@ -459,6 +489,7 @@ static int sw_record_meta(struct sw_record *r, FILE *f)
 		fprintf(f, "period=%" PRIu64 "\n",
 			(uint64_t)(1000000000ULL / (r->a->freq ? r->a->freq : 1000)));
 	fprintf(f, "callchain=%s\n", r->a->callchain ? r->a->callchain : "none");
+	sw_record_trace_ids(r, f);
 	fprintf(f, "control=%s", r->start_line);
 	free(ev);
 	free(rate);

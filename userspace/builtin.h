@@ -12,6 +12,8 @@
 
 #include "base/version.h"
 
+#define SW_RECORD_DEFAULT_OUTPUT "stopwatch.swd"
+
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -20,5 +22,29 @@ int cmd_time(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_span(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/**
+ * struct sw_script_opts - how sw_script_print() prints a recording.
+ * @json:       one JSON object per line
+ * @calls_only: leave out process events
+ * @quiet:      no loss summary on stderr
+ * @all_pids:   every process, not only the recorded command's
+ * @min_ns:     only calls lasting at least this
+ * @debuginfo_path: for symbols of samples, or NULL
+ */
+struct sw_script_opts {
+	bool json, calls_only, quiet, all_pids;
+	uint64_t min_ns;
+	const char *debuginfo_path;
+};
+
+/* builtin-script.c: print @input in time order; @cmd names the command. */
+int sw_script_print(const char *input, const struct sw_script_opts *o,
+		    const char *cmd);
 
 #endif /* _SW_BUILTIN_H */

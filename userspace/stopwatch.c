@@ -27,6 +27,8 @@ static const struct sw_command sw_commands[] = {
 	{ "events", cmd_events, "Show, set, resolve and list the events counted per call" },
 	{ "record", cmd_record, "Sample where the CPUs spend their time into a file" },
 	{ "report", cmd_report, "Show a recording: table, call graph, flame graph, pprof" },
+	{ "trace", cmd_trace, "Print every call of functions matching patterns, in time order" },
+	{ "script", cmd_script, "Print a recording as one stream in time order" },
 	{ "stat", cmd_stat, "Print the statistics and histograms of the probed functions" },
 	{ "serve", cmd_serve, "Serve the statistics and profiles over HTTP (Prometheus, pprof)" },
 	{ "help", cmd_help, "Show this help, or a command's with 'help COMMAND'" },

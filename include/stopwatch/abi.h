@@ -71,7 +71,7 @@
 /* First field of SW_REC_STREAM: "SWS1" in the producer's byte order. */
 #define SW_ABI_MAGIC 0x53575331U
 #define SW_ABI_MAJOR 1
-#define SW_ABI_MINOR 0
+#define SW_ABI_MINOR 1
 
 /* Fixed string sizes (each NUL-terminated, NUL-padded). */
 #define SW_COMM_LEN 16
@@ -108,6 +108,8 @@
  * @SW_REC_KERNEL: the kernel image (struct sw_rec_kernel)
  * @SW_REC_MODULE: a kernel module (struct sw_rec_module)
  * @SW_REC_END:    session end on one CPU, final counters (struct sw_rec_end)
+ * @SW_REC_CALL:   one completed call of a traced probe, or one interval of
+ *                 a traced span (struct sw_rec_call; minor 1)
  *
  * 0 is never a valid type.
  */
@@ -122,6 +124,7 @@ enum sw_rec_type {
 	SW_REC_KERNEL = 8,
 	SW_REC_MODULE = 9,
 	SW_REC_END = 10,
+	SW_REC_CALL = 11,
 	SW_REC_TYPE_MAX,
 };
 
@@ -359,7 +362,10 @@ struct sw_rec_mmap {
  * @throttled: samples dropped because the CPU exceeded the sampler's
  *             max_sample_rate
  * @sideband:  side-band records (task, mmap, module) lost: buffer full
- * @pad2:      zero
+ * @call_full:   call records lost: buffer full (staging ring or relay;
+ *               minor 1)
+ * @call_nested: call records lost: their handler interrupted another
+ *               writer of the staging ring on this CPU (minor 1)
  *
  * Counts are since the previous LOST record of the same CPU stream in this
  * session; they are written as soon as the buffer has room again.
@@ -373,6 +379,8 @@ struct sw_rec_lost {
 	__u64 stack;
 	__u64 throttled;
 	__u64 sideband;
+	__u64 call_full;
+	__u64 call_nested;
 };
 
 /**
@@ -430,6 +438,11 @@ struct sw_rec_module {
  * @filtered:         handler calls skipped by the pid/tgid filter
  * @sideband_written: side-band records written
  * @sideband_lost:    side-band records lost
+ * @call_taken:       call records produced (minor 1); call_taken ==
+ *                    call_written + call_lost_full + call_lost_nested
+ * @call_written:     call records written to the stream
+ * @call_lost_full:   see struct sw_rec_lost
+ * @call_lost_nested: see struct sw_rec_lost
  *
  * The END record itself is written only if the buffer has room: a stream
  * without one was cut short (the sampler file still shows the counters).
@@ -447,7 +460,66 @@ struct sw_rec_end {
 	__u64 filtered;
 	__u64 sideband_written;
 	__u64 sideband_lost;
+	__u64 call_taken;
+	__u64 call_written;
+	__u64 call_lost_full;
+	__u64 call_lost_nested;
 };
+
+/* sw_rec_call h.flags: which optional words follow the fixed part. */
+#define SW_CALL_F_SPAN 0x0001	/* @id is a span's, not a probe's */
+#define SW_CALL_F_DUR64 0x0002	/* duration >= 2^32 ns: first word */
+#define SW_CALL_F_RET 0x0004	/* the return value: a word */
+#define SW_CALL_F_PATH 0x0008	/* the call-path node: a word */
+#define SW_CALL_NKEYS_SHIFT 4	/* bits 4-5: key values, a word each */
+#define SW_CALL_NKEYS_MASK 0x3
+#define SW_CALL_NEV_SHIFT 6	/* bits 6-9: event deltas, a word each */
+#define SW_CALL_NEV_MASK 0xf
+#define SW_CALL_NARGS_SHIFT 10	/* bits 10-12: arguments, a word each */
+#define SW_CALL_NARGS_MASK 0x7
+/* SW_CALL_F_EV_BAD: a word of events not measured for the whole call */
+#define SW_CALL_F_EV_BAD 0x2000
+
+/**
+ * struct sw_rec_call - one completed call or span interval (32 bytes
+ * when time only, plus 8 per optional word).
+ * @h:      header; type SW_REC_CALL, flags SW_CALL_F_* and counts; time is
+ *          when the call returned (the interval stopped), the stopwatch
+ *          clock, so that a CPU's records are in the order of their time
+ * @tid:    thread id of the call (of the span's stop)
+ * @pid:    its thread-group id
+ * @dur:    duration in ns; 0xffffffff with SW_CALL_F_DUR64, then the
+ *          first optional word holds it.  The call started at
+ *          h.time - duration
+ * @id:     the probe's id (SW_CALL_F_SPAN: the span's), as the module's
+ *          trace_ids file names it
+ * @cpu:    CPU the call started on (the span's start); the CPU it ended
+ *          on is the stream's (the record is written there)
+ * @words:  the optional words, in this order: duration (F_DUR64), return
+ *          value (F_RET), path node (F_PATH), key values (NKEYS), a mask
+ *          of events not measured for the whole call (F_EV_BAD), event
+ *          deltas (NEV, in the order of the events file), arguments
+ *          (NARGS).  Use sw_call_words() and the counts.
+ */
+struct sw_rec_call {
+	struct sw_rec_header h;
+	__u32 tid;
+	__u32 pid;
+	__u32 dur;
+	__u16 id;
+	__u16 cpu;
+	__u64 words[];
+};
+
+/* Number of optional words a call record's flags announce. */
+static inline __u32 sw_call_nwords(__u16 f)
+{
+	return !!(f & SW_CALL_F_DUR64) + !!(f & SW_CALL_F_RET) +
+	       !!(f & SW_CALL_F_PATH) + !!(f & SW_CALL_F_EV_BAD) +
+	       ((f >> SW_CALL_NKEYS_SHIFT) & SW_CALL_NKEYS_MASK) +
+	       ((f >> SW_CALL_NEV_SHIFT) & SW_CALL_NEV_MASK) +
+	       ((f >> SW_CALL_NARGS_SHIFT) & SW_CALL_NARGS_MASK);
+}
 
 /**
  * sw_sample_frames() - the call-stack entries of a sample.

@@ -88,6 +88,19 @@ static __always_inline u64 sw_clock_since(u64 t0)
 }
 
 /*
+ * sw_clock_end_ns() - when, by sw_clock_ns(), a call stamped @t0 that
+ * lasted @ns (sw_clock_since(@t0), just read) returned: a TSC stamp is not
+ * on that clock, so the clock is read; a nanosecond stamp is.
+ * Context: any, including NMI.
+ */
+static __always_inline u64 sw_clock_end_ns(u64 t0, u64 ns)
+{
+	if (t0 & SW_STAMP_TSC)
+		return sw_clock_ns();
+	return t0 + ns;
+}
+
+/*
  * sw_clock_check() - stop stamping from the TSC once the kernel says the
  * TSCs of its CPUs are apart (see the top).
  * Context: any, including NMI.
@@ -134,6 +147,12 @@ static __always_inline u64 sw_clock_since(u64 t0)
 	if (unlikely(check_sub_overflow(ktime_get_mono_fast_ns(), t0, &ns)))
 		return 0;
 	return ns;
+}
+
+/* See the x86_64 one: the stamp is on sw_clock_ns()'s clock. */
+static __always_inline u64 sw_clock_end_ns(u64 t0, u64 ns)
+{
+	return t0 + ns;
 }
 
 static inline void sw_clock_check(void)

@@ -23,10 +23,13 @@ static void test_sizes(void **state)
 	assert_int_equal(sizeof(struct sw_rec_fork), 48);
 	assert_int_equal(sizeof(struct sw_rec_exit), 24);
 	assert_int_equal(sizeof(struct sw_rec_mmap), 104);
-	assert_int_equal(sizeof(struct sw_rec_lost), 64);
+	/* minor 1 added the call losses to LOST and END */
+	assert_int_equal(sizeof(struct sw_rec_lost), 80);
 	assert_int_equal(sizeof(struct sw_rec_kernel), 176);
 	assert_int_equal(sizeof(struct sw_rec_module), 96);
-	assert_int_equal(sizeof(struct sw_rec_end), 96);
+	assert_int_equal(sizeof(struct sw_rec_end), 128);
+	/* a time-only call record: 32 bytes */
+	assert_int_equal(sizeof(struct sw_rec_call), 32);
 }
 
 static void test_offsets(void **state)
@@ -45,6 +48,17 @@ static void test_offsets(void **state)
 	assert_int_equal(offsetof(struct sw_rec_mmap, path_len), 96);
 	assert_int_equal(offsetof(struct sw_rec_lost, full), 24);
 	assert_int_equal(offsetof(struct sw_rec_end, taken), 24);
+	assert_int_equal(offsetof(struct sw_rec_lost, call_full), 64);
+	assert_int_equal(offsetof(struct sw_rec_end, call_taken), 96);
+	assert_int_equal(offsetof(struct sw_rec_call, tid), 16);
+	assert_int_equal(offsetof(struct sw_rec_call, dur), 24);
+	assert_int_equal(offsetof(struct sw_rec_call, id), 28);
+	assert_int_equal(offsetof(struct sw_rec_call, cpu), 30);
+	assert_int_equal(offsetof(struct sw_rec_call, words), 32);
+	assert_int_equal(sw_call_nwords(0), 0);
+	assert_int_equal(sw_call_nwords(SW_CALL_F_RET | SW_CALL_F_DUR64 |
+					3 << SW_CALL_NEV_SHIFT |
+					2 << SW_CALL_NKEYS_SHIFT), 7);
 	assert_int_equal(SW_REC_ALIGN_UP(1), 8);
 	assert_int_equal(SW_REC_ALIGN_UP(16), 16);
 }

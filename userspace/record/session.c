@@ -57,11 +57,22 @@ static const uint32_t sw_rec_min[SW_REC_TYPE_MAX] = {
 	[SW_REC_FORK] = sizeof(struct sw_rec_fork),
 	[SW_REC_EXIT] = sizeof(struct sw_rec_exit),
 	[SW_REC_MMAP] = sizeof(struct sw_rec_mmap),
-	[SW_REC_LOST] = sizeof(struct sw_rec_lost),
+	/* LOST and END grew in minor 1: the minor 0 sizes */
+	[SW_REC_LOST] = 64,
 	[SW_REC_KERNEL] = sizeof(struct sw_rec_kernel),
 	[SW_REC_MODULE] = sizeof(struct sw_rec_module),
-	[SW_REC_END] = sizeof(struct sw_rec_end),
+	[SW_REC_END] = 96,
+	[SW_REC_CALL] = sizeof(struct sw_rec_call),
 };
+
+/* A record of a type that grew, copied up to what it holds, zero beyond. */
+static void sw_copy_rec(void *dst, size_t dsize, const struct sw_rec_header *h)
+{
+	size_t n = h->size < dsize ? h->size : dsize;
+
+	memset(dst, 0, dsize);
+	memcpy(dst, h, n);
+}
 
 struct sw_end_seen {
 	uint32_t cpu;
@@ -174,8 +185,11 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 				memcpy(&s->kernel, h, sizeof(s->kernel));
 			continue;
 		case SW_REC_LOST: {
-			const struct sw_rec_lost *l = (const void *)h;
+			struct sw_rec_lost lb, *l = &lb;
 
+			sw_copy_rec(&lb, sizeof(lb), h);
+			lostrec->call_full += l->call_full;
+			lostrec->call_nested += l->call_nested;
 			lostrec->full += l->full;
 			lostrec->nested += l->nested;
 			lostrec->stack += l->stack;
@@ -195,7 +209,7 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 					e = &(*ends)[k];
 			if (e) {
 				if (h->time >= e->end.h.time)
-					memcpy(&e->end, h, sizeof(e->end));
+					sw_copy_rec(&e->end, sizeof(e->end), h);
 				continue;
 			}
 			e = realloc(*ends, (*nends + 1) * sizeof(*e));
@@ -203,7 +217,7 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 				return sw_err_set(err, -ENOMEM, "out of memory");
 			*ends = e;
 			e[*nends].cpu = sec->arg;
-			memcpy(&e[*nends].end, h, sizeof(e->end));
+			sw_copy_rec(&e[*nends].end, sizeof(e->end), h);
 			(*nends)++;
 			continue;
 		}
@@ -213,6 +227,14 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 				continue;
 			}
 			s->nsamples++;
+			break;
+		case SW_REC_CALL:
+			if (h->size < sizeof(struct sw_rec_call) +
+					      8 * sw_call_nwords(h->flags)) {
+				s->bad_records++;
+				continue;
+			}
+			s->ncalls++;
 			break;
 		case SW_REC_COMM:
 		case SW_REC_FORK:
@@ -417,6 +439,10 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 			s->lost.stack += e->lost_stack;
 			s->lost.throttled += e->lost_throttled;
 			s->lost.sideband += e->sideband_lost;
+			s->lost.call_taken += e->call_taken;
+			s->lost.call_written += e->call_written;
+			s->lost.call_full += e->call_lost_full;
+			s->lost.call_nested += e->call_lost_nested;
 		}
 		s->lost.counted = true;
 	} else if (have_cnt) {
@@ -436,6 +462,13 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 		s->lost.throttled = lostrec.throttled;
 		s->lost.sideband = lostrec.sideband;
 	}
+	if (!(nends && !s->lost.cpus_no_end)) {
+		s->lost.call_full = lostrec.call_full;
+		s->lost.call_nested = lostrec.call_nested;
+	}
+	s->lost.calls_read = s->ncalls;
+	if (s->lost.counted && s->lost.call_written > s->ncalls)
+		s->lost.calls_missing = s->lost.call_written - s->ncalls;
 	s->lost.read = s->nsamples;
 	if (s->lost.counted && s->lost.written > s->nsamples)
 		s->lost.missing = s->lost.written - s->nsamples;
@@ -517,14 +550,30 @@ static bool sw_in_target(struct sw_u64map *tree, uint32_t pid)
 	return sw_u64map_get(tree, pid, &v);
 }
 
+/* What a replay hands records to: samples only, or every record. */
+struct sw_replay_cb {
+	int (*on_sample)(void *arg, const struct sw_rec_sample *smp);
+	int (*on_rec)(void *arg, const struct sw_rec_header *h, uint32_t cpu);
+	void *arg;
+	uint32_t cpu;	/* the stream of the record being replayed */
+	bool synth;	/* replaying the records synthesized at start */
+};
+
 static int sw_replay_one(struct sw_session *s, const struct sw_rec_header *h,
-			 struct sw_u64map *tree,
-			 int (*on_sample)(void *, const struct sw_rec_sample *),
-			 void *arg)
+			 struct sw_u64map *tree, struct sw_replay_cb *cb)
 {
 	const struct sw_rec_sample *smp;
 	int ret;
 
+	if (h->type == SW_REC_CALL) {
+		const struct sw_rec_call *c = (const void *)h;
+
+		if (s->target_pid && !sw_in_target(tree, c->pid)) {
+			s->filtered++;
+			return 0;
+		}
+		return cb->on_rec ? cb->on_rec(cb->arg, h, cb->cpu) : 0;
+	}
 	if (h->type != SW_REC_SAMPLE) {
 		if (h->type == SW_REC_FORK && s->target_pid) {
 			const struct sw_rec_fork *f = (const void *)h;
@@ -538,7 +587,9 @@ static int sw_replay_one(struct sw_session *s, const struct sw_rec_header *h,
 			s->bad_records++;
 			return 0;
 		}
-		return ret;
+		if (ret || !cb->on_rec || cb->synth)
+			return ret;
+		return cb->on_rec(cb->arg, h, cb->cpu);
 	}
 	smp = (const void *)h;
 	if (s->target_pid && !sw_in_target(tree, smp->pid)) {
@@ -549,13 +600,11 @@ static int sw_replay_one(struct sw_session *s, const struct sw_rec_header *h,
 		s->first_time = h->time;
 	if (h->time > s->last_time)
 		s->last_time = h->time;
-	return on_sample(arg, smp);
+	return cb->on_rec ? cb->on_rec(cb->arg, h, cb->cpu) :
+			    cb->on_sample(cb->arg, smp);
 }
 
-int sw_session_for_each(struct sw_session *s,
-			int (*on_sample)(void *arg,
-					 const struct sw_rec_sample *smp),
-			void *arg)
+static int sw_replay(struct sw_session *s, struct sw_replay_cb *cb)
 {
 	struct sw_heap h = { 0 };
 	struct sw_u64map tree;
@@ -566,11 +615,13 @@ int sw_session_for_each(struct sw_session *s,
 	sw_u64map_init(&tree);
 	if (s->target_pid && sw_u64map_put(&tree, s->target_pid, 1))
 		return -ENOMEM;
+	cb->synth = true;
 	for (i = 0; i < s->nsynth; i++) {
-		ret = sw_replay_one(s, s->synth[i], &tree, on_sample, arg);
+		ret = sw_replay_one(s, s->synth[i], &tree, cb);
 		if (ret)
 			goto out;
 	}
+	cb->synth = false;
 	/* Without MODULE records, the /proc/modules snapshot. */
 	mods = swd_find(s->file, SWD_SEC_MODULES);
 	if (!s->m.nkmod && mods) {
@@ -599,7 +650,8 @@ int sw_session_for_each(struct sw_session *s,
 		}
 		if (h.n)
 			sw_heap_down(&h, 0);
-		ret = sw_replay_one(s, rec, &tree, on_sample, arg);
+		cb->cpu = s->cpus[c].cpu;
+		ret = sw_replay_one(s, rec, &tree, cb);
 		if (ret)
 			goto out;
 	}
@@ -608,6 +660,26 @@ out:
 	free(h.pos);
 	sw_u64map_free(&tree);
 	return ret;
+}
+
+int sw_session_for_each(struct sw_session *s,
+			int (*on_sample)(void *arg,
+					 const struct sw_rec_sample *smp),
+			void *arg)
+{
+	struct sw_replay_cb cb = { .on_sample = on_sample, .arg = arg };
+
+	return sw_replay(s, &cb);
+}
+
+int sw_session_replay(struct sw_session *s,
+		      int (*on_rec)(void *arg, const struct sw_rec_header *h,
+				    uint32_t cpu),
+		      void *arg)
+{
+	struct sw_replay_cb cb = { .on_rec = on_rec, .arg = arg };
+
+	return sw_replay(s, &cb);
 }
 
 int64_t sw_session_locate(struct sw_session *s, uint32_t pid, uint64_t addr,

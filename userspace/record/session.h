@@ -40,6 +40,13 @@
  *               the sampler's counters at the end)
  * @cpus_no_end: CPUs whose stream has no END record
  * @ncpus:       CPUs with a stream
+ * @call_taken:  call records of traced probes produced, when counted
+ * @call_written: of them written to the relay buffers
+ * @call_full:   call records lost: buffer full
+ * @call_nested: call records lost: the ring's writer was busy (a handler
+ *               interrupted another on its CPU)
+ * @calls_read:  call records found in the file
+ * @calls_missing: call records written that are not in the file
  */
 struct sw_losses {
 	uint64_t taken;
@@ -54,6 +61,12 @@ struct sw_losses {
 	bool counted;
 	unsigned int cpus_no_end;
 	unsigned int ncpus;
+	uint64_t call_taken;
+	uint64_t call_written;
+	uint64_t call_full;
+	uint64_t call_nested;
+	uint64_t calls_read;
+	uint64_t calls_missing;
 };
 
 /* Samples lost by all causes, including those missing from the file. */
@@ -104,6 +117,7 @@ struct sw_cpu_recs {
  * @nsynth:      their number
  * @synthcap:    allocated
  * @nsamples:    sample records found
+ * @ncalls:      call records found
  * @filtered:    samples of processes outside the target tree (after
  *               sw_session_for_each())
  * @bad_records: records too short for their type (skipped)
@@ -129,6 +143,7 @@ struct sw_session {
 	size_t nsynth;
 	size_t synthcap;
 	uint64_t nsamples;
+	uint64_t ncalls;
 	uint64_t filtered;
 	uint64_t bad_records;
 	uint64_t first_time;
@@ -169,6 +184,27 @@ int sw_session_for_each(struct sw_session *s,
 			int (*on_sample)(void *arg,
 					 const struct sw_rec_sample *smp),
 			void *arg);
+
+/**
+ * sw_session_replay() - replay every record in one order: the records of
+ * all CPUs merged by time, each CPU's in its own order (so a thread's
+ * records stay in the order they were written, across migrations, as
+ * long as the CPUs' clocks agree).  Side-band records update the machine
+ * before @on_rec sees them; samples and calls of processes outside the
+ * target tree are left out (counted in filtered).
+ * @s:      the session
+ * @on_rec: called with each record and the CPU whose stream held it; a
+ *          nonzero return stops the replay and is returned
+ * @arg:    passed to @on_rec
+ *
+ * Can be called once per session, instead of sw_session_for_each().
+ *
+ * Return: 0, @on_rec's nonzero value, or -ENOMEM.
+ */
+int sw_session_replay(struct sw_session *s,
+		      int (*on_rec)(void *arg, const struct sw_rec_header *h,
+				    uint32_t cpu),
+		      void *arg);
 
 /* The value of @key in META, else in END (malloc()ed), or NULL. */
 char *sw_session_meta(const struct sw_session *s, const char *key);

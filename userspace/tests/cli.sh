@@ -1214,7 +1214,7 @@ man_opts() {
 # Options a man page documents that --help does not list, on purpose:
 # stat's -p is refused, with where to go instead (perf's letter).
 man_only="stat:-p"
-for c in stat record report events time probe span serve; do
+for c in stat record report events time probe span serve trace script; do
 	page=../man/stopwatch-$c.1
 	help_opts "$c" > "$tmp/help-$c"
 	man_opts "$page" | while read -r o; do
@@ -1313,7 +1313,7 @@ comp_is() {
 run bash --norc --noprofile -c "source '$COMPL' && complete -p stopwatch"
 expect "completion: bash registers _stopwatch for stopwatch" 0 "complete -F _stopwatch stopwatch" ""
 comp_is "completion: commands" "stopwatch " \
-	"events help probe record report serve span stat time version "
+	"events help probe record report script serve span stat time trace version "
 comp_is "completion: a command's prefix" "stopwatch ti" "time "
 comp_is "completion: options from the command's --help" "stopwatch record --call" "--call-graph "
 comp_is "completion: --call-graph modes" "stopwatch record --call-graph " \

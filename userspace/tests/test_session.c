@@ -259,7 +259,8 @@ static void test_major_mismatch(void **state)
 	tb_stream(&fs.cpu[0], 0, 1, SW_ABI_MAJOR + 1);
 	path = write_spec(&fs);
 	assert_int_equal(sw_session_open(path, NULL, &s, &err), -EPROTO);
-	assert_non_null(strstr(err.msg, "the sampler wrote record format 2.0; this stopwatch reads 1.x"));
+	assert_non_null(strstr(err.msg, "the sampler wrote record format 2."));
+	assert_non_null(strstr(err.msg, "; this stopwatch reads 1.x"));
 	unlink(path);
 	free(path);
 }

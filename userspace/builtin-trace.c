@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-trace.c - "stopwatch trace": a record of every call of the
+ * functions matching the patterns, one line per call, in time order.
+ *
+ * The probes are added with trace=on (their calls written into the
+ * sampler's streams, core/trace.c), a recording is made with no sampling
+ * ("stopwatch record -e none"), the probes are removed, and the recording
+ * is printed by "stopwatch script"'s printer (or kept with -o).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "base/child.h"
+#include "base/parse-options.h"
+#include "control/debugfs.h"
+#include "control/pattern.h"
+#include "control/probe-ctl.h"
+#include "control/probe-spec.h"
+#include "control/span-btf.h"
+#include "control/target.h"
+#include "control/upoint.h"
+
+struct sw_trace_args {
+	struct sw_target t;
+	const char *output;
+	const char *module;
+	const char *debugfs;
+	const char *attach;
+	bool ret;
+	bool json;
+	char **pat;
+	int npat;
+	char **cmd;
+};
+
+static const struct sw_cmd_doc sw_trace_doc = {
+	.name = "trace",
+	.usage = "stopwatch trace [OPTIONS] PATTERN... [-- COMMAND [ARGS]]",
+	.about =
+		"Record every call of the functions matching the patterns and print one\n"
+		"line per call in the order the calls returned: the process and thread,\n"
+		"the CPU it began and ended on, when it began, how long it took, the\n"
+		"function, and with --ret its return value.  The CPUs' streams are merged\n"
+		"by time; a thread's calls stay in their order across migrations.\n"
+		"PATTERNs are those of 'stopwatch time' (kernel functions, globs,\n"
+		"BINARY:SYMBOL user functions).  With a COMMAND, only it and its\n"
+		"descendants are printed; without one, tracing runs until ^C.\n"
+		"Records lost (buffer full, nested) are counted and said at the end.\n",
+	.examples =
+		"  stopwatch trace getppid -- ./app               each getppid call of ./app\n"
+		"  stopwatch trace --min 1ms 'vfs_*' -- make      only calls over 1 ms\n"
+		"  stopwatch trace -p 1234 --ret ksys_read        one process, with return values\n"
+		"  stopwatch trace -o calls.swd tcp_sendmsg -- ./client\n"
+		"  stopwatch script -i calls.swd --json\n",
+};
+
+static int sw_trace_parse_args(int argc, char **argv, struct sw_trace_args *a)
+{
+	const struct sw_option opts[] = {
+		SW_OPT_GROUP("Whose calls:"),
+		SW_OPT_TARGET(&a->t, "calls"),
+		SW_OPT_GROUP("How:"),
+		SW_OPT_BOOL(0, "ret", &a->ret, "also record each call's return value"),
+		SW_OPT_STRING(0, "attach", &a->attach, "HOW",
+			      "kretprobe, trampoline or auto (kernel functions)"),
+		SW_OPT_BOOL(0, "json", &a->json, "one JSON object per call"),
+		SW_OPT_NAME('o', "output", &a->output, "FILE",
+			    "save the recording to FILE instead of printing it\n"
+			    "(print it later with 'stopwatch script -i FILE')",
+			    "a file name"),
+		SW_OPT_NAME(0, "module", &a->module, "PATH",
+			    "stopwatch.ko to load if it is not loaded",
+			    "a file name"),
+		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
+			      "the stopwatch directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_END(),
+	};
+	struct sw_err err = { "" };
+	int n, end;
+
+	end = sw_command_split(argc, argv, "trace", &a->cmd);
+	if (end < 0)
+		return end;
+	n = sw_parse_options(end, argv, &sw_trace_doc, opts);
+	if (n <= 0)
+		return n < 0 ? n : 1;
+	a->pat = argv + n;
+	a->npat = end - n;
+	if (!a->npat) {
+		fprintf(stderr, "stopwatch trace: which functions? give at least one PATTERN\n\n");
+		sw_usage_print(stderr, &sw_trace_doc, opts);
+		return -EINVAL;
+	}
+	if (sw_target_check(&a->t, &err)) {
+		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "stopwatch record -e none ..." for @a, into @file. */
+static int sw_trace_record(struct sw_trace_args *a, const char *dir,
+			   const char *file)
+{
+	char *argv[64], pid[24];
+	int n = 0, i;
+
+	argv[n++] = "record";
+	argv[n++] = "-e";
+	argv[n++] = "none";
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = (char *)file;
+	argv[n++] = "--debugfs";
+	argv[n++] = (char *)dir;
+	if (a->cmd && *a->cmd) {
+		argv[n++] = "--";
+		for (i = 0; a->cmd[i] && n < 63; i++)
+			argv[n++] = a->cmd[i];
+	} else if (a->t.pid) {
+		snprintf(pid, sizeof(pid), "%" PRIu64, a->t.pid);
+		argv[n++] = "-p";
+		argv[n++] = pid;
+	} else {
+		argv[n++] = "-a";
+	}
+	argv[n] = NULL;
+	return cmd_record(n, argv);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct sw_trace_args a = { 0 };
+	struct sw_pattern_src src = { 0 };
+	struct sw_expansion e = { 0 };
+	struct sw_probe_opts po = { 0 };
+	struct sw_script_opts so = { 0 };
+	struct sw_err err = { "" };
+	char *dir = NULL, *opts = NULL, *all = NULL, *line = NULL;
+	char tag[32], tmp[64] = "";
+	const char *file;
+	bool loaded = false, added = false;
+	int ret, fd;
+
+	ret = sw_trace_parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = sw_points_expand(a.pat, (size_t)a.npat, (pid_t)a.t.pid, NULL,
+			       &src, &e, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+		goto cleanup;
+	}
+	sw_pattern_skipped_print(stderr, "trace", &e);
+	if (!a.debugfs) {
+		ret = sw_module_ensure(a.module, e.n, &loaded, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+			goto cleanup;
+		}
+	}
+	ret = sw_debugfs_find(a.debugfs, &dir, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+		goto cleanup;
+	}
+	ret = sw_target_apply(&a.t, &po, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+		goto cleanup;
+	}
+	opts = sw_probe_opts_format(&po);
+	if (!opts || asprintf(&all, "%s%strace=%s", opts, *opts ? " " : "",
+			      a.ret ? "ret" : "on") < 0) {
+		all = NULL;
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = sw_btf_attach_extra(&e, a.attach);
+	if (ret)
+		goto cleanup;
+	snprintf(tag, sizeof(tag), "tr%d", (int)getpid());
+	line = sw_ctl_build_ext('+', e.name, e.extra, e.n, tag, all);
+	if (!line) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	ret = sw_ctl_write(dir, "probes", line, &err);
+	if (ret) {
+		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
+		goto cleanup;
+	}
+	added = true;
+
+	file = a.output;
+	if (!file) {
+		snprintf(tmp, sizeof(tmp), "/tmp/stopwatch-trace-XXXXXX");
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			ret = -errno;
+			fprintf(stderr, "stopwatch trace: cannot create a temporary file: %s\n",
+				strerror(errno));
+			tmp[0] = '\0';
+			goto cleanup;
+		}
+		close(fd);
+		file = tmp;
+	}
+	ret = sw_trace_record(&a, dir, file);
+	if (ret)
+		goto cleanup;
+	free(line);
+	line = sw_ctl_build('-', e.name, e.n, tag, NULL);
+	if (line && !sw_ctl_write(dir, "probes", line, &err))
+		added = false;
+	if (!a.output) {
+		so.json = a.json;
+		so.calls_only = true;
+		so.min_ns = a.t.min_ns;
+		so.all_pids = !(a.cmd && *a.cmd);
+		ret = sw_script_print(file, &so, "trace");
+		if (fflush(stdout) && !ret)
+			ret = -EIO;
+	}
+cleanup:
+	if (added) {
+		free(line);
+		line = sw_ctl_build('-', e.name, e.n, tag, NULL);
+		if (!line || sw_ctl_write(dir, "probes", line, &err))
+			fprintf(stderr, "stopwatch trace: could not remove the probes tagged %s: %s\n",
+				tag, err.msg);
+	}
+	if (tmp[0])
+		unlink(tmp);
+	free(line);
+	free(all);
+	free(opts);
+	free(dir);
+	sw_expansion_free(&e);
+	sw_pattern_src_free(&src);
+	return ret;
+}
