@@ -97,8 +97,8 @@ fi
 # makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
-	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,lockdown"
+	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span,trace}"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,lockdown,unwind"
 }
 
 # Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.
