@@ -56,7 +56,7 @@
 #include "wrapper/perf_event.h"
 #include "wrapper/timekeeping.h"
 #include "session.h"
-#include "unwind.h"
+#include "utables.h"
 
 /* ---- module parameters ---------------------------------------------------- */
 

@@ -55,7 +55,7 @@
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"
 #include "session.h"
-#include "unwind.h"
+#include "utables.h"
 
 /* MMAP records waiting for their task to reach process context. */
 #define SW_SB_DEFER_MAX 512

@@ -23,7 +23,7 @@
 #include "wrapper/uaccess.h"
 #include "lib/unwtab.h"
 #include "session.h"
-#include "unwind.h"
+#include "utables.h"
 
 /*
  * sw_fp_walk() - follow frame records {next fp, return address} from @fp,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * unwind.h - the unwind tables of user stacks as the overflow handler
- * sees them (unwind.c keeps them).
+ * utables.h - the unwind tables of user stacks as the overflow handler
+ * sees them (utables.c keeps them).
  */
-#ifndef _STOPWATCH_SAMPLER_UNWIND_H
-#define _STOPWATCH_SAMPLER_UNWIND_H
+#ifndef _STOPWATCH_SAMPLER_UTABLES_H
+#define _STOPWATCH_SAMPLER_UTABLES_H
 
 #include <linux/types.h>
 #include <stopwatch/unwind.h>
@@ -32,4 +32,4 @@ void sw_unw_sb_map(u32 pid, u64 start, u64 len, u64 pgoff, const u8 *bid,
 int sw_unwind_init(void);
 void sw_unwind_exit(void);
 
-#endif /* _STOPWATCH_SAMPLER_UNWIND_H */
+#endif /* _STOPWATCH_SAMPLER_UTABLES_H */

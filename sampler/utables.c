@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind.c - unwind tables for user stacks (stopwatch/unwind.h): the
+ * utables.c - unwind tables for user stacks (stopwatch/unwind.h): the
  * control file "unwind" that loads them and maps them into processes, and
  * the lookups the overflow handler makes.
  *
@@ -26,7 +26,7 @@
 
 #include "control/control.h"
 #include "lib/unwtab.h"
-#include "unwind.h"
+#include "utables.h"
 
 static unsigned int unwind_kb = 65536;
 module_param(unwind_kb, uint, 0400);
