@@ -98,7 +98,7 @@ fi
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
 	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span,trace}"
-	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,lockdown,unwind"
+	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,unwind,lockdown"
 }
 
 # Which arch/kernel pairs: 6.12-rt (any *-rt) is an amd64 flavour only.

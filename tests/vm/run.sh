@@ -1008,6 +1008,13 @@ for s in "${SUITES[@]}"; do
     [[ $s =~ ^[A-Za-z0-9_.-]+$ ]] || die "bad suite name '$s'"
     [ -f "$VM_DIR/suites/$s.sh" ] || die "no suite $s (tests/vm/suites/$s.sh); see --list"
 done
+# lockdown last, whatever order the list gives: the lockdown it raises
+# cannot be lowered in a boot, and every later suite would be refused.
+if [[ " ${SUITES[*]} " == *" lockdown "* ]]; then
+    RUN_SUITES=()
+    for s in "${SUITES[@]}"; do [ "$s" = lockdown ] || RUN_SUITES+=("$s"); done
+    SUITES=("${RUN_SUITES[@]}" lockdown)
+fi
 
 mkdir -p "$CACHE/$ARCH"
 exec 9> "$CACHE/$ARCH/lock"
