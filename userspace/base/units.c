@@ -41,9 +41,14 @@ char *sw_fmt_fixed(char *buf, uint64_t v, unsigned int places)
 	return buf;
 }
 
-char *sw_fmt_human_ns(char *buf, uint64_t ns)
+/*
+ * Three significant digits in the largest of @unit (ns, then thousands)
+ * that keeps the value under 1000; beyond 999 s the seconds grow
+ * ("1234 s").  "%.2f" of 9.996 is "10.00", hence the steps at x.995.
+ */
+static char *sw_fmt_scaled(char *buf, uint64_t ns,
+			   const char *const unit[4])
 {
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
 	double v = (double)ns;
 	unsigned int u = 0;
 
@@ -55,7 +60,6 @@ char *sw_fmt_human_ns(char *buf, uint64_t ns)
 		v /= 1000;
 		u++;
 	}
-	/* Three significant digits; "%.2f" of 9.996 is "10.00", so step. */
 	if (v < 9.995)
 		snprintf(buf, SW_UNITS_LEN, "%.2f %s", v, unit[u]);
 	else if (v < 99.95)
@@ -63,6 +67,13 @@ char *sw_fmt_human_ns(char *buf, uint64_t ns)
 	else
 		snprintf(buf, SW_UNITS_LEN, "%.0f %s", v, unit[u]);
 	return buf;
+}
+
+char *sw_fmt_human_ns(char *buf, uint64_t ns)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+
+	return sw_fmt_scaled(buf, ns, unit);
 }
 
 char *sw_fmt_count(char *buf, uint64_t v)
@@ -82,24 +93,8 @@ char *sw_fmt_count(char *buf, uint64_t v)
 
 char *sw_fmt_dur(char *buf, uint64_t ns)
 {
+	/* Aligned in tables: "s " is as wide as the others. */
 	static const char *const unit[] = { "ns", "\xc2\xb5s", "ms", "s " };
-	double v = (double)ns;
-	unsigned int u = 0;
 
-	if (ns < 1000) {
-		snprintf(buf, SW_UNITS_LEN, "%llu ns", (unsigned long long)ns);
-		return buf;
-	}
-	while (u < 3 && v >= 999.5) {
-		v /= 1000;
-		u++;
-	}
-	/* Beyond 999 s the seconds grow: "1234 s". */
-	if (v < 9.995)
-		snprintf(buf, SW_UNITS_LEN, "%.2f %s", v, unit[u]);
-	else if (v < 99.95)
-		snprintf(buf, SW_UNITS_LEN, "%.1f %s", v, unit[u]);
-	else
-		snprintf(buf, SW_UNITS_LEN, "%.0f %s", v, unit[u]);
-	return buf;
+	return sw_fmt_scaled(buf, ns, unit);
 }
