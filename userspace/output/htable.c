@@ -216,9 +216,12 @@ static void sw_htable_head(const struct sw_htable *t, const struct sw_hcol *k,
 static const char *sw_htable_cell(const struct sw_htable *t,
 				  const struct sw_hcol *k, size_t r, char *buf)
 {
-	uint64_t v = k->v[r];
+	uint64_t v;
 	size_t l;
 
+	if (k->kind == SW_HK_TEXT)	/* no values: its text */
+		return k->text[r] ? k->text[r] : "";
+	v = k->v[r];
 	switch (k->kind) {
 	case SW_HK_DUR:
 		if (t->empty[r])
@@ -271,19 +274,44 @@ static void sw_htable_footer(FILE *f, const struct sw_htable *t,
 		fprintf(f, "%s\n", t->notes[i]);
 }
 
+/* The columns worth showing from @first on, in order; NULL: no memory. */
+static size_t *sw_htable_shown_cols(const struct sw_htable *t, size_t first,
+				    size_t *n)
+{
+	size_t *shown = calloc(t->ncols ? t->ncols : 1, sizeof(*shown));
+	size_t c;
+
+	*n = 0;
+	for (c = first; shown && c < t->ncols; c++)
+		if (sw_htable_shown(t, c))
+			shown[(*n)++] = c;
+	return shown;
+}
+
+/* What both printers end with: the grid freed, the footnotes, errors. */
+static int sw_htable_done(FILE *f, const struct sw_htable *t,
+			  struct sw_grid *g, size_t *shown, size_t n, int ret)
+{
+	sw_grid_free(g);
+	if (!ret)
+		sw_htable_footer(f, t, shown, n);
+	free(shown);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	return ret;
+}
+
 int sw_htable_print_vertical(FILE *f, const struct sw_htable *t)
 {
 	char buf[SW_UNITS_LEN], head[128];
 	struct sw_grid g = { 0 };
-	size_t *shown, n = 0, c, i;
+	size_t *shown, n, i;
 	int ret;
 
-	shown = calloc(t->ncols ? t->ncols : 1, sizeof(*shown));
+	/* The first column is the title line. */
+	shown = sw_htable_shown_cols(t, 1, &n);
 	if (!shown)
 		return -ENOMEM;
-	for (c = 1; c < t->ncols; c++)
-		if (sw_htable_shown(t, c))
-			shown[n++] = c;
 	ret = sw_grid_init(&g, 2, n);
 	if (!ret && t->ncols && t->nrows)
 		fprintf(f, "%s\n", t->col[0].text[0] ? t->col[0].text[0] : "");
@@ -294,10 +322,7 @@ int sw_htable_print_vertical(FILE *f, const struct sw_htable *t)
 		sw_htable_head(t, k, head, sizeof(head));
 		ret = sw_grid_set(&g, i, 0, head);
 		if (!ret)
-			ret = sw_grid_set(&g, i, 1,
-					  k->kind == SW_HK_TEXT ?
-						  (k->text[0] ? k->text[0] : "") :
-						  sw_htable_cell(t, k, 0, buf));
+			ret = sw_grid_set(&g, i, 1, sw_htable_cell(t, k, 0, buf));
 	}
 	if (!ret && t->nrows) {
 		for (i = 0; i < n; i++) {
@@ -314,28 +339,19 @@ int sw_htable_print_vertical(FILE *f, const struct sw_htable *t)
 		if (!ret)
 			sw_grid_print(f, &g);
 	}
-	sw_grid_free(&g);
-	if (!ret)
-		sw_htable_footer(f, t, shown, n);
-	free(shown);
-	if (!ret && ferror(f))
-		ret = -EIO;
-	return ret;
+	return sw_htable_done(f, t, &g, shown, n, ret);
 }
 
 int sw_htable_print(FILE *f, const struct sw_htable *t)
 {
 	char buf[SW_UNITS_LEN], head[128];
 	struct sw_grid g = { 0 };
-	size_t *shown, n = 0, c, r, i;
+	size_t *shown, n, r, i;
 	int ret;
 
-	shown = calloc(t->ncols ? t->ncols : 1, sizeof(*shown));
+	shown = sw_htable_shown_cols(t, 0, &n);
 	if (!shown)
 		return -ENOMEM;
-	for (c = 0; c < t->ncols; c++)
-		if (sw_htable_shown(t, c))
-			shown[n++] = c;
 	ret = sw_grid_init(&g, n, t->nrows + 1);
 	for (i = 0; !ret && i < n; i++) {
 		const struct sw_hcol *k = &t->col[shown[i]];
@@ -345,19 +361,11 @@ int sw_htable_print(FILE *f, const struct sw_htable *t)
 		ret = sw_grid_set(&g, 0, i, head);
 		for (r = 0; !ret && r < t->nrows; r++)
 			ret = sw_grid_set(&g, r + 1, i,
-					  k->kind == SW_HK_TEXT ?
-						  (k->text[r] ? k->text[r] : "") :
-						  sw_htable_cell(t, k, r, buf));
+					  sw_htable_cell(t, k, r, buf));
 	}
 	if (!ret)
 		sw_grid_print(f, &g);
-	sw_grid_free(&g);
-	if (!ret)
-		sw_htable_footer(f, t, shown, n);
-	free(shown);
-	if (!ret && ferror(f))
-		ret = -EIO;
-	return ret;
+	return sw_htable_done(f, t, &g, shown, n, ret);
 }
 
 /* The losses of the stats and span_stats files, by column. */

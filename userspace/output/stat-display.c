@@ -115,18 +115,19 @@ static int sw_print_bd_grid(FILE *f, const struct sw_breakdown *bd,
 static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 			  const struct sw_display_opts *o);
 
-int sw_print_table(FILE *f, const struct sw_snapshot *s,
-		   const struct sw_display_opts *o)
+/*
+ * What follows the probes' table in both forms (@ret: the table's
+ * result): the breakdown, printed with @bo, and the histograms.
+ */
+static int sw_print_after_table(FILE *f, const struct sw_snapshot *s,
+				const struct sw_display_opts *o,
+				const struct sw_display_opts *bo, int ret)
 {
 	size_t i, k;
-	int ret;
 
-	if (!o->all)
-		return sw_print_human(f, s, o);
-	ret = sw_print_stats_grid(f, s, o);
 	if (!ret && o->breakdown && s->bd) {
 		fprintf(f, "\nbreakdown by %s:\n", s->bd->mode);
-		ret = sw_print_bd_grid(f, s->bd, o);
+		ret = sw_print_bd_grid(f, s->bd, bo);
 	}
 	for (i = 0; !ret && o->hist && i < s->nprobes; i++) {
 		const struct sw_hist_set *hs = s->probe[i].hist;
@@ -139,6 +140,17 @@ int sw_print_table(FILE *f, const struct sw_snapshot *s,
 	if (!ret && ferror(f))
 		ret = -EIO;
 	return ret;
+}
+
+int sw_print_table(FILE *f, const struct sw_snapshot *s,
+		   const struct sw_display_opts *o)
+{
+	int ret;
+
+	if (!o->all)
+		return sw_print_human(f, s, o);
+	ret = sw_print_stats_grid(f, s, o);
+	return sw_print_after_table(f, s, o, o, ret);
 }
 
 /* ---- the human default ---- */
@@ -330,28 +342,13 @@ static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 	const struct sw_human_rows hr = { 0 };
 	const struct sw_display_opts bo = { .human = true };
 	struct sw_htable t;
-	size_t i, k;
 	int ret;
 
 	ret = sw_human_build(&t, s, &hr);
 	if (!ret)
 		ret = sw_htable_print(f, &t);
 	sw_htable_free(&t);
-	if (!ret && o->breakdown && s->bd) {
-		fprintf(f, "\nbreakdown by %s:\n", s->bd->mode);
-		ret = sw_print_bd_grid(f, s->bd, &bo);
-	}
-	for (i = 0; !ret && o->hist && i < s->nprobes; i++) {
-		const struct sw_hist_set *hs = s->probe[i].hist;
-
-		for (k = 0; !ret && hs && k < hs->n; k++) {
-			fputc('\n', f);
-			ret = sw_hist_fprint(f, s->probe[i].name, &hs->hist[k]);
-		}
-	}
-	if (!ret && ferror(f))
-		ret = -EIO;
-	return ret;
+	return sw_print_after_table(f, s, o, &bo, ret);
 }
 
 int sw_print_text_table(FILE *f, const struct sw_table *tab, const char *head,

@@ -348,6 +348,25 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 }
 
 /* The human default: the table of stat's default, histograms, keyed rows. */
+/* What follows the table in both forms: the histograms, the keyed rows. */
+static int sw_print_hists_keys(FILE *f, const struct sw_time_report *r,
+			       const struct sw_snapshot *s)
+{
+	const struct sw_probe_stat *p;
+	const struct sw_hist *h;
+	size_t j;
+
+	for (j = 0; r->hist && j < r->n; j++) {
+		p = sw_snapshot_probe(s, r->ids[j]);
+		h = p && p->hist ? sw_hist_find(p->hist, "ns") : NULL;
+		if (h && h->calls)
+			sw_print_hist(f, r, r->names[j], h);
+	}
+	if (r->keys)
+		sw_print_keys_text(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
 static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 				const struct sw_snapshot *s)
 {
@@ -361,7 +380,6 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 		.brief_events = true,
 	};
 	const struct sw_probe_stat *p;
-	const struct sw_hist *h;
 	struct sw_htable t;
 	size_t j;
 	int ret;
@@ -377,7 +395,7 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 		return ret;
 	/* The table flags what was missed; a report in a file is not seen. */
 	for (j = 0; f != stdout && j < r->n; j++) {
-		int c = sw_snapshot_col(s, "missed");
+		int c = sw_snapshot_col(s, SW_COL_MISSED);
 
 		p = sw_snapshot_probe(s, r->ids[j]);
 		if (p && c >= 0 && p->val[c])
@@ -385,22 +403,13 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 				"stopwatch time: %s: %llu calls missed (not measured)\n",
 				r->names[j], (unsigned long long)p->val[c]);
 	}
-	for (j = 0; r->hist && j < r->n; j++) {
-		p = sw_snapshot_probe(s, r->ids[j]);
-		h = p && p->hist ? sw_hist_find(p->hist, "ns") : NULL;
-		if (h && h->calls)
-			sw_print_hist(f, r, r->names[j], h);
-	}
-	if (r->keys)
-		sw_print_keys_text(f, r);
-	return ferror(f) ? -EIO : 0;
+	return sw_print_hists_keys(f, r, s);
 }
 
 int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 			  const struct sw_snapshot *s)
 {
 	const struct sw_probe_stat *p;
-	const struct sw_hist *h;
 	size_t j, k, nev;
 	bool have_f[3], have;
 	int ev[8];
@@ -455,15 +464,7 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 				"stopwatch time: %s: %" PRIu64 " calls missed (not measured)\n",
 				r->names[j], v);
 	}
-	for (j = 0; r->hist && j < r->n; j++) {
-		p = sw_snapshot_probe(s, r->ids[j]);
-		h = p && p->hist ? sw_hist_find(p->hist, "ns") : NULL;
-		if (h && h->calls)
-			sw_print_hist(f, r, r->names[j], h);
-	}
-	if (r->keys)
-		sw_print_keys_text(f, r);
-	return ferror(f) ? -EIO : 0;
+	return sw_print_hists_keys(f, r, s);
 }
 
 int sw_time_report_print(FILE *f, const struct sw_time_report *r)
