@@ -54,6 +54,7 @@
 #include "wrapper/module.h"
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"
+#include "buildid.h"
 #include "session.h"
 #include "utables.h"
 
@@ -71,6 +72,10 @@
  * @pid:   process
  * @tid:   thread that mapped it (the process for synthesized records)
  * @name:  without a file: the special mapping's name ("[vdso]"), or empty
+ * @task:  a thread of @pid that stays alive while the record is made
+ *         (current in the task_work, referenced in the start-time walk)
+ * @mm:    the address space mapped into (an identity for the unwind
+ *         tables, never dereferenced)
  */
 struct sw_sb_map {
 	struct file *file;
@@ -81,6 +86,8 @@ struct sw_sb_map {
 	u32 pid;
 	u32 tid;
 	char name[32];
+	struct task_struct *task;
+	const struct mm_struct *mm;
 };
 
 /**
@@ -148,69 +155,6 @@ static void sw_sb_comm(struct sw_session *s, struct task_struct *t,
 	sw_samp_emit(s, &r, sizeof(r));
 }
 
-#define SW_NT_GNU_BUILD_ID 3	/* ELF note type of the GNU build-id */
-
-/*
- * The GNU build-id of an ELF file, from its first page in the page cache.
- * Only a page already cached and up to date is used (it is, for a file
- * just mapped for execution: its header was read to map it), so this never
- * sleeps or does I/O; a note outside the first page is not found.
- *
- * Context: process context (the page's last reference may be dropped
- * here, which takes sleeping locks under PREEMPT_RT).
- * Return: bytes of build-id copied to @id (at most SW_BUILD_ID_MAX), or 0.
- */
-static u8 sw_sb_build_id(struct file *file, u8 *id)
-{
-	struct page *page = find_get_page(file->f_mapping, 0);
-	const Elf64_Ehdr *eh;
-	const char *p;
-	u8 n = 0;
-	int i;
-
-	if (!page)
-		return 0;
-	if (!PageUptodate(page))
-		goto out_put;
-	p = kmap_local_page(page);
-	eh = (const Elf64_Ehdr *)p;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    eh->e_phoff > PAGE_SIZE ||
-	    eh->e_phnum > (PAGE_SIZE - eh->e_phoff) / sizeof(Elf64_Phdr))
-		goto out_unmap;
-	for (i = 0; i < eh->e_phnum && !n; i++) {
-		const Elf64_Phdr *ph = (const Elf64_Phdr *)(p + eh->e_phoff) + i;
-		u64 off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
-
-		if (ph->p_type != PT_NOTE || end > PAGE_SIZE || end < off)
-			continue;
-		while (off + sizeof(Elf64_Nhdr) <= end) {
-			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(p + off);
-			u64 name = off + sizeof(*nh);
-			u64 desc = name + ALIGN(nh->n_namesz, 4);
-			u64 next = desc + ALIGN(nh->n_descsz, 4);
-
-			if (next > end || next <= off)
-				break;
-			if (nh->n_type == SW_NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(p + name, "GNU", 4) && nh->n_descsz &&
-			    nh->n_descsz <= SW_BUILD_ID_MAX) {
-				n = nh->n_descsz;
-				memcpy(id, p + desc, n);
-				break;
-			}
-			off = next;
-		}
-	}
-out_unmap:
-	kunmap_local(p);
-out_put:
-	put_page(page);
-	return n;
-}
-
 static u32 sw_sb_prot(unsigned long vm_flags)
 {
 	return (vm_flags & VM_READ ? PROT_READ : 0) |
@@ -244,6 +188,8 @@ static void sw_sb_map_fill(struct sw_sb_map *m, struct vm_area_struct *vma)
 	m->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	m->prot = sw_sb_prot(vma->vm_flags);
 	m->name[0] = '\0';
+	m->task = NULL;
+	m->mm = vma->vm_mm;
 	if (!m->file && vma->vm_ops && vma->vm_ops->name)
 		name = vma->vm_ops->name(vma);
 	if (name)
@@ -276,7 +222,7 @@ static void sw_sb_mmap(struct sw_session *s, struct sw_rec_mmap *r,
 		r->ino_generation = inode->i_generation;
 		r->dev_major = MAJOR(inode->i_sb->s_dev);
 		r->dev_minor = MINOR(inode->i_sb->s_dev);
-		r->build_id_size = sw_sb_build_id(m->file, r->build_id);
+		r->build_id_size = sw_file_build_id(m->file, r->build_id);
 		if (r->build_id_size)
 			flags |= SW_MMAP_F_BUILD_ID;
 	} else if (m->name[0]) {
@@ -295,9 +241,10 @@ static void sw_sb_mmap(struct sw_session *s, struct sw_rec_mmap *r,
 	r->len = m->len;
 	r->prot = m->prot;
 	r->path_len = plen;
-	if (s->o.unwind_table && (flags & SW_MMAP_F_BUILD_ID))
-		sw_unw_sb_map(r->pid, r->start, r->len, r->pgoff,
-			      r->build_id, r->build_id_size);
+	if (s->o.unwind_table && m->task)
+		sw_unw_sb_map(m->task, m->mm, r->start, r->len, r->pgoff,
+			      (flags & SW_MMAP_F_BUILD_ID) ? r->build_id : NULL,
+			      r->build_id_size);
 	sw_samp_emit(s, r, size);
 }
 
@@ -469,6 +416,7 @@ static int sw_kp_mmap(struct kprobe *kp, struct pt_regs *regs)
 	sw_sb_map_fill(&d->m, vma);
 	d->m.pid = task_tgid_nr(t);
 	d->m.tid = task_pid_nr(t);
+	d->m.task = t;
 	if (d->m.file)
 		get_file(d->m.file);
 	atomic_inc(&sw_sb.inflight);
@@ -704,6 +652,7 @@ static void sw_sb_mappings(struct sw_session *s)
 				sw_sb_map_fill(&m, vma);
 				m.pid = task_tgid_nr(tasks[i]);
 				m.tid = m.pid;
+				m.task = tasks[i];
 				sw_sb_mmap(s, r, &m, SW_REC_F_SYNTH);
 			}
 			mmap_read_unlock(mm);

@@ -21,11 +21,14 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "control/control.h"
 #include "lib/unwtab.h"
+#include "buildid.h"
 #include "utables.h"
 
 static unsigned int unwind_kb = 65536;
@@ -59,6 +62,9 @@ struct sw_unw_tab {
  * struct sw_unw_proc - the maps of one process.
  * @node: in sw_unw_procs
  * @rcu:  frees it after a grace period once replaced
+ * @mm:   the address space the maps describe, an identity only (never
+ *        dereferenced): a map seen in another one (after an exec, or a
+ *        pid reused) drops all the older maps
  * @pid:  thread-group id
  * @nr:   maps
  * @m:    maps sorted by start, not overlapping
@@ -66,6 +72,7 @@ struct sw_unw_tab {
 struct sw_unw_proc {
 	struct hlist_node node;
 	struct rcu_head rcu;
+	const void *mm;
 	u32 pid;
 	u32 nr;
 	struct sw_unw_map m[];
@@ -76,7 +83,7 @@ static LIST_HEAD(sw_unw_tabs);
 static DEFINE_HASHTABLE(sw_unw_procs, 6);
 static size_t sw_unw_bytes;
 static u64 sw_unw_refused_room, sw_unw_refused_bad, sw_unw_maps_loaded;
-static u64 sw_unw_refused_procs;
+static u64 sw_unw_refused_procs, sw_unw_refused_stale;
 static u32 sw_unw_nproc;
 
 /* Processes with maps, at most (each map of a process replaces its array). */
@@ -153,11 +160,12 @@ static void sw_unw_clear(void)
 	struct hlist_node *pn;
 	int bkt;
 
-	hash_for_each_safe(sw_unw_procs, bkt, pn, p, node)
+	hash_for_each_safe(sw_unw_procs, bkt, pn, p, node) {
 		hash_del_rcu(&p->node);
+		kfree_rcu(p, rcu);
+	}
+	/* no reader holds a map, so none holds a table's rows */
 	synchronize_rcu();
-	hash_for_each_safe(sw_unw_procs, bkt, pn, p, node)
-		kfree(p);
 	list_for_each_entry_safe(t, tn, &sw_unw_tabs, node) {
 		list_del(&t->node);
 		kvfree(t);
@@ -219,43 +227,64 @@ static int sw_unw_load_table(const struct sw_unw_table_cmd *c, size_t len)
 }
 
 /*
- * Maps [@start, @end) of process @pid to table @t, replacing what it
- * overlaps.  Context: process context, sw_unw_lock held.
+ * Maps [@start, @end) of process @pid (address space @mm) to table @t, or
+ * to no table when @t is NULL (code without a table: the old maps it
+ * overlaps must not unwind it), replacing what it overlaps.  Maps of
+ * another address space are dropped.
+ *
+ * Context: process context, sw_unw_lock held.
  */
-static int sw_unw_insert(u32 pid, u64 start, u64 end, u64 adj,
-			 const struct sw_unw_tab *t)
+static int sw_unw_insert(u32 pid, const void *mm, u64 start, u64 end,
+			 u64 adj, const struct sw_unw_tab *t)
 {
 	struct sw_unw_proc *old, *p;
-	u32 i, n = 0;
+	u32 i, n = 0, keep = 0;
 
 	old = sw_unw_proc_find(pid);
+	if (old && old->mm == mm)
+		for (i = 0; i < old->nr; i++)
+			keep += old->m[i].end <= start || old->m[i].start >= end;
+	if (!t) {
+		if (!old || (old->mm == mm && keep == old->nr))
+			return 0;
+		if (!keep) {
+			hash_del_rcu(&old->node);
+			kfree_rcu(old, rcu);
+			sw_unw_nproc--;
+			return 0;
+		}
+	}
 	if (!old && sw_unw_nproc >= SW_UNW_PROCS_MAX) {
 		sw_unw_refused_procs++;
 		sw_error("unwind: map pid=%u: already %d processes", pid,
 			 SW_UNW_PROCS_MAX);
 		return -ENOSPC;
 	}
-	if (old && old->nr >= SW_UNW_MAPS_MAX) {
+	if (t && keep >= SW_UNW_MAPS_MAX) {
 		sw_error("unwind: map pid=%u: already %d maps", pid,
 			 SW_UNW_MAPS_MAX);
 		return -ENOSPC;
 	}
-	p = kmalloc(struct_size(p, m, (old ? old->nr : 0) + 1), GFP_KERNEL);
+	p = kmalloc(struct_size(p, m, keep + 1), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	p->pid = pid;
+	p->mm = mm;
 	/* Keep the old maps that do not overlap, insert the new in order. */
-	for (i = 0; old && i < old->nr; i++)
+	for (i = 0; keep && i < old->nr; i++)
 		if (old->m[i].end <= start || old->m[i].start >= end)
 			p->m[n++] = old->m[i];
-	for (i = n; i > 0 && p->m[i - 1].start > start; i--)
-		p->m[i] = p->m[i - 1];
-	p->m[i].start = start;
-	p->m[i].end = end;
-	p->m[i].adj = adj;
-	p->m[i].rows = t->rows;
-	p->m[i].nr = t->nr;
-	n++;
+	if (t) {
+		for (i = n; i > 0 && p->m[i - 1].start > start; i--)
+			p->m[i] = p->m[i - 1];
+		p->m[i].start = start;
+		p->m[i].end = end;
+		p->m[i].adj = adj;
+		p->m[i].rows = t->rows;
+		p->m[i].nr = t->nr;
+		n++;
+		sw_unw_maps_loaded++;
+	}
 	p->nr = n;
 	if (old) {
 		hlist_replace_rcu(&old->node, &p->node);
@@ -264,39 +293,74 @@ static int sw_unw_insert(u32 pid, u64 start, u64 end, u64 adj,
 		hash_add_rcu(sw_unw_procs, &p->node, p->pid);
 		sw_unw_nproc++;
 	}
-	sw_unw_maps_loaded++;
 	return 0;
 }
 
+/* Whether @mm is still @task's address space (not replaced by an exec). */
+static bool sw_unw_mm_current(struct task_struct *task,
+			      const struct mm_struct *mm)
+{
+	bool same;
+
+	task_lock(task);
+	same = task->mm == mm;
+	task_unlock(task);
+	return same;
+}
+
 /**
- * sw_unw_sb_map() - a file mapping the side-band saw: map its table into
- * the process if one with its build-id is loaded.
- * @pid:   thread-group id
+ * sw_unw_sb_map() - an executable mapping the side-band saw: map its
+ * table into the process if one with its build-id is loaded, else mark
+ * the range as having none.
+ * @task:  a thread of the process (current, or referenced by the caller)
+ * @mm:    the address space mapped into
  * @start: first address
  * @len:   bytes
  * @pgoff: file offset of @start
- * @bid:   the file's build-id
+ * @bid:   the file's build-id, or NULL (no file, or no build-id)
  * @bid_len: its bytes
  *
- * Context: process context, may sleep (the side-band's task_work or its
- * start-time walk of existing mappings).
+ * Context: process context, may sleep (the side-band's task_work, or its
+ * start-time walk of existing mappings with @mm's mmap_lock held).
  */
-void sw_unw_sb_map(u32 pid, u64 start, u64 len, u64 pgoff, const u8 *bid,
-		   u8 bid_len)
+void sw_unw_sb_map(struct task_struct *task, const struct mm_struct *mm,
+		   u64 start, u64 len, u64 pgoff, const u8 *bid, u8 bid_len)
 {
-	const struct sw_unw_tab *t;
-	u64 adj;
+	const struct sw_unw_tab *t = NULL;
+	u64 adj = 0;
 
 	mutex_lock(&sw_unw_lock);
-	t = sw_unw_tab_find(bid, bid_len);
-	if (t && !sw_unw_adj(t->seg, t->nseg, start, pgoff, &adj))
-		sw_unw_insert(pid, start, start + len, adj, t);
+	if (bid && bid_len)
+		t = sw_unw_tab_find(bid, bid_len);
+	if (t && sw_unw_adj(t->seg, t->nseg, start, pgoff, &adj))
+		t = NULL;
+	/* a walk that raced with an exec must not undo the exec's maps */
+	if (sw_unw_mm_current(task, mm))
+		sw_unw_insert(task_tgid_nr(task), mm, start, start + len, adj,
+			      t);
 	mutex_unlock(&sw_unw_lock);
 }
 
+/*
+ * A map command from the program, made from an MMAP record it read some
+ * time after the mapping happened: applied only if the process still maps
+ * a file with the table's build-id at @c->start (an exec or munmap since
+ * makes the record stale: -ESTALE, counted, not applied).
+ *
+ * Context: process context, the control file's write; takes the mm's
+ * mmap_lock, then sw_unw_lock (the side-band's walk takes them in this
+ * order too), then the task's lock.
+ */
 static int sw_unw_load_map(const struct sw_unw_map_cmd *c, size_t len)
 {
+	u8 bid[SW_UNW_BUILD_ID_MAX];
+	struct vm_area_struct *vma;
+	struct task_struct *task;
 	struct sw_unw_tab *t;
+	struct mm_struct *mm;
+	struct pid *pid;
+	u64 end;
+	int ret;
 
 	if (len != sizeof(*c) || !c->pid || c->start >= c->end ||
 	    c->pad[0] || c->pad[1] || c->pad[2] || c->pad2) {
@@ -306,16 +370,50 @@ static int sw_unw_load_map(const struct sw_unw_map_cmd *c, size_t len)
 			 len >= sizeof(*c) ? c->end : 0);
 		return -EINVAL;
 	}
+	pid = find_get_pid(c->pid);
+	task = pid ? get_pid_task(pid, PIDTYPE_TGID) : NULL;
+	put_pid(pid);
+	mm = task ? get_task_mm(task) : NULL;
+	if (!mm) {
+		mutex_lock(&sw_unw_lock);
+		sw_unw_refused_stale++;
+		mutex_unlock(&sw_unw_lock);
+		if (task)
+			put_task_struct(task);
+		return -ESRCH;
+	}
+	ret = mmap_read_lock_killable(mm);
+	if (ret)
+		goto out_mm;
+	mutex_lock(&sw_unw_lock);
 	t = c->build_id_size <= SW_UNW_BUILD_ID_MAX ?
 		    sw_unw_tab_find(c->build_id, c->build_id_size) : NULL;
 	if (!t) {
 		sw_error("unwind: map pid=%u %#llx-%#llx: no table with that build-id",
 			 c->pid, c->start, c->end);
-		return -ENOENT;
+		ret = -ENOENT;
+		goto out_unlock;
 	}
-	return sw_unw_insert(c->pid, c->start, c->end, c->adj, t);
+	vma = find_vma(mm, c->start);
+	if (!vma || vma->vm_start > c->start || !(vma->vm_flags & VM_EXEC) ||
+	    !vma->vm_file ||
+	    sw_file_build_id(vma->vm_file, bid) != t->bid_len ||
+	    memcmp(bid, t->bid, t->bid_len) ||
+	    !sw_unw_mm_current(task, mm)) {
+		sw_unw_refused_stale++;
+		ret = -ESTALE;
+		goto out_unlock;
+	}
+	end = min_t(u64, c->end, vma->vm_end);
+	ret = sw_unw_insert(c->pid, mm, c->start, end, c->adj, t);
+out_unlock:
+	mutex_unlock(&sw_unw_lock);
+	mmap_read_unlock(mm);
+out_mm:
+	mmput(mm);
+	put_task_struct(task);
+	return ret;
 }
-
 
 /* Context: process context, the control file's write. */
 static int sw_unw_apply(const void *buf, size_t len)
@@ -329,13 +427,12 @@ static int sw_unw_apply(const void *buf, size_t len)
 			 len, SW_UNW_MAGIC);
 		return -EINVAL;
 	}
+	if (c->cmd == SW_UNW_CMD_MAP)
+		return sw_unw_load_map(buf, len);
 	mutex_lock(&sw_unw_lock);
 	switch (c->cmd) {
 	case SW_UNW_CMD_TABLE:
 		ret = sw_unw_load_table(buf, len);
-		break;
-	case SW_UNW_CMD_MAP:
-		ret = sw_unw_load_map(buf, len);
 		break;
 	case SW_UNW_CMD_CLEAR:
 		sw_unw_clear();
@@ -363,10 +460,10 @@ static int sw_unw_show(struct seq_file *m)
 		ntab++;
 	hash_for_each(sw_unw_procs, bkt, p, node)
 		nproc++;
-	seq_printf(m, "tables %u\nbytes %zu\nlimit_bytes %zu\nprocesses %u\nmaps_loaded %llu\nrefused_room %llu\nrefused_bad %llu\nrefused_processes %llu\n",
+	seq_printf(m, "tables %u\nbytes %zu\nlimit_bytes %zu\nprocesses %u\nmaps_loaded %llu\nrefused_room %llu\nrefused_bad %llu\nrefused_processes %llu\nrefused_stale %llu\n",
 		   ntab, sw_unw_bytes, (size_t)unwind_kb * 1024, nproc,
 		   sw_unw_maps_loaded, sw_unw_refused_room, sw_unw_refused_bad,
-		   sw_unw_refused_procs);
+		   sw_unw_refused_procs, sw_unw_refused_stale);
 	mutex_unlock(&sw_unw_lock);
 	return 0;
 }

@@ -27,8 +27,10 @@ struct sw_unw_map {
 
 const struct sw_unw_map *sw_unw_proc_map(u32 pid, u64 pc);
 bool sw_unw_any(void);
-void sw_unw_sb_map(u32 pid, u64 start, u64 len, u64 pgoff, const u8 *bid,
-		   u8 bid_len);
+struct mm_struct;
+struct task_struct;
+void sw_unw_sb_map(struct task_struct *task, const struct mm_struct *mm,
+		   u64 start, u64 len, u64 pgoff, const u8 *bid, u8 bid_len);
 int sw_unwind_init(void);
 void sw_unwind_exit(void);
 

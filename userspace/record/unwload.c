@@ -358,6 +358,9 @@ void sw_unw_loader_mmap(struct sw_unw_loader *l, const struct sw_rec_mmap *m)
 	uint64_t adj;
 	int ret;
 
+	if (l->workload && m->pid == l->workload &&
+	    (m->h.flags & SW_REC_F_SYNTH))
+		return;
 	if (l->fd < 0 || !path || path[0] != '/' ||
 	    !(m->h.flags & SW_MMAP_F_BUILD_ID) || !m->build_id_size ||
 	    m->build_id_size > SW_UNW_BUILD_ID_MAX)
@@ -382,6 +385,11 @@ void sw_unw_loader_mmap(struct sw_unw_loader *l, const struct sw_rec_mmap *m)
 	c.end = m->start + m->len;
 	c.adj = adj;
 	ret = sw_unw_write(l->fd, &c, sizeof(c));
+	if (ret == -ESTALE || ret == -ESRCH) {
+		/* gone or replaced (exec, munmap) since the record was made */
+		l->stale++;
+		return;
+	}
 	if (ret) {
 		sw_err_set(&e, ret, "%s: map into pid %u: %s", path, m->pid,
 			   strerror(-ret));

@@ -37,13 +37,19 @@ struct sw_unw_file {
  * @build_ns: time spent building tables
  * @first_err: the first failure's message
  */
+/*
+ * @workload: pid of the command being recorded, forked by stopwatch: the
+ *            mappings synthesized for it at start are stopwatch's own,
+ *            about to be replaced by its exec, and are not loaded
+ */
 struct sw_unw_loader {
 	int fd;
 	struct sw_unw_file *files;
 	size_t nfiles;
-	uint64_t tables, rows, maps, no_cfi, no_room, failed;
+	uint64_t tables, rows, maps, stale, no_cfi, no_room, failed;
 	uint64_t build_ns;
 	struct sw_err first_err;
+	uint32_t workload;
 };
 
 int sw_unw_loader_open(struct sw_unw_loader *l, const char *dir,
