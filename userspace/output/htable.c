@@ -239,10 +239,11 @@ static const char *sw_htable_cell(const struct sw_htable *t,
 	case SW_HK_FIXED:
 		return sw_fmt_fixed(buf, v, k->places);
 	case SW_HK_LOSS:
+	case SW_HK_LEFT:
 		/* The flag takes a column on every row: digits line up. */
 		sw_fmt_count(buf, v);
 		l = strlen(buf);
-		buf[l] = v ? '!' : ' ';
+		buf[l] = !v ? ' ' : k->kind == SW_HK_LOSS ? '!' : '*';
 		buf[l + 1] = '\0';
 		return buf;
 	default:
@@ -250,25 +251,49 @@ static const char *sw_htable_cell(const struct sw_htable *t,
 	}
 }
 
+/**
+ * sw_fmt_counted() - "3 calls not measured", "1 call not measured": a
+ * count and a note whose first word is a plural noun, in the singular
+ * when the count is 1.
+ * @buf: SW_NOTE_LEN bytes
+ * @n:   the count
+ * @note: the note
+ * Return: @buf.
+ */
+const char *sw_fmt_counted(char *buf, uint64_t n, const char *note)
+{
+	char num[SW_UNITS_LEN];
+	size_t w = strcspn(note, " ");
+
+	sw_fmt_count(num, n);
+	if (n == 1 && w > 1 && note[w - 1] == 's')
+		snprintf(buf, SW_NOTE_LEN, "%s %.*s%s", num, (int)(w - 1), note,
+			 note + w);
+	else
+		snprintf(buf, SW_NOTE_LEN, "%s %s", num, note);
+	return buf;
+}
+
 /* The footnotes of the shown loss columns, then the notes. */
 static void sw_htable_footer(FILE *f, const struct sw_htable *t,
 			     const size_t *shown, size_t n)
 {
-	char buf[SW_UNITS_LEN];
+	char note[SW_NOTE_LEN];
 	uint64_t sum;
 	size_t i, r;
 
 	for (i = 0; i < n; i++) {
 		const struct sw_hcol *k = &t->col[shown[i]];
 
-		if (k->kind != SW_HK_LOSS)
+		if (k->kind != SW_HK_LOSS && k->kind != SW_HK_LEFT)
 			continue;
 		for (r = 0, sum = 0; r < t->nrows; r++)
 			sum = sum + k->v[r] < sum ? UINT64_MAX : sum + k->v[r];
 		if (sum)
-			fprintf(f, "! %s: %s %s\n", k->head,
-				sw_fmt_count(buf, sum),
-				k->note ? k->note : "lost");
+			fprintf(f, "%c %s: %s\n",
+				k->kind == SW_HK_LOSS ? '!' : '*', k->head,
+				sw_fmt_counted(note, sum,
+					       k->note ? k->note : "lost"));
 	}
 	for (i = 0; i < t->nnotes; i++)
 		fprintf(f, "%s\n", t->notes[i]);
@@ -385,6 +410,12 @@ static const struct {
 	{ "ev_too_deep", "intervals without events: their start was nested too deep" },
 	{ "ev_lost", "intervals whose events entry was lost" },
 };
+
+/* Whether @col counts calls the probe's own filters left out. */
+bool sw_loss_is_choice(const char *col)
+{
+	return !strncmp(col, "filtered", 8);
+}
 
 const char *sw_loss_note(const char *col)
 {

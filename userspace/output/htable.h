@@ -37,9 +37,11 @@ size_t sw_text_width(const char *s);
  * @SW_HK_COUNT: a count, with thousands separators
  * @SW_HK_DUR:   nanoseconds, scaled to ns, µs, ms or s
  * @SW_HK_FIXED: a fixed-point value with @places decimals (cpi_*)
- * @SW_HK_LOSS:  a count of what was lost or left out: shown whenever it is
- *               not zero on some row, each such cell flagged with '!', the
- *               column explained by a footnote
+ * @SW_HK_LOSS:  a count of what was lost: shown whenever it is not zero
+ *               on some row, each such cell flagged with '!', the column
+ *               explained by a footnote
+ * @SW_HK_LEFT:  a count of what the probe's own filters left out (not a
+ *               loss): shown the same way, flagged with '*'
  */
 enum sw_hkind {
 	SW_HK_TEXT,
@@ -47,6 +49,7 @@ enum sw_hkind {
 	SW_HK_DUR,
 	SW_HK_FIXED,
 	SW_HK_LOSS,
+	SW_HK_LEFT,
 };
 
 /**
@@ -55,7 +58,7 @@ enum sw_hkind {
  * @kind:   what it holds
  * @places: decimals of SW_HK_FIXED
  * @keep:   shown even when zero on every row (calls)
- * @note:   SW_HK_LOSS: what the count is, for its footnote
+ * @note:   SW_HK_LOSS, SW_HK_LEFT: what the count is, for its footnote
  * @text:   SW_HK_TEXT cells (owned)
  * @v:      the other kinds' cells
  */
@@ -140,5 +143,10 @@ int sw_htable_print_vertical(FILE *f, const struct sw_htable *t);
  * unmeasured" columns are losses too: the caller says which event.
  */
 const char *sw_loss_note(const char *col);
+
+#define SW_NOTE_LEN 512
+const char *sw_fmt_counted(char *buf, uint64_t n, const char *note);
+/* Whether loss column @col counts what the probe's own filters left out. */
+bool sw_loss_is_choice(const char *col);
 
 #endif /* _SW_OUTPUT_HTABLE_H */

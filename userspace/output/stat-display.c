@@ -175,7 +175,7 @@ static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
 	size_t nerr = 0, r, k;
 	uint64_t ndet = 0;
 	struct sw_hcol *col;
-	char cell[128];
+	char cell[128], note[SW_NOTE_LEN];
 	int ret = 0;
 
 	if (ca < 0)
@@ -222,8 +222,9 @@ static int sw_human_attach(struct sw_htable *t, const struct sw_snapshot *s,
 				     sw_attach_why(errs[k])->brief,
 				     sw_attach_why(errs[k])->text);
 	if (!ret && ndet)
-		ret = sw_htable_note(t, "! detached: %llu %s", (unsigned long long)ndet,
-				     sw_loss_note(SW_COL_DETACHED));
+		ret = sw_htable_note(t, "! detached: %s",
+				     sw_fmt_counted(note, ndet,
+						    sw_loss_note(SW_COL_DETACHED)));
 	return ret;
 }
 
@@ -311,7 +312,8 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 			note = own;
 		}
 		if (note)
-			kind = SW_HK_LOSS;
+			kind = sw_loss_is_choice(name) ? SW_HK_LEFT :
+							 SW_HK_LOSS;
 		else if (s->places[c])
 			kind = SW_HK_FIXED;
 		else if (sw_ends_with(name, "_ns")) {
@@ -385,11 +387,12 @@ int sw_print_text_table(FILE *f, const struct sw_table *tab, const char *head,
 			if (sw_parse_fixed(sw_table_at(tab, r, c), &v, &places))
 				v = 0;
 			if (!col) {
-				enum sw_hkind kind = note ? SW_HK_LOSS :
-						     places ? SW_HK_FIXED :
-						     sw_ends_with(name, "_ns") ?
-							     SW_HK_DUR :
-							     SW_HK_COUNT;
+				enum sw_hkind kind =
+					note ? (sw_loss_is_choice(name) ?
+							SW_HK_LEFT : SW_HK_LOSS) :
+					places ? SW_HK_FIXED :
+					sw_ends_with(name, "_ns") ? SW_HK_DUR :
+								    SW_HK_COUNT;
 
 				if (kind == SW_HK_DUR)
 					h[strlen(h) - 3] = '\0';

@@ -148,7 +148,8 @@ static void sw_print_hist(FILE *f, const struct sw_time_report *r,
 			if (h->bucket[b] > max)
 				max = h->bucket[b];
 		}
-	fprintf(f, "\n%s: %" PRIu64 " calls, %s\n", name, h->calls, r->unit);
+	fprintf(f, "\n%s: %" PRIu64 " call%s, %s\n", name, h->calls,
+		h->calls == 1 ? "" : "s", r->unit);
 	if (first < 0)
 		return;
 	fprintf(f, "%25s : %-10s distribution\n", r->unit, "count");
@@ -400,8 +401,9 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 		p = sw_snapshot_probe(s, r->ids[j]);
 		if (p && c >= 0 && p->val[c])
 			fprintf(stderr,
-				"stopwatch time: %s: %llu calls missed (not measured)\n",
-				r->names[j], (unsigned long long)p->val[c]);
+				"stopwatch time: %s: %llu call%s missed (not measured)\n",
+				r->names[j], (unsigned long long)p->val[c],
+				p->val[c] == 1 ? "" : "s");
 	}
 	return sw_print_hists_keys(f, r, s);
 }
@@ -461,8 +463,8 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 		v = sw_get(s, p, SW_COL_MISSED, &have);
 		if (have && v)
 			fprintf(stderr,
-				"stopwatch time: %s: %" PRIu64 " calls missed (not measured)\n",
-				r->names[j], v);
+				"stopwatch time: %s: %" PRIu64 " call%s missed (not measured)\n",
+				r->names[j], v, v == 1 ? "" : "s");
 	}
 	return sw_print_hists_keys(f, r, s);
 }

@@ -847,10 +847,10 @@ grep -qE "^vfs_read +dd +23 " "$tmp/out" && ok "time: keyed rows" ||
 printf 'vfs_read\n' > "$T/probes"
 printf 'vfs_read\n' > "$T/probes"
 run "$SW" time --debugfs "$T" --tag tst 'vfs_[rw]*' -d 0.01 --no-hist
-expect "time: the default table, units, losses flagged" 0 "vfs_read     123  812 ns  2.30 µs  90.2 µs  4.41 µs   283 µs         1        7!              5!             2!"
-grep -qxF "! filtered_short: 5 calls shorter than the probe's min_ns, left out" "$tmp/out" &&
-	ok "time: a loss explained under the table" ||
-	not_ok "time: a loss explained under the table"
+expect "time: the default table, units, filters' choices flagged" 0 "vfs_read     123  812 ns  2.30 µs  90.2 µs  4.41 µs   283 µs         1        7*              5*             2*"
+grep -qxF "* filtered_short: 5 calls shorter than the probe's min_ns, left out" "$tmp/out" &&
+	ok "time: what a filter left out explained under the table" ||
+	not_ok "time: what a filter left out explained under the table"
 run "$SW" time --debugfs "$T" --tag tst -u us 'vfs_[rw]*' -d 0.01 --no-hist
 expect "time -u us: the default table in one unit" 0 "vfs_read     123   0.812   2.301  90.211      4.410   283.023"
 printf 'vfs_read\n' > "$T/probes"

@@ -360,6 +360,18 @@ static void test_human_columns(void **state)
 	assert_string_equal(out, "probe  calls\nf          0\n");
 	free(out);
 	sw_snapshot_free(s);
+	/* A filter's choice is flagged '*', not '!'; one call is "call". */
+	assert_int_equal(sw_snapshot_parse_stats(
+		"probe calls min_ns missed filtered\nf 5 1000 1 7\n", "stats",
+		NULL, &s, NULL), 0);
+	out = render(s, HUMAN, false, false, false);
+	assert_string_equal(out,
+		"probe  calls      min  missed  filtered\n"
+		"f          5  1.00 \xc2\xb5s      1!        7*\n"
+		"! missed: 1 call not measured\n"
+		"* filtered: 7 calls left out at entry by the probe's filters (pid, comm, cgroup, cpu)\n");
+	free(out);
+	sw_snapshot_free(s);
 }
 
 /* attach in words; one shared reason said once, several per row. */
@@ -382,7 +394,7 @@ static void test_human_attach(void **state)
 		"d          4  uprobe\n"
 		"attach: kretprobe (no argument count): its argument count is unknown (give args=N)\n"
 		"attach: kretprobe (no direct calls): this kernel or architecture has no ftrace direct calls for stopwatch\n"
-		"! detached: 1 probes whose function (or tracepoint) went with its module: they count nothing more\n");
+		"! detached: 1 probe whose function (or tracepoint) went with its module: they count nothing more\n");
 	free(out);
 	sw_snapshot_free(s);
 	assert_int_equal(sw_snapshot_parse_stats(

@@ -89,7 +89,7 @@ fi
 # calls (separators taken out) = the histogram's title = its buckets' sum.
 awk -F '  +' '/^probe / && !t { t = 1; next }
 	t == 1 && /^$/ { t = 2; next }
-	t == 1 && !/^(!|attach:)/ { c = $2; gsub(",", "", c); calls[$1] = c; next }
+	t == 1 && !/^(!|\*|attach:)/ { c = $2; gsub(",", "", c); calls[$1] = c; next }
 	t == 2 && / calls$/ { split($0, w, " "); p = w[1]; sub(/:$/, "", p)
 		u = w[2] == "ns,"; if (u) title[p] = w[3]; next }
 	t == 2 && /^$/ { u = 0; next }
@@ -99,14 +99,17 @@ while read -r p c h b; do
 	is "stat: $p: $c calls = its histogram's title ($h) = its buckets ($b)" "$c $h" "$b $b"
 done
 
-# A loss that is not zero is shown and flagged: every dd write is shorter
-# than --min 1s (filtered_short), explained under the table.
+# What the probe's own filters left out is shown, flagged '*' (not '!': no
+# loss) and explained under the table: every dd write is shorter than
+# --min 1s (filtered_short).
 "$CLI" time --min 1s --no-hist vfs_write -- \
 	dd if=/dev/zero of=/dev/null bs=1 count=100 status=none >"$SW_RESULTS/demo-loss.txt" 2>&1
 is "time --min 1s vfs_write -- dd (100 writes) exits 0" "$?" 0 || cat "$SW_RESULTS/demo-loss.txt"
-check "time: filtered_short 100, flagged in the row" \
-	grep -Eq '^vfs_write .* 100!( |$)' "$SW_RESULTS/demo-loss.txt"
+check "time: filtered_short 100, flagged '*' in the row" \
+	grep -Eq '^vfs_write .* 100\*( |$)' "$SW_RESULTS/demo-loss.txt"
 check "time: and its footnote names the cause" \
-	grep -qxF "! filtered_short: 100 calls shorter than the probe's min_ns, left out" "$SW_RESULTS/demo-loss.txt"
+	grep -qxF "* filtered_short: 100 calls shorter than the probe's min_ns, left out" "$SW_RESULTS/demo-loss.txt"
+check "time: no loss flagged ('!') for a filter's choice" \
+	sh -c "! grep -q '!' '$SW_RESULTS/demo-loss.txt'"
 
 check "rmmod stopwatch" rmmod stopwatch
