@@ -148,38 +148,20 @@ char *sw_parse_token(char **p)
 	return tok;
 }
 
-/**
- * sw_cpulist_ok() - whether @s is a CPU list in form: digits, then
- * optionally -digits, separated by commas ("0-1,3").  Bounds are the
- * caller's.
+/*
+ * The one reader of CPU lists ("0-1,3"): CPUs or ascending ranges of
+ * them, comma-separated, each below @nbits; set in @map (@nbits bits)
+ * unless @map is NULL.  Return: true, or false for a list out of form or
+ * out of bounds.
  */
-bool sw_cpulist_ok(const char *s)
-{
-	bool digit = false;
-
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			digit = true;
-		else if ((*s == ',' || *s == '-') && digit)
-			digit = false;
-		else
-			return false;
-	}
-	return digit;
-}
-
-/**
- * sw_parse_cpus() - a cpus= list ("0-1,3"): CPUs or ranges of them, each
- * below SW_FILTER_CPUS, into the bitmap @map (SW_FILTER_CPUS bits).
- * @s: the text; not modified
- *
- * Return: true, or false for a list out of form or out of bounds.
- */
-bool sw_parse_cpus(const char *s, u64 *map)
+static bool sw_cpulist_read(const char *s, u64 *map, u64 nbits)
 {
 	char num[12];
 
-	memset(map, 0, SW_FILTER_CPUS / 8);
+	if (map)
+		memset(map, 0, (nbits + 63) / 64 * 8);
+	if (!*s)
+		return false;
 	while (*s) {
 		u64 a, b;
 		size_t i;
@@ -202,12 +184,33 @@ bool sw_parse_cpus(const char *s, u64 *map)
 		b = a;
 		if (dash && !sw_parse_dec(dash, &b))
 			return false;
-		if (a > b || b >= SW_FILTER_CPUS)
+		if (a > b || b >= nbits)
 			return false;
-		for (; a <= b; a++)
+		for (; map && a <= b; a++)
 			map[a / 64] |= 1ULL << (a % 64);
 	}
 	return true;
+}
+
+/**
+ * sw_cpulist_ok() - whether @s is a CPU list ("0-1,3": CPUs or ascending
+ * ranges, comma-separated).  Which CPUs exist is the caller's question.
+ */
+bool sw_cpulist_ok(const char *s)
+{
+	return sw_cpulist_read(s, NULL, U32_MAX);
+}
+
+/**
+ * sw_parse_cpus() - a cpus= list ("0-1,3"): CPUs or ranges of them, each
+ * below SW_FILTER_CPUS, into the bitmap @map (SW_FILTER_CPUS bits).
+ * @s: the text; not modified
+ *
+ * Return: true, or false for a list out of form or out of bounds.
+ */
+bool sw_parse_cpus(const char *s, u64 *map)
+{
+	return sw_cpulist_read(s, map, SW_FILTER_CPUS);
 }
 
 static const char *const sw_key_names[SW_KEY_NR] = {

@@ -18,6 +18,26 @@ static int parse(const char *line, struct sw_cmd *cmds, int max,
 	return sw_parse_cmds(buf, cmds, max, MAXN, err);
 }
 
+/* One reader for the filter's cpus= and the sampler's cpus=. */
+static void test_cpulists(void **state)
+{
+	static const char *const bad[] = { "", "3-1", "1-2-3", "1,", ",1",
+					   "-1", "1--2", "a", "0-" };
+	u64 map[SW_FILTER_CPUS / 64];
+	size_t i;
+
+	(void)state;
+	assert_true(sw_cpulist_ok("0-3,6"));
+	assert_true(sw_cpulist_ok("4095"));	/* which exist: the kernel's */
+	assert_true(sw_parse_cpus("0-1,3", map));
+	assert_int_equal(map[0], 0xb);
+	assert_false(sw_parse_cpus("256", map));
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_false(sw_cpulist_ok(bad[i]));
+		assert_false(sw_parse_cpus(bad[i], map));
+	}
+}
+
 static void test_ops(void **state)
 {
 	struct sw_cmd c[8];
@@ -282,6 +302,7 @@ static void test_attach(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulists),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_separators_and_empty),
 		cmocka_unit_test(test_errors),
