@@ -83,8 +83,7 @@ static int sw_events_parse_args(int argc, char **argv,
 		SW_OPT_STRING(0, "sysfs", &a->sysfs, "DIR",
 			      "the sysfs root holding " SW_PMU_DEVICES "\n"
 			      "(default $" SW_SYSFS_ENV ", else " SW_SYSFS_DEFAULT ")"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "the stopwatch debugfs directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_END(),
 	};
 	int n = sw_parse_options(argc, argv, &sw_events_doc, opts);

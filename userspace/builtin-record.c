@@ -270,8 +270,7 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 		SW_OPT_U64(0, "max-files", &a->max_files, "N",
 			   "keep the newest N files (default 24; 0 keeps all)",
 			   0, UINT64_MAX, "a number of files (0: keep all)"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "the stopwatch debugfs directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_BOOL('q', "quiet", &a->quiet, "no summary"),
 		SW_OPT_END(),
 	};

@@ -141,9 +141,7 @@ static int sw_serve_parse_args(int argc, char **argv, struct sw_serve_args *a)
 		SW_OPT_STRING(0, "state-dir", &a->state_dir, "DIR",
 			      "where profiles are recorded before they are sent\n"
 			      "(default $STATE_DIRECTORY, else /tmp)"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "read DIR instead of " SW_DEBUGFS_DIR "\n"
-			      "($" SW_DEBUGFS_ENV " too); DIR may also be a debugfs mount"),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_END(),
 	};
 	int n = sw_parse_options(argc, argv, &sw_serve_doc, opts);

@@ -300,9 +300,7 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "write to FILE (atomically replaced) instead of\n"
 			    "standard output", "a file name"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "read DIR instead of " SW_DEBUGFS_DIR "\n"
-			      "($" SW_DEBUGFS_ENV " too); DIR may also be a debugfs mount"),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_END(),
 	};
 	int n = sw_parse_options(argc, argv, &sw_stat_doc, opts);

@@ -155,16 +155,11 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			    "write the report to FILE, not standard output\n"
 			    "(which the COMMAND keeps)", "a file name"),
 		SW_OPT_GROUP("Setup"),
-		SW_OPT_NAME(0, "module", &a->module, "PATH",
-			    "load stopwatch.ko from PATH if it is not loaded",
-			    "a file name"),
-		SW_OPT_NAME(0, "attach", &a->attach, "MODE",
-			    SW_ATTACH_HELP, "a mode"),
+		SW_OPT_MODULE(&a->module),
+		SW_OPT_ATTACH(&a->attach),
 		SW_OPT_NAME(0, "tag", &a->tag, "TAG",
 			    "tag the probes TAG instead of t<pid>", "a tag"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "use DIR instead of " SW_DEBUGFS_DIR
-			      " (no module loading)"),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_END(),
 	};
 	int n, end;

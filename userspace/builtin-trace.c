@@ -67,18 +67,14 @@ static int sw_trace_parse_args(int argc, char **argv, struct sw_trace_args *a)
 		SW_OPT_TARGET(&a->t, "calls"),
 		SW_OPT_GROUP("How:"),
 		SW_OPT_BOOL(0, "ret", &a->ret, "also record each call's return value"),
-		SW_OPT_STRING(0, "attach", &a->attach, "HOW",
-			      "kretprobe, trampoline or auto (kernel functions)"),
+		SW_OPT_ATTACH(&a->attach),
 		SW_OPT_BOOL(0, "json", &a->json, "one JSON object per call"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "save the recording to FILE instead of printing it\n"
 			    "(print it later with 'stopwatch script -i FILE')",
 			    "a file name"),
-		SW_OPT_NAME(0, "module", &a->module, "PATH",
-			    "stopwatch.ko to load if it is not loaded",
-			    "a file name"),
-		SW_OPT_STRING(0, "debugfs", &a->debugfs, "DIR",
-			      "the stopwatch directory (default " SW_DEBUGFS_DIR ")"),
+		SW_OPT_MODULE(&a->module),
+		SW_OPT_DEBUGFS(&a->debugfs),
 		SW_OPT_END(),
 	};
 	struct sw_err err = { "" };

@@ -17,6 +17,16 @@
 /* the default directory, as the commands' help names it */
 #define SW_DEBUGFS_DIR SW_PROC_DIR
 #define SW_DEBUGFS_ENV "STOPWATCH_DEBUGFS"
+
+/* --debugfs DIR and --module PATH, as every command that takes them. */
+#define SW_OPT_DEBUGFS(p)						\
+	SW_OPT_STRING(0, "debugfs", (p), "DIR",				\
+		      "use DIR instead of " SW_DEBUGFS_DIR " ($"		\
+		      SW_DEBUGFS_ENV " too);\nDIR may also be a debugfs mount")
+#define SW_OPT_MODULE(p)						\
+	SW_OPT_NAME(0, "module", (p), "PATH",				\
+		    "load stopwatch.ko from PATH if it is not loaded",	\
+		    "a file name")
 #define SW_LOCKDOWN_FILE "/sys/kernel/security/lockdown"
 
 /**

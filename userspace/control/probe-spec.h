@@ -96,6 +96,9 @@ int sw_comm_check(const char *comm, struct sw_err *err);
 	"(" SW_ATTACH_PARAM_DEFAULT " unless set at load); each function's\n" \
 	"argument count, from BTF, goes along"
 
+#define SW_OPT_ATTACH(p)						\
+	SW_OPT_NAME(0, "attach", (p), "MODE", SW_ATTACH_HELP, "a mode")
+
 /* --attach MODE: kretprobe, trampoline or auto; else -EINVAL, said. */
 int sw_attach_check(const char *mode, struct sw_err *err);
 
