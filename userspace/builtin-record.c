@@ -1040,11 +1040,12 @@ static void sw_record_unwind_summary(const struct sw_unw_loader *l)
 	fprintf(stderr,
 		"stopwatch record: unwind tables: %" PRIu64 " loaded (%" PRIu64
 		" rows, built in %.1f ms), %" PRIu64 " maps (%" PRIu64
-		" no longer mapped); %" PRIu64
+		" no longer mapped; %" PRIu64
+		" of other processes not loaded); %" PRIu64
 		" files without call-frame information, %" PRIu64
 		" refused for room (unwind_kb), %" PRIu64 " failed%s%s\n",
 		l->tables, l->rows, (double)l->build_ns / 1e6, l->maps,
-		l->stale, l->no_cfi, l->no_room, l->failed,
+		l->stale, l->others, l->no_cfi, l->no_room, l->failed,
 		l->first_err.msg[0] ? ": " : "", l->first_err.msg);
 }
 

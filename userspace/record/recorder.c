@@ -133,8 +133,12 @@ static void sw_recorder_note(struct sw_recorder *r, struct sw_rec_cpu *c,
 			sw_unw_loader_mmap(r->unw, m);
 		break;
 	}
-	case SW_REC_COMM:
 	case SW_REC_FORK:
+		if (r->unw && h->size >= sizeof(struct sw_rec_fork))
+			sw_unw_loader_fork(r->unw, (const void *)h);
+		sw_machine_record(&r->m, h);
+		break;
+	case SW_REC_COMM:
 	case SW_REC_EXIT:
 	case SW_REC_MODULE:
 		sw_machine_record(&r->m, h);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -343,6 +344,73 @@ out:
 	free(todo);
 }
 
+/* The parent of process @pid, from /proc; 0 when it is gone or unreadable. */
+static uint32_t sw_unw_ppid(uint32_t pid)
+{
+	char path[32], buf[512];
+	unsigned int ppid;
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %u", &ppid) != 1)
+		return 0;
+	return ppid;
+}
+
+/*
+ * Whether process @pid is the workload or descends from it (always, when
+ * there is no workload).  Descendants are known from FORK records, or
+ * found through /proc when a mapping's record comes before its process's
+ * FORK record (they travel in different CPUs' streams).  At start
+ * (@synth) only the workload exists of its tree.
+ */
+static bool sw_unw_in_tree(struct sw_unw_loader *l, uint32_t pid, bool synth)
+{
+	uint32_t p = pid;
+	uint64_t v;
+	int depth;
+
+	if (!l->workload || pid == l->workload ||
+	    sw_u64map_get(&l->tree, pid, &v))
+		return true;
+	if (synth)
+		return false;
+	for (depth = 0; depth < 64 && p > 1; depth++) {
+		p = sw_unw_ppid(p);
+		if (p == l->workload || (p && sw_u64map_get(&l->tree, p, &v))) {
+			sw_u64map_put(&l->tree, pid, 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * sw_unw_loader_fork() - a FORK record: a new process of the workload's
+ * tree is remembered, so that its own mappings (dlopen, exec) are loaded.
+ * @l: the loader
+ * @f: a FORK record whose size was checked
+ */
+void sw_unw_loader_fork(struct sw_unw_loader *l, const struct sw_rec_fork *f)
+{
+	uint64_t v;
+
+	if (l->workload && !(f->h.flags & SW_FORK_F_THREAD) &&
+	    (f->ppid == l->workload || sw_u64map_get(&l->tree, f->ppid, &v)))
+		sw_u64map_put(&l->tree, f->pid, 1);
+}
+
 /**
  * sw_unw_loader_mmap() - a mapping record: load its file's table (once)
  * and map it into its process.  Failures are counted, never fatal.
@@ -361,6 +429,10 @@ void sw_unw_loader_mmap(struct sw_unw_loader *l, const struct sw_rec_mmap *m)
 	if (l->workload && m->pid == l->workload &&
 	    (m->h.flags & SW_REC_F_SYNTH))
 		return;
+	if (!sw_unw_in_tree(l, m->pid, m->h.flags & SW_REC_F_SYNTH)) {
+		l->others++;
+		return;
+	}
 	if (l->fd < 0 || !path || path[0] != '/' ||
 	    !(m->h.flags & SW_MMAP_F_BUILD_ID) || !m->build_id_size ||
 	    m->build_id_size > SW_UNW_BUILD_ID_MAX)
@@ -408,4 +480,5 @@ void sw_unw_loader_close(struct sw_unw_loader *l)
 	free(l->files);
 	l->files = NULL;
 	l->nfiles = 0;
+	sw_u64map_free(&l->tree);
 }

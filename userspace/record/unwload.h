@@ -11,6 +11,7 @@
 #include <stopwatch/abi.h>
 
 #include "base/err.h"
+#include "base/intern.h"
 #include "record/cfi.h"
 
 /**
@@ -34,28 +35,33 @@ struct sw_unw_file {
  * @no_cfi:   files without call-frame information
  * @no_room:  tables refused for lack of room (unwind_kb)
  * @failed:   files or maps that failed otherwise
+ * @stale:    maps the process no longer had when they reached the module
+ * @others:   mappings of processes outside the workload's tree, not loaded
  * @build_ns: time spent building tables
  * @first_err: the first failure's message
- */
-/*
- * @workload: pid of the command being recorded, forked by stopwatch: the
- *            mappings synthesized for it at start are stopwatch's own,
- *            about to be replaced by its exec, and are not loaded
+ * @workload: pid of the command being recorded, forked by stopwatch, or 0
+ *            (then every process's mappings are loaded).  Its synthesized
+ *            mappings at start are stopwatch's own, about to be replaced
+ *            by its exec, and are not loaded; nor are those of processes
+ *            that do not descend from it
+ * @tree:     the workload's descendants seen so far (tgids)
  */
 struct sw_unw_loader {
 	int fd;
 	struct sw_unw_file *files;
 	size_t nfiles;
-	uint64_t tables, rows, maps, stale, no_cfi, no_room, failed;
+	uint64_t tables, rows, maps, stale, others, no_cfi, no_room, failed;
 	uint64_t build_ns;
 	struct sw_err first_err;
 	uint32_t workload;
+	struct sw_u64map tree;
 };
 
 int sw_unw_loader_open(struct sw_unw_loader *l, const char *dir,
 		       struct sw_err *err);
 void sw_unw_loader_preload(struct sw_unw_loader *l, const char *cmd);
 void sw_unw_loader_mmap(struct sw_unw_loader *l, const struct sw_rec_mmap *m);
+void sw_unw_loader_fork(struct sw_unw_loader *l, const struct sw_rec_fork *f);
 void sw_unw_loader_close(struct sw_unw_loader *l);
 
 #endif /* _SW_RECORD_UNWLOAD_H */

@@ -139,6 +139,22 @@ is "record --call-graph dwarf -- nofp exits 0" "$?" 0
 check "record says what tables it loaded" \
 	grep -Eq "unwind tables: [1-9][0-9]* loaded" "$TMP/rec2.err"
 diag "$(tr '\n' ' ' <"$TMP/rec2.err")"
+# With a command, tables only for its tree: nofp, and on x86_64 its
+# interpreter and libc; the other processes' mappings are not loaded.
+set -- $(sed -n 's/.*unwind tables: \([0-9]*\) loaded.*; \([0-9]*\) of other processes not loaded.*/\1 \2/p' "$TMP/rec2.err")
+cmp_le "tables of the command's files only (nofp, ld.so, libc)" "${1:-99}" 3
+cmp_gt "... other processes' mappings counted, not loaded" "${2:-0}" 0
+# A process the command starts (sh forks, then nofp runs in the child):
+# its tables load too, as its mappings appear (not before it runs: the
+# first tens of ms of samples lack them), and then its chains are whole.
+# Were the child taken for another process, none would be.
+"$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/child.swd" -- \
+	sh -c "\"$P/nofp\" 1500; true" >/dev/null 2>&1
+"$SW" report -i "$TMP/child.swd" --folded >"$TMP/child.folded" 2>/dev/null
+set -- $(leaf_check "$TMP/child.folded")
+diag "child of the command: ${2:-?} of ${1:-0} leaf samples without the whole chain"
+cmp_ge "child of the command: samples in nofp_leaf" "${1:-0}" 200
+cmp_le "child of the command: at least 80% of its chains whole" "$((${2:-999999} * 5))" "${1:-0}"
 diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
 "$SW" report -i "$TMP/nofp.swd" --folded >"$TMP/nofp.folded" 2>/dev/null
 set -- $(leaf_check "$TMP/nofp.folded")
