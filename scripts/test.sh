@@ -93,11 +93,11 @@ fi
 
 # The VM boots of one kernel: ARCH EXTRA-OPTIONS SUITES.  arm64 boots
 # twice: -icount (exact instruction counts; QEMU counts instructions only
-# then) for the pmu and program suites, since it
+# then) for the pmu, program and pfm suites, since it
 # makes the load-heavy suites several times slower.
 vm_runs() {
 	echo "x86_64 - ${suites:-all}"
-	echo "arm64 --icount ${suites:-pmu,program,paths,uprobe,span,trace}"
+	echo "arm64 --icount ${suites:-pmu,program,pfm,paths,uprobe,span,trace}"
 	[ -n "$suites" ] || echo "arm64 - smoke,stopwatch,sampler,pmu,probelang,time,paths,uprobe,span,tramp,tramplife,combo,keyrows,unwind,lockdown"
 }
 

@@ -24,6 +24,7 @@
 #include "control/probe-ctl.h"
 #include "base/parse-options.h"
 #include "control/pmu-events.h"
+#include "control/pfm-events.h"
 
 #define SW_EV_PREFIX "stopwatch events: "
 
@@ -49,14 +50,18 @@ static const struct sw_cmd_doc sw_events_doc = {
 		"  set LIST        count these events instead ('' for none); all or nothing\n"
 		"  resolve LIST    print LIST the way stopwatch.ko takes it, e.g. for\n"
 		"                  insmod stopwatch.ko events=...\n"
-		"  list [PMU...]   perf's generic and cache names, PAPI presets, and every\n"
-		"                  PMU's named events\n"
+		"  list [PMU...]   perf's generic and cache names, PAPI presets, every\n"
+		"                  PMU's named events, and the vendor events libpfm4 knows\n"
+		"                  for this machine's PMUs\n"
 		"\n"
 		"LIST is comma-separated; several arguments are joined.  Its items:\n"
 		"  cycles, instructions, cache-misses, cpu-clock, context-switches, ...\n"
 		"  rNNNN, TYPE:CONFIG, ALIAS=TYPE:CONFIG      passed on unchanged\n"
 		"  L1-dcache-load-misses, LLC-loads, ...      perf's cache events\n"
 		"  PAPI_TOT_CYC, PAPI_L1_DCM, ...             PAPI presets, for this machine\n"
+		"  INST_RETIRED, INST_RETIRED.ANY, inst_retired:any_p, PMU::EVENT:UMASK\n"
+		"                      a vendor event of libpfm4's tables for this CPU,\n"
+		"                      encoded by libpfm4 (LIBPFM_FORCE_PMU=arm_ac57 forces one)\n"
 		"  PMU/NAME/           a named event of " SW_SYSFS_DEFAULT "/" SW_PMU_DEVICES "/PMU/events\n"
 		"  PMU/TERM=VAL,.../   terms placed as PMU/format/TERM says; a bare TERM is 1;\n"
 		"                      config=VAL sets the whole config\n"
@@ -72,6 +77,7 @@ static const struct sw_cmd_doc sw_events_doc = {
 		"  stopwatch events set armv8_pmuv3/inst_retired/ armv8_pmuv3/cpu_cycles/\n"
 		"  stopwatch events set ''                            count nothing\n"
 		"  insmod stopwatch.ko events=$(stopwatch events resolve cpu/mem-loads,ldlat=0/)\n"
+		"  stopwatch events resolve INST_RETIRED.ANY      vendor name, via libpfm4\n"
 		"  stopwatch events list cpu\n",
 };
 
@@ -302,12 +308,55 @@ static void sw_events_list_named(const char *sysfs)
 	}
 }
 
+/* One vendor event or unit mask of sw_events_list_vendor(). */
+static int sw_events_list_pfm_one(const struct sw_pfm_event *ev, void *arg)
+{
+	int w;
+
+	(void)arg;
+	if (!ev->umask)
+		w = printf("  %s", ev->name);
+	else
+		w = printf("    :%s%s", ev->umask, ev->dfl ? " (default)" : "");
+	printf("%*s0x%-5" PRIx64 " %s\n", w < 40 ? 40 - w : 1, "", ev->code,
+	       ev->desc ? ev->desc : "");
+	return 0;
+}
+
+/* libpfm4's table of the vendor PMU @pmu. */
+static int sw_events_list_vendor(const char *pmu, bool core)
+{
+	int ret;
+
+	printf("%s (vendor events from libpfm4, %s PMU; give NAME, NAME:UMASK or %s::NAME):\n",
+	       pmu, core ? "core" : "uncore", pmu);
+	ret = sw_pfm_events(pmu, sw_events_list_pfm_one, NULL);
+	if (ret)
+		fprintf(stderr, SW_EV_PREFIX "cannot list libpfm4's PMU %s: %s\n",
+			pmu, strerror(-ret));
+	return ret;
+}
+
+/* Why there are no vendor events to list (@ret from sw_pfm_pmus()). */
+static void sw_events_no_vendor(int ret, size_t n)
+{
+	if (ret == -EOPNOTSUPP)
+		printf("Vendor events: none, this stopwatch was built without libpfm4 (make PFM=1)\n");
+	else if (ret)
+		printf("Vendor events: none, libpfm4 did not start (%s)\n",
+		       strerror(-ret));
+	else if (!n)
+		printf("Vendor events: none, libpfm4 knows no PMU of this CPU (%s=NAME takes one of its tables, e.g. arm_ac57)\n",
+		       SW_PFM_FORCE_ENV);
+}
+
 static int sw_events_list(const struct sw_events_args *a)
 {
 	const char *sysfs = sw_sysfs_root(a->sysfs);
-	char **pmus = NULL;
-	size_t npmus = 0, i;
-	int ret, j, shown = 0;
+	char **pmus = NULL, **vpmus = NULL, core[256];
+	size_t npmus = 0, nvpmus = 0, nvcore = 0, i, k;
+	int ret, vret, j, shown = 0;
+	bool has_core;
 
 	if (!a->nrest) {
 		printf("Generic events (stopwatch.ko knows them by name):\n");
@@ -325,6 +374,12 @@ static int sw_events_list(const struct sw_events_args *a)
 			sysfs, SW_PMU_DEVICES, strerror(-ret));
 		goto cleanup;
 	}
+	vret = sw_pfm_pmus(&vpmus, &nvpmus, &nvcore);
+	if (vret == -ENOMEM) {
+		ret = vret;
+		goto cleanup;
+	}
+	has_core = sw_core_pmu(sysfs, core, sizeof(core));
 	if (!a->nrest)
 		printf("\nPMUs (%s/%s), their terms and named events:\n", sysfs,
 		       SW_PMU_DEVICES);
@@ -332,29 +387,64 @@ static int sw_events_list(const struct sw_events_args *a)
 		for (i = 0; i < npmus; i++)
 			if (!strcmp(pmus[i], a->rest[j]))
 				break;
-		if (i == npmus) {
-			fprintf(stderr, SW_EV_PREFIX "no PMU '%s' in %s/%s\n",
+		for (k = 0; k < nvpmus; k++)
+			if (!strcmp(vpmus[k], a->rest[j]))
+				break;
+		if (i == npmus && k == nvpmus) {
+			fprintf(stderr, SW_EV_PREFIX "no PMU '%s' in %s/%s nor among libpfm4's of this CPU",
 				a->rest[j], sysfs, SW_PMU_DEVICES);
+			for (k = 0; k < nvpmus; k++)
+				fprintf(stderr, "%s%s", k ? ", " : " (", vpmus[k]);
+			fprintf(stderr, "%s\n", nvpmus ? ")" : "");
 			ret = -ENOENT;
 			goto cleanup;
 		}
 	}
+	/* Each sysfs PMU; the core one followed by libpfm4's core tables. */
 	for (i = 0; i < npmus; i++) {
 		bool want = !a->nrest;
 
 		for (j = 0; j < a->nrest; j++)
 			if (!strcmp(pmus[i], a->rest[j]))
 				want = true;
-		if (want) {
-			if (!a->nrest || shown++)
-				putchar('\n');
-			ret = sw_events_list_pmu(sysfs, pmus[i]);
+		if (!want)
+			continue;
+		if (!a->nrest || shown++)
+			putchar('\n');
+		ret = sw_events_list_pmu(sysfs, pmus[i]);
+		if (ret)
+			goto cleanup;
+		if (!a->nrest || !has_core || strcmp(pmus[i], core))
+			continue;
+		for (k = 0; k < nvcore; k++) {
+			putchar('\n');
+			ret = sw_events_list_vendor(vpmus[k], true);
 			if (ret)
 				goto cleanup;
 		}
 	}
+	/* libpfm4's PMUs: all of them, or those named. */
+	for (k = 0; k < nvpmus; k++) {
+		bool want = !a->nrest;
+
+		for (j = 0; j < a->nrest; j++)
+			if (!strcmp(vpmus[k], a->rest[j]))
+				want = true;
+		if (!want)
+			continue;
+		if (!a->nrest || shown++)
+			putchar('\n');
+		ret = sw_events_list_vendor(vpmus[k], k < nvcore);
+		if (ret)
+			goto cleanup;
+	}
+	if (!a->nrest && (vret || !nvpmus)) {
+		putchar('\n');
+		sw_events_no_vendor(vret, nvpmus);
+	}
 cleanup:
 	sw_strv_free(pmus, npmus);
+	sw_strv_free(vpmus, nvpmus);
 	return ret;
 }
 

@@ -22,6 +22,7 @@
 
 #include "lib/parse.h"
 #include "control/pmu-events.h"
+#include "control/pfm-events.h"
 #include "lib/events.h"
 
 #define SW_TERM_MAX 32		/* terms of one event, its own and the user's */
@@ -1183,11 +1184,26 @@ static void sw_cand_offer(struct sw_cands *c, const char *name,
 	c->dist[at] = d;
 }
 
+/* A vendor event of libpfm4 to sw_cand_offer(), its unit masks not. */
+static int sw_cand_pfm(const struct sw_pfm_event *ev, void *arg)
+{
+	if (!ev->umask)
+		sw_cand_offer(arg, ev->name, ev->name);
+	return 0;
+}
+
 /* Every known name to sw_cand_offer(). */
 static void sw_cands_fill(struct sw_cands *c, const char *sysfs)
 {
 	char buf[96], **pmus = NULL, **evs = NULL;
 	size_t npmus = 0, nevs, i, j;
+
+	if (!sw_pfm_pmus(&pmus, &npmus, NULL))
+		for (i = 0; i < npmus; i++)
+			sw_pfm_events(pmus[i], sw_cand_pfm, c);
+	sw_strv_free(pmus, npmus);
+	pmus = NULL;
+	npmus = 0;
 
 	for (i = 0; i < sw_generic_events_n; i++)
 		sw_cand_offer(c, sw_generic_events[i].name,
@@ -1262,14 +1278,34 @@ int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err)
 }
 
 /*
- * An item without a PMU: a cache event or PAPI preset becomes a resolved
- * item (0); anything else stopwatch.ko's parser must take as it is (1).
+ * The alias of a libpfm4 name: the event and unit masks without the
+ * "PMU::", each ':' as '.' (inst_retired:any_p -> inst_retired.any_p),
+ * cut to the module's room.
+ */
+static void sw_pfm_alias(const char *spec, char *alias, size_t len)
+{
+	const char *s = strstr(spec, "::");
+	char *p;
+
+	snprintf(alias, len, "%s", s && s[2] ? s + 2 : spec);
+	for (p = alias; *p; p++)
+		if (*p == ':')
+			*p = '.';
+	sw_alias_clean(alias);
+	sw_alias_cut(alias, (size_t)sw_alias_room());
+}
+
+/*
+ * An item without a PMU: a cache event or PAPI preset, or else a vendor
+ * event name libpfm4 knows, becomes a resolved item (0); anything
+ * stopwatch.ko's parser takes passes as it is (1).
  */
 static int sw_plain_item(const char *sysfs, const char *spec,
 			 struct sw_item *it, struct sw_err *err)
 {
 	struct sw_event_spec ev;
-	int ret;
+	const char *mod;
+	int ret, ret2;
 
 	ret = sw_named_event_resolve(sysfs, spec, &it->ev.type,
 				     &it->ev.config, err);
@@ -1281,13 +1317,26 @@ static int sw_plain_item(const char *sysfs, const char *spec,
 		return ret;
 	}
 	ret = sw_event_parse(spec, &ev);
+	if (!ret)
+		return 1;
+	/* "cycles:k" is the module's name with perf's modifier, refused as such. */
+	if (sw_has_modifier(sysfs, spec, &mod))
+		ret2 = 1;
+	else
+		ret2 = sw_pfm_resolve(spec, &it->ev.type, &it->ev.config,
+				      NULL, 0, err);
+	if (ret2 <= 0) {
+		if (!ret2) {
+			it->pmu = true;
+			sw_pfm_alias(spec, it->ev.alias, sizeof(it->ev.alias));
+		}
+		return ret2;
+	}
 	if (ret == -E2BIG)
 		return sw_err_set(err, ret,
 				  "%s: the name is longer than stopwatch.ko's %d characters (give it an ALIAS=TYPE:CONFIG)",
 				  spec, SW_PMU_ITEM_MAX);
-	if (ret)
-		return sw_event_unknown(sysfs, spec, err);
-	return 1;
+	return sw_event_unknown(sysfs, spec, err);
 }
 
 int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,

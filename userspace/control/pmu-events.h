@@ -107,9 +107,11 @@ int sw_pmu_event_resolve(const char *sysfs, const char *spec,
  * @err:   on failure, the item at fault and why; may be NULL
  *
  * Items without a PMU: a cache event or PAPI preset becomes
- * NAME=TYPE:CONFIG (sw_named_event_resolve()); the rest must be what
- * stopwatch.ko's own parser takes (lib/events.c), else the item is refused
- * with the closest names known (sw_event_unknown()), and passes unchanged.
+ * NAME=TYPE:CONFIG (sw_named_event_resolve()); what stopwatch.ko's own
+ * parser takes (lib/events.c) passes unchanged; else a CPU vendor's event
+ * name libpfm4 knows becomes NAME=TYPE:CONFIG (sw_pfm_resolve(); NAME
+ * without "PMU::", ':' as '.'); else the item is refused with the closest
+ * names known (sw_event_unknown()).
  * Aliases are unique within the list (see the file comment).  Two resolved
  * items that are the same TYPE:CONFIG are an error (-EEXIST); the same
  * module name twice is left to the module.

@@ -522,9 +522,55 @@ run "$SW" events list --sysfs "$S" power
 [ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'power (type 9) terms: event=config:0-7\n  power/energy-pkg/                     event=0x02')" ] &&
 	ok "events list PMU: that PMU only" ||
 	not_ok "events list PMU: that PMU only"
-fails "events list: unknown PMU" \
-	"stopwatch events: no PMU 'cpuu' in $S/bus/event_source/devices" \
-	"$SW" events list --sysfs "$S" cpuu
+# Vendor names through libpfm4, with a table forced (LIBPFM_FORCE_PMU) so
+# that the answers do not depend on the host's CPU: Intel Skylake's on
+# x86_64, Cortex-A57's on arm64.
+case $(uname -m) in
+x86_64) PFMPMU=skl PFMEV=INST_RETIRED.ANY_P PFMWANT=INST_RETIRED.ANY_P=4:0xc0
+	PFMLOW=inst_retired:any_p PFMLOWWANT=inst_retired.any_p=4:0xc0 ;;
+aarch64) PFMPMU=arm_ac57 PFMEV=INST_RETIRED PFMWANT=INST_RETIRED=4:0x8
+	PFMLOW=arm_ac57::inst_retired PFMLOWWANT=inst_retired=4:0x8 ;;
+*) PFMPMU= ;;
+esac
+if "$SW" events list --sysfs "$S" | grep -q "built without libpfm4"; then
+	skipped "events: vendor names" "built without libpfm4 (PFM=0)"
+	fails "events list: unknown PMU" \
+		"stopwatch events: no PMU 'cpuu' in $S/bus/event_source/devices nor among libpfm4's of this CPU" \
+		"$SW" events list --sysfs "$S" cpuu
+elif [ -z "$PFMPMU" ]; then
+	skipped "events: vendor names" "no libpfm4 table chosen for $(uname -m)"
+else
+	export LIBPFM_FORCE_PMU=$PFMPMU
+	fails "events list: unknown PMU" \
+		"stopwatch events: no PMU 'cpuu' in $S/bus/event_source/devices nor among libpfm4's of this CPU ($PFMPMU)" \
+		"$SW" events list --sysfs "$S" cpuu
+	run "$SW" events resolve --sysfs "$S" "$PFMEV"
+	expect "events resolve: a vendor name ($PFMEV) through libpfm4" 0 "$PFMWANT" ""
+	run "$SW" events resolve --sysfs "$S" "$PFMLOW"
+	expect "events resolve: libpfm4's spelling, any case ($PFMLOW)" 0 "$PFMLOWWANT" ""
+	run "$SW" events list --sysfs "$S" cpu
+	expect "events list: the core PMU, then libpfm4's core table beside it" 0 \
+		"$PFMPMU (vendor events from libpfm4, core PMU; give NAME, NAME:UMASK or $PFMPMU::NAME):" ""
+	run "$SW" events list --sysfs "$S" "$PFMPMU"
+	[ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/out")" = "$PFMPMU (vendor events from libpfm4, core PMU; give NAME, NAME:UMASK or $PFMPMU::NAME):" ] &&
+		grep -Eq '^  INST_RETIRED +0x' "$tmp/out" &&
+		ok "events list: libpfm4's PMU named: its table only" ||
+		not_ok "events list: libpfm4's PMU named: its table only"
+	run "$SW" events list --sysfs "$S"
+	expect "events list: vendor tables in the whole list" 0 \
+		"$PFMPMU (vendor events from libpfm4" ""
+	fails "events resolve: a vendor name that leaves out kernel mode" \
+		"stopwatch events: INST_RETIRED:u: leaves out kernel mode, and stopwatch.ko counts user and kernel mode together (drop the :u or :k)" \
+		"$SW" events resolve --sysfs "$S" INST_RETIRED:u
+	run "$SW" events resolve --sysfs "$S" INST_RETIRED.NO_SUCH_UMASK
+	[ "$rc" = 1 ] && grep -q "^stopwatch events: INST_RETIRED.NO_SUCH_UMASK: libpfm4 cannot encode INST_RETIRED:NO_SUCH_UMASK: .* (its unit masks: " "$tmp/err" &&
+		ok "events resolve: a unit mask the event lacks, its unit masks listed" ||
+		not_ok "events resolve: a unit mask the event lacks, its unit masks listed" "$(cat "$tmp/err")"
+	fails "events resolve: a name neither the module nor libpfm4 knows" \
+		"stopwatch events: NO_SUCH_VENDOR_EVENT: unknown event (all there are: stopwatch events list)" \
+		"$SW" events resolve --sysfs "$S" NO_SUCH_VENDOR_EVENT
+	unset LIBPFM_FORCE_PMU
+fi
 # show and set against a fake debugfs; its events file a plain file.
 E=$tmp/evdbg
 mkdir -p "$E"
