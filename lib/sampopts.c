@@ -105,6 +105,8 @@ static int sw_opt_callchain(const char *val, u32 *cc)
 int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 		    struct sw_parse_err *err)
 {
+	size_t len;
+	u32 excl;
 	u64 v;
 	int ret;
 
@@ -118,7 +120,9 @@ int sw_samp_opt_set(struct sw_samp_opts *o, const char *key, const char *val,
 		if (ret)
 			return sw_opt_bad(err, val, ret == -E2BIG ?
 					  "event name too long" :
-					  "unknown event (try cycles, instructions, cpu-clock, rNNNN or TYPE:CONFIG)",
+					  !sw_event_modifier(val, &len, &excl) ?
+					  "unknown event (try cycles, instructions, cpu-clock, rNNNN or TYPE:CONFIG)" :
+					  "bad modifier after the last ':' (u: user mode only, k: kernel mode only, uk: both)",
 					  ret);
 		o->ev_set = true;
 		return 0;

@@ -122,6 +122,10 @@ static struct perf_event *sw_counter_create(const struct sw_event_spec *spec,
 		.config = spec->config,
 		.pinned = sw_pmu_pinned,
 		.disabled = disabled,
+		/* perf's ":u" and ":k" also leave out the hypervisor */
+		.exclude_user = !!(spec->excl & SW_EVENT_EXCL_USER),
+		.exclude_kernel = !!(spec->excl & SW_EVENT_EXCL_KERNEL),
+		.exclude_hv = !!spec->excl,
 	};
 
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
@@ -290,7 +294,7 @@ static struct sw_evset *sw_evset_alloc(const struct sw_event_spec *specs,
 				       int n)
 {
 	struct sw_evset *set;
-	int i;
+	int i, j;
 
 	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	if (!set)
@@ -303,14 +307,22 @@ static struct sw_evset *sw_evset_alloc(const struct sw_event_spec *specs,
 	set->n = n;
 	set->cycles = -1;
 	set->instructions = -1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		set->spec[i] = specs[i];
-		if (specs[i].type != PERF_TYPE_HARDWARE)
+	/* CPI: the first cycles and instructions counted in the same modes. */
+	for (i = 0; i < n && set->cycles < 0; i++) {
+		if (specs[i].type != PERF_TYPE_HARDWARE ||
+		    specs[i].config != PERF_COUNT_HW_CPU_CYCLES)
 			continue;
-		if (specs[i].config == PERF_COUNT_HW_CPU_CYCLES)
-			set->cycles = i;
-		if (specs[i].config == PERF_COUNT_HW_INSTRUCTIONS)
-			set->instructions = i;
+		for (j = 0; j < n; j++) {
+			if (specs[j].type == PERF_TYPE_HARDWARE &&
+			    specs[j].config == PERF_COUNT_HW_INSTRUCTIONS &&
+			    specs[j].excl == specs[i].excl) {
+				set->cycles = i;
+				set->instructions = j;
+				break;
+			}
+		}
 	}
 	return set;
 }
@@ -434,6 +446,9 @@ static void sw_pmu_work_fn(struct work_struct *work)
 
 static void sw_events_parse_error(int err, const char *bad)
 {
+	size_t len;
+	u32 excl;
+
 	switch (err) {
 	case -E2BIG:
 		if (bad && strlen(bad) >= SW_EVENT_NAME_LEN)
@@ -447,8 +462,12 @@ static void sw_events_parse_error(int err, const char *bad)
 		sw_error("events: '%.40s' is named twice", bad ? bad : "");
 		break;
 	default:
-		sw_error("events: '%.40s' is not an event (perf names such as cycles, instructions, cache-misses, cpu-clock, page-faults; rNNNN; TYPE:CONFIG; ALIAS=TYPE:CONFIG)",
-			 bad ? bad : "");
+		if (bad && sw_event_modifier(bad, &len, &excl))
+			sw_error("events: '%.40s': '%s' is not a modifier (u: user mode only, k: kernel mode only, uk: both)",
+				 bad, strrchr(bad, ':') + 1);
+		else
+			sw_error("events: '%.40s' is not an event (perf names such as cycles, instructions, cache-misses, cpu-clock, page-faults; rNNNN; TYPE:CONFIG; ALIAS=TYPE:CONFIG; each with :u or :k for user or kernel mode only)",
+				 bad ? bad : "");
 	}
 }
 
@@ -596,8 +615,10 @@ static int sw_pmu_counters_show(struct seq_file *m)
 			if (e)
 				count = perf_event_read_value(e, &enabled,
 							      &running);
-			snprintf(tc, sizeof(tc), "%u:0x%llx", set->spec[i].type,
-				 set->spec[i].config);
+			snprintf(tc, sizeof(tc), "%u:0x%llx%s%s",
+				 set->spec[i].type, set->spec[i].config,
+				 set->spec[i].excl ? ":" : "",
+				 sw_event_modifier_str(set->spec[i].excl));
 			seq_printf(m, "%-4d %-24s %-20s %-8s %20llu %16llu %16llu %s\n",
 				   cpu, set->spec[i].name, tc,
 				   sw_counter_state(e), count, enabled,

@@ -57,7 +57,8 @@ struct sw_evcpu {
  * struct sw_evset - the events counted for every probe.
  * @id:           never reused; a call records the id it was entered with
  * @n:            number of events, 1..SW_MAX_EVENTS
- * @cycles:       index of the cycles event, or -1
+ * @cycles:       index of the cycles event paired with @instructions
+ *                (counted in the same modes) for CPI, or -1
  * @instructions: index of the instructions event, or -1
  * @spec:         the events
  * @cpu:          per CPU (nr_cpu_ids entries), that CPU's counters while it

@@ -176,6 +176,22 @@ static void sw_overflow(struct perf_event *event,
 		sw_cnt_inc(c, SW_CNT_FILTERED);
 		return;
 	}
+	/*
+	 * An event of one mode (":u", ":k") whose interrupt arrived after
+	 * the CPU changed mode: a user-mode count's sample is the user
+	 * instruction the task entered the kernel from; a kernel-mode
+	 * count's, whose kernel instruction is gone, is filtered out.
+	 */
+	if (s->attr.exclude_kernel && !user_mode(regs)) {
+		if (!t->mm || (t->flags & PF_KTHREAD)) {
+			sw_cnt_inc(c, SW_CNT_FILTERED);
+			return;
+		}
+		regs = task_pt_regs(t);
+	} else if (s->attr.exclude_user && user_mode(regs)) {
+		sw_cnt_inc(c, SW_CNT_FILTERED);
+		return;
+	}
 	sw_cnt_inc(c, SW_CNT_TAKEN);
 	if (in_nmi())
 		sw_cnt_inc(c, SW_CNT_NMI);
@@ -375,6 +391,10 @@ static void sw_samp_fill_attr(struct sw_session *s)
 	a->config = s->o.ev.config;
 	a->size = sizeof(*a);
 	a->pinned = 1;
+	/* perf's ":u" and ":k" also leave out the hypervisor */
+	a->exclude_user = !!(s->o.ev.excl & SW_EVENT_EXCL_USER);
+	a->exclude_kernel = !!(s->o.ev.excl & SW_EVENT_EXCL_KERNEL);
+	a->exclude_hv = !!s->o.ev.excl;
 	if (s->o.freq) {
 		a->freq = 1;
 		a->sample_freq = s->o.freq;
@@ -635,8 +655,11 @@ static void sw_samp_show_settings(struct seq_file *m, struct sw_session *s)
 
 	sw_samp_callchain_str(s->o.callchain, cc, sizeof(cc));
 	seq_printf(m, "session    %u\n", s->number);
-	seq_printf(m, "event      %s type=%u config=0x%llx%s\n", s->o.ev.name,
-		   s->attr.type, (unsigned long long)s->attr.config,
+	seq_printf(m, "event      %s type=%u config=0x%llx%s%s%s\n",
+		   s->o.ev.name, s->attr.type,
+		   (unsigned long long)s->attr.config,
+		   s->attr.exclude_kernel ? " user mode only" : "",
+		   s->attr.exclude_user ? " kernel mode only" : "",
 		   s->fallback ? " (default cycles unavailable: no hardware PMU)" :
 		   "");
 	if (s->o.freq)

@@ -27,7 +27,7 @@ enum sw_samp_counter {
 	SW_CNT_LOST_NESTED,	/* the handler interrupted itself */
 	SW_CNT_LOST_STACK,	/* user stack copy faulted (stack_fail=drop) */
 	SW_CNT_LOST_THROTTLED,	/* over max_rate */
-	SW_CNT_FILTERED,	/* other pid/tgid */
+	SW_CNT_FILTERED,	/* other pid/tgid, or the mode the event leaves out */
 	SW_CNT_SB_WRITTEN,	/* side-band records written */
 	SW_CNT_SB_LOST,		/* side-band records lost */
 	SW_CNT_USTACK_FAULT,	/* kept samples whose user stack faulted */

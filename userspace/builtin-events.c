@@ -69,10 +69,13 @@ static const struct sw_cmd_doc sw_events_doc = {
 		"PMU-TERM-VAL-... (cpu-event-0x3c-umask-0x0); when that is too long for the\n"
 		"module's 31 characters, PMU.rCONFIG (cpu.r2a401c0); '-2', '-3'... keep it unique.\n"
 		"Only the config field reaches the module: a nonzero config1/2/3 term is an error.\n"
-		"A name nobody knows is refused with the closest that exist; perf's modifiers\n"
-		"(:u, :k) are refused: the module counts user and kernel mode together.\n",
+		"A name nobody knows is refused with the closest that exist.  Any item may end\n"
+		"in perf's modifier :u (user mode only), :k (kernel mode only) or :uk (both),\n"
+		"a PMU item also in /u (cpu/event=0x3c/u); columns show it as _u or _k\n"
+		"(instructions:u as instructions_u_avg).\n",
 	.examples =
 		"  stopwatch events set cycles,instructions\n"
+		"  stopwatch events set instructions:u,instructions:k  each mode apart\n"
 		"  stopwatch events set 'cpu/event=0x3c,umask=0x0/,cache-misses'\n"
 		"  stopwatch events set armv8_pmuv3/inst_retired/ armv8_pmuv3/cpu_cycles/\n"
 		"  stopwatch events set ''                            count nothing\n"

@@ -69,6 +69,7 @@ static const struct sw_cmd_doc sw_record_doc = {
 		"the samples, with what is needed to resolve them later, for 'stopwatch report'.\n",
 	.examples =
 		"  stopwatch record -e cycles -c 100000 -g -o prof.swd -- ./app args\n"
+		"  stopwatch record -e instructions:u -c 100000 -- ./app  user mode only\n"
 		"  stopwatch record -F 999 -g -- make -j8        a build and all its children\n"
 		"  stopwatch record -a --duration 10             the whole machine for 10 s\n"
 		"  stopwatch record -p 1234 -g                   a running process, until ^C\n"
@@ -229,7 +230,8 @@ static int sw_record_parse_args(int argc, char **argv, struct sw_record_args *a)
 		SW_OPT_GROUP("How:"),
 		SW_OPT_CALLBACK('e', "event", a, "EV",
 				"cycles, instructions, cpu-clock, rNNNN, PMU/TERMS/,\n"
-				"L1-dcache-load-misses, PAPI_TOT_CYC, ... (one event;\n"
+				"L1-dcache-load-misses, PAPI_TOT_CYC, ..., with :u\n"
+				"or :k for user or kernel mode only (one event;\n"
 				"default: cycles, or cpu-clock without a hardware PMU;\n"
 				"see 'stopwatch events list')", sw_record_event_cb,
 				"an event name"),

@@ -141,7 +141,8 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 			    "argN or retval (or a pair)", "keys"),
 		SW_OPT_CALLBACK('e', "events", a, "EVENTS",
 				"count these perf events per call (a comma list;\n"
-				"-e again adds; sets the module's events unless\n"
+				"-e again adds; :u or :k after one: user or kernel\n"
+				"mode only; sets the module's events unless\n"
 				"another user set others)", sw_time_event_cb,
 				"an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
@@ -184,26 +185,6 @@ static void sw_on_signal(int sig)
 		sw_stop = 1;
 }
 
-/* @list's names: ALIAS=TYPE:CONFIG items as ALIAS, as the events file shows. */
-static char *sw_event_names(const char *list)
-{
-	char *names = strdup(list), *r, *w;
-	bool skip = false;
-
-	if (!names)
-		return NULL;
-	for (r = w = names; *r; r++) {
-		if (*r == ',')
-			skip = false;
-		else if (*r == '=')
-			skip = true;
-		if (!skip)
-			*w++ = *r;
-	}
-	*w = '\0';
-	return names;
-}
-
 /*
  * Sets the events (PMU-qualified names resolved through sysfs, as
  * "stopwatch events set" does) unless someone else set others.
@@ -224,7 +205,7 @@ static int sw_time_events(const char *dir, const char *events, bool *set,
 		return ret;
 	}
 	events = *resolved;
-	want = sw_event_names(events);
+	want = sw_event_list_names(events);
 	if (!want)
 		return -ENOMEM;
 	ret = sw_debugfs_read(dir, "events", &cur, NULL, &err);

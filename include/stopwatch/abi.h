@@ -435,7 +435,8 @@ struct sw_rec_module {
  * @lost_nested:      see struct sw_rec_lost
  * @lost_stack:       see struct sw_rec_lost
  * @lost_throttled:   see struct sw_rec_lost
- * @filtered:         handler calls skipped by the pid/tgid filter
+ * @filtered:         handler calls skipped by the pid/tgid filter, or in
+ *                    the mode the event leaves out (":k", ":u")
  * @sideband_written: side-band records written
  * @sideband_lost:    side-band records lost
  * @call_taken:       call records produced (minor 1); call_taken ==

@@ -99,6 +99,113 @@ static void test_lists(void **state)
 	assert_string_equal(bad, "branch-misses");
 }
 
+static void test_modifiers(void **state)
+{
+	struct sw_event_spec ev;
+	size_t len;
+	u32 excl;
+
+	(void)state;
+	assert_int_equal(sw_event_parse("cycles", &ev), 0);
+	assert_int_equal(ev.excl, 0);
+	assert_int_equal(sw_event_parse("instructions:u", &ev), 0);
+	assert_int_equal(ev.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(ev.excl, SW_EVENT_EXCL_KERNEL);
+	assert_string_equal(ev.name, "instructions_u");
+	assert_int_equal(sw_event_parse("cycles:k", &ev), 0);
+	assert_int_equal(ev.excl, SW_EVENT_EXCL_USER);
+	assert_string_equal(ev.name, "cycles_k");
+	/* Both modes is no modifier at all, under the plain name. */
+	assert_int_equal(sw_event_parse("cycles:uk", &ev), 0);
+	assert_int_equal(ev.excl, 0);
+	assert_string_equal(ev.name, "cycles");
+	assert_int_equal(sw_event_parse("cycles:ku", &ev), 0);
+	assert_int_equal(ev.excl, 0);
+	assert_string_equal(ev.name, "cycles");
+	assert_int_equal(sw_event_parse("r1c2:k", &ev), 0);
+	assert_int_equal(ev.type, PERF_TYPE_RAW);
+	assert_int_equal(ev.config, 0x1c2);
+	assert_string_equal(ev.name, "r1c2_k");
+	assert_int_equal(sw_event_parse("4:0x3c:u", &ev), 0);
+	assert_int_equal(ev.type, 4);
+	assert_int_equal(ev.config, 0x3c);
+	assert_int_equal(ev.excl, SW_EVENT_EXCL_KERNEL);
+	assert_string_equal(ev.name, "4:0x3c_u");
+	/* An alias is shown as given. */
+	assert_int_equal(sw_event_parse("inst_user=8:0x8:u", &ev), 0);
+	assert_int_equal(ev.type, 8);
+	assert_int_equal(ev.config, 8);
+	assert_int_equal(ev.excl, SW_EVENT_EXCL_KERNEL);
+	assert_string_equal(ev.name, "inst_user");
+	assert_int_equal(sw_event_parse("cpu-clock:k", &ev), 0);
+	assert_int_equal(ev.type, PERF_TYPE_SOFTWARE);
+	assert_string_equal(sw_event_modifier_str(ev.excl), "k");
+	assert_string_equal(sw_event_modifier_str(SW_EVENT_EXCL_KERNEL), "u");
+	assert_string_equal(sw_event_modifier_str(0), "");
+	/* A digit after the last ':' is TYPE:CONFIG's CONFIG. */
+	assert_int_equal(sw_event_modifier("4:0x3c", &len, &excl), 0);
+	assert_int_equal(len, 6);
+	assert_int_equal(excl, 0);
+	assert_int_equal(sw_event_modifier("cycles:u", &len, &excl), 0);
+	assert_int_equal(len, 6);
+	assert_int_equal(excl, SW_EVENT_EXCL_KERNEL);
+	/* The name with "_u" must fit, as the plain name must. */
+	assert_int_equal(sw_event_parse("stalled-cycles-frontend:u", &ev), 0);
+	assert_string_equal(ev.name, "stalled-cycles-frontend_u");
+	assert_int_equal(sw_event_parse("r00000000000000000000000000001", &ev),
+			 0);
+	assert_int_equal(sw_event_parse("r00000000000000000000000000001:u", &ev),
+			 -E2BIG);
+}
+
+static void test_bad_modifiers(void **state)
+{
+	static const char *const bad[] = {
+		"cycles:", "cycles:x", "cycles:uu", "cycles:kk", "cycles:uku",
+		"cycles:U", "cycles:p", "cycles:u:k", "cycles::u", ":u",
+		"cycle:u", "4:0x3c:x", "x=4:1:h", "cycles:u,",
+	};
+	struct sw_event_spec ev;
+	size_t i, len;
+	u32 excl;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ev.excl = 7;
+		assert_int_equal(sw_event_parse(bad[i], &ev), -EINVAL);
+	}
+	assert_int_equal(sw_event_modifier("cycles:x", &len, &excl), -EINVAL);
+	assert_int_equal(sw_event_modifier("cycles:", &len, &excl), -EINVAL);
+	assert_int_equal(sw_event_modifier("cycles:uu", &len, &excl), -EINVAL);
+	assert_int_equal(sw_event_modifier("cycles:ukx", &len, &excl), -EINVAL);
+}
+
+static void test_modifier_lists(void **state)
+{
+	struct sw_event_spec evs[4];
+	const char *bad;
+	char buf[128];
+
+	(void)state;
+	/* One event in each mode is three events. */
+	strcpy(buf, "instructions:u,instructions:k,instructions");
+	assert_int_equal(sw_events_parse(buf, evs, 4, &bad), 3);
+	assert_string_equal(evs[0].name, "instructions_u");
+	assert_string_equal(evs[1].name, "instructions_k");
+	assert_string_equal(evs[2].name, "instructions");
+	assert_int_equal(evs[2].excl, 0);
+	strcpy(buf, "cycles:u,cpu-cycles:u");
+	assert_int_equal(sw_events_parse(buf, evs, 4, &bad), -EEXIST);
+	assert_string_equal(bad, "cpu-cycles:u");
+	strcpy(buf, "cycles,cycles:ku");
+	assert_int_equal(sw_events_parse(buf, evs, 4, &bad), -EEXIST);
+	assert_string_equal(bad, "cycles:ku");
+	strcpy(buf, "cycles:u cycles:x");
+	assert_int_equal(sw_events_parse(buf, evs, 4, &bad), -EINVAL);
+	assert_string_equal(bad, "cycles:x");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +213,9 @@ int main(void)
 		cmocka_unit_test(test_raw_and_typed),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_bad_modifiers),
+		cmocka_unit_test(test_modifier_lists),
 	};
 
 	return cmocka_run_group_tests_name("events", tests, NULL, NULL);

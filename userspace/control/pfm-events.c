@@ -148,7 +148,7 @@ int sw_pfm_resolve(const char *name, uint32_t *type, uint64_t *config,
 	}
 	if (attr.exclude_user || attr.exclude_kernel) {
 		ret = sw_err_set(err, -EINVAL,
-				 "%s: leaves out %s mode, and stopwatch.ko counts user and kernel mode together (drop the :u or :k)",
+				 "%s: libpfm4's modifiers leave out %s mode; give the mode as perf's trailing :u or :k",
 				 name, attr.exclude_user ? "user" : "kernel");
 		goto cleanup;
 	}

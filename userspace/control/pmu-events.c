@@ -779,7 +779,7 @@ int sw_pmu_event_resolve(const char *sysfs, const char *spec,
 	}
 	if (end[1]) {
 		ret = sw_err_set(err, -EINVAL,
-				 "%s: '%s' after the closing '/': stopwatch.ko takes no event modifiers",
+				 "%s: '%s' after the closing '/': expected a modifier, u (user mode only), k (kernel mode only) or uk (both)",
 				 spec, end + 1);
 		goto cleanup;
 	}
@@ -893,12 +893,23 @@ static const char *sw_next_item(const char *p, size_t *len, bool *pmu)
 	return p;
 }
 
-/* The name the module shows for a passed-on item: the alias or all. */
-static size_t sw_item_name_len(const char *s, size_t len)
+/*
+ * The name the module shows for a passed-on item (sw_event_parse()'s: the
+ * alias, else all with a modifier as "_u" or "_k"); an item it cannot
+ * parse as it is shows up to its '='.
+ */
+static void sw_item_name(const char *s, size_t len, char *out, size_t size)
 {
 	const char *eq = memchr(s, '=', len);
+	struct sw_event_spec ev;
+	char *t = strndup(s, len);
 
-	return eq ? (size_t)(eq - s) : len;
+	if (t && !sw_event_parse(t, &ev))
+		snprintf(out, size, "%s", ev.name);
+	else
+		snprintf(out, size, "%.*s", (int)(eq ? (size_t)(eq - s) : len),
+			 s);
+	free(t);
 }
 
 /**
@@ -906,12 +917,15 @@ static size_t sw_item_name_len(const char *s, size_t len)
  * @text: where it starts in the list
  * @len:  its length
  * @pmu:  it is a PMU event, resolved into @ev
+ * @excl: SW_EVENT_EXCL_* of its modifier (":u", ":k", or "/u" of a PMU
+ *        event)
  * @ev:   the resolved event
  */
 struct sw_item {
 	const char *text;
 	size_t len;
 	bool pmu;
+	uint32_t excl;
 	struct sw_pmu_event ev;
 };
 
@@ -919,7 +933,8 @@ struct sw_item {
 static bool sw_name_taken(const struct sw_item *it, size_t n, size_t self,
 			  const char *name)
 {
-	size_t i, l = strlen(name);
+	char shown[256];
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (i == self)
@@ -928,10 +943,11 @@ static bool sw_name_taken(const struct sw_item *it, size_t n, size_t self,
 			/* PMU items after @self have no final name yet. */
 			if (i < self && !strcmp(it[i].ev.alias, name))
 				return true;
-		} else if (sw_item_name_len(it[i].text, it[i].len) == l &&
-			   !strncmp(it[i].text, name, l)) {
-			return true;
+			continue;
 		}
+		sw_item_name(it[i].text, it[i].len, shown, sizeof(shown));
+		if (!strcmp(shown, name))
+			return true;
 	}
 	return false;
 }
@@ -1228,38 +1244,13 @@ static void sw_cands_fill(struct sw_cands *c, const char *sysfs)
 	sw_strv_free(pmus, npmus);
 }
 
-/* Whether @name is a known event followed by perf's ":u", ":k", ... */
-static bool sw_has_modifier(const char *sysfs, const char *name,
-			    const char **mod)
-{
-	const char *colon = strrchr(name, ':');
-	struct sw_event_spec ev;
-	uint32_t type;
-	uint64_t config;
-	char base[256];
-
-	if (!colon || !colon[1] || strspn(colon + 1, "ukhHGpPS") != strlen(colon + 1) ||
-	    (size_t)(colon - name) >= sizeof(base))
-		return false;
-	memcpy(base, name, (size_t)(colon - name));
-	base[colon - name] = '\0';
-	*mod = colon;
-	return !sw_event_parse(base, &ev) ||
-	       sw_named_event_resolve(sysfs, base, &type, &config, NULL) <= 0;
-}
-
 int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err)
 {
 	struct sw_cands c;
-	const char *mod;
 	char list[512];
 	size_t off = 0;
 	int i;
 
-	if (sw_has_modifier(sysfs, name, &mod))
-		return sw_err_set(err, -EINVAL,
-				  "%s: modifiers such as '%s' are not supported: stopwatch.ko counts user and kernel mode together (use %.*s)",
-				  name, mod, (int)(mod - name), name);
 	memset(&c, 0, sizeof(c));
 	c.want = name;
 	c.limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
@@ -1296,6 +1287,52 @@ static void sw_pfm_alias(const char *spec, char *alias, size_t len)
 }
 
 /*
+ * Splits perf's modifier off @spec (modified): "NAME:u" of an item without
+ * a PMU, "PMU/TERMS/u" or "PMU/TERMS/:u" of a PMU event.
+ */
+static int sw_item_modifier(char *spec, bool pmu, uint32_t *excl,
+			    struct sw_err *err)
+{
+	char *cut = NULL, buf[16];
+	const char *mod = NULL;
+	size_t len;
+
+	*excl = 0;
+	if (pmu) {
+		cut = strrchr(spec, '/');
+		if (!cut || cut == strchr(spec, '/') || !cut[1])
+			return 0;	/* no closing '/' yet, or nothing after */
+		cut++;
+		mod = *cut == ':' ? cut + 1 : cut;
+		if (strlen(mod) < sizeof(buf) - 2) {
+			snprintf(buf, sizeof(buf), "x:%s", mod);
+			if (!sw_event_modifier(buf, &len, excl)) {
+				*cut = '\0';
+				return 0;
+			}
+		}
+	} else if (sw_event_modifier(spec, &len, excl)) {
+		mod = strrchr(spec, ':') + 1;
+	} else {
+		spec[len] = '\0';
+		return 0;
+	}
+	return sw_err_set(err, -EINVAL,
+			  "%s: '%s' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)",
+			  spec, mod);
+}
+
+/* A resolved item's alias with its modifier: "LLC-loads_u". */
+static void sw_alias_mode(struct sw_pmu_event *ev, uint32_t excl)
+{
+	if (!excl)
+		return;
+	sw_alias_cut(ev->alias, SW_PMU_ITEM_MAX - 2);
+	strcat(ev->alias, "_");
+	strcat(ev->alias, sw_event_modifier_str(excl));
+}
+
+/*
  * An item without a PMU: a cache event or PAPI preset, or else a vendor
  * event name libpfm4 knows, becomes a resolved item (0); anything
  * stopwatch.ko's parser takes passes as it is (1).
@@ -1304,7 +1341,6 @@ static int sw_plain_item(const char *sysfs, const char *spec,
 			 struct sw_item *it, struct sw_err *err)
 {
 	struct sw_event_spec ev;
-	const char *mod;
 	int ret, ret2;
 
 	ret = sw_named_event_resolve(sysfs, spec, &it->ev.type,
@@ -1319,12 +1355,8 @@ static int sw_plain_item(const char *sysfs, const char *spec,
 	ret = sw_event_parse(spec, &ev);
 	if (!ret)
 		return 1;
-	/* "cycles:k" is the module's name with perf's modifier, refused as such. */
-	if (sw_has_modifier(sysfs, spec, &mod))
-		ret2 = 1;
-	else
-		ret2 = sw_pfm_resolve(spec, &it->ev.type, &it->ev.config,
-				      NULL, 0, err);
+	ret2 = sw_pfm_resolve(spec, &it->ev.type, &it->ev.config, NULL, 0,
+			      err);
 	if (ret2 <= 0) {
 		if (!ret2) {
 			it->pmu = true;
@@ -1337,6 +1369,25 @@ static int sw_plain_item(const char *sysfs, const char *spec,
 				  "%s: the name is longer than stopwatch.ko's %d characters (give it an ALIAS=TYPE:CONFIG)",
 				  spec, SW_PMU_ITEM_MAX);
 	return sw_event_unknown(sysfs, spec, err);
+}
+
+/* A passed-on item with its modifier: its name must fit the module's. */
+static int sw_passed_on(const struct sw_item *it, struct sw_err *err)
+{
+	struct sw_event_spec ev;
+	char *t = strndup(it->text, it->len);
+	int ret;
+
+	if (!t)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_event_parse(t, &ev);
+	if (ret == -E2BIG)
+		sw_err_set(err, ret,
+			   "%s: with '_%s' for its modifier the name is longer than stopwatch.ko's %d characters (give it an ALIAS=TYPE:CONFIG:%s)",
+			   t, sw_event_modifier_str(it->excl), SW_PMU_ITEM_MAX,
+			   sw_event_modifier_str(it->excl));
+	free(t);
+	return ret == -E2BIG ? ret : 0;
 }
 
 int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
@@ -1375,12 +1426,27 @@ int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 			ret = sw_err_set(err, -ENOMEM, "out of memory");
 			goto cleanup;
 		}
-		if (!it[i].pmu) {
+		ret = sw_item_modifier(spec, it[i].pmu, &it[i].excl, err);
+		if (ret && !it[i].pmu) {
+			/* libpfm4's EVENT:UMASK ("inst_retired:any_p"), or a
+			 * modifier that is not one */
+			struct sw_err e2 = { "" };
+
+			it[i].excl = 0;
+			if (!sw_plain_item(sysfs, spec, &it[i], &e2))
+				ret = 0;
+			if (ret)
+				goto cleanup;
+		} else if (ret) {
+			goto cleanup;
+		} else if (!it[i].pmu) {
 			ret = sw_plain_item(sysfs, spec, &it[i], err);
 			if (ret < 0)
 				goto cleanup;
 			if (ret) {
-				ret = 0;
+				ret = sw_passed_on(&it[i], err);
+				if (ret)
+					goto cleanup;
 				continue;
 			}
 		} else {
@@ -1388,9 +1454,11 @@ int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 			if (ret)
 				goto cleanup;
 		}
+		sw_alias_mode(&it[i].ev, it[i].excl);
 		for (j = 0; j < i; j++) {
 			if (it[j].pmu && it[j].ev.type == it[i].ev.type &&
-			    it[j].ev.config == it[i].ev.config) {
+			    it[j].ev.config == it[i].ev.config &&
+			    it[j].excl == it[i].excl) {
 				ret = sw_err_set(err, -EEXIST,
 						 "%.*s and %s are the same event (%" PRIu32 ":0x%" PRIx64 ")",
 						 (int)it[j].len, it[j].text, spec,
@@ -1409,8 +1477,10 @@ int sw_pmu_events_resolve(const char *sysfs, const char *list, char **out,
 		if (i)
 			fputc(',', f);
 		if (it[i].pmu)
-			fprintf(f, "%s=%" PRIu32 ":0x%" PRIx64, it[i].ev.alias,
-				it[i].ev.type, it[i].ev.config);
+			fprintf(f, "%s=%" PRIu32 ":0x%" PRIx64 "%s%s",
+				it[i].ev.alias, it[i].ev.type, it[i].ev.config,
+				it[i].excl ? ":" : "",
+				sw_event_modifier_str(it[i].excl));
 		else
 			fwrite(it[i].text, 1, it[i].len, f);
 	}
@@ -1437,4 +1507,26 @@ int sw_event_list_add(char **list, const char *item)
 	free(*list);
 	*list = n;
 	return 0;
+}
+
+char *sw_event_list_names(const char *list)
+{
+	char *out = NULL, name[256];
+	const char *p = list, *s;
+	size_t len, olen;
+	bool pmu;
+	FILE *f = open_memstream(&out, &olen);
+
+	if (!f)
+		return NULL;
+	while ((s = sw_next_item(p, &len, &pmu))) {
+		sw_item_name(s, len, name, sizeof(name));
+		fprintf(f, "%s%s", p == list ? "" : ",", name);
+		p = s + len;
+	}
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }

@@ -250,4 +250,16 @@ int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err);
  */
 int sw_event_list_add(char **list, const char *item);
 
+/**
+ * sw_event_list_names() - the names stopwatch.ko shows for an event list.
+ * @list: a list as sw_pmu_events_resolve() makes it
+ *
+ * ALIAS=TYPE:CONFIG items show as ALIAS; others as sw_event_parse() names
+ * them ("instructions:u" as "instructions_u").
+ *
+ * Return: a malloc()ed comma-separated list the caller frees, or NULL
+ * (out of memory).
+ */
+char *sw_event_list_names(const char *list);
+
 #endif /* _SW_UTIL_PMU_EVENTS_H */

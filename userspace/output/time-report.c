@@ -9,6 +9,7 @@
 
 #include "stopwatch/files.h"
 #include "control/debugfs.h"
+#include "control/pmu-events.h"
 #include "base/json.h"
 #include "control/probe-spec.h"
 #include "output/stat-display.h"
@@ -118,13 +119,12 @@ static size_t sw_event_cols(const struct sw_time_report *r,
 
 	if (!r->events)
 		return 0;
-	list = strdup(r->events);
+	/* ALIAS=TYPE:CONFIG shows as ALIAS, instructions:u as instructions_u */
+	list = sw_event_list_names(r->events);
 	if (!list)
 		return 0;
 	for (tok = strtok_r(list, ",", &save); tok && n < max;
 	     tok = strtok_r(NULL, ",", &save)) {
-		/* ALIAS=TYPE:CONFIG shows as ALIAS. */
-		tok[strcspn(tok, "=")] = '\0';
 		snprintf(name, sizeof(name), "%s" SW_COL_EV_AVG, tok);
 		c = sw_snapshot_col(s, name);
 		if (c >= 0)

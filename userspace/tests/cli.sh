@@ -483,9 +483,15 @@ fails "events resolve: an unknown name, the closest known names" \
 fails "events resolve: closest names include the PMUs' own events" \
 	"stopwatch events: inst_retird: unknown event; closest: armv8_pmuv3/inst_retired/ (all there are: stopwatch events list)" \
 	"$SW" events resolve --sysfs "$S" inst_retird
-fails "events resolve: perf's :u modifier refused, said why" \
-	"stopwatch events: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
-	"$SW" events resolve --sysfs "$S" cycles:u
+run "$SW" events resolve --sysfs "$S" cycles:u,cpu/cpu-cycles/k,L1-dcache-loads:u,instructions:uk
+expect "events resolve: perf's modifiers :u, :k, PMU/TERMS/k kept, the mode in aliases" 0 \
+	"cycles:u,cpu-cycles_k=4:0x3c:k,L1-dcache-loads_u=3:0x0:u,instructions:uk" ""
+fails "events resolve: a bad modifier named" \
+	"stopwatch events: cycles:x: 'x' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)" \
+	"$SW" events resolve --sysfs "$S" cycles:x
+fails "events resolve: a modifier twice named" \
+	"stopwatch events: cycles:uu: 'uu' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)" \
+	"$SW" events resolve --sysfs "$S" cycles:uu
 fails "events resolve: an alias too long for the module" \
 	"stopwatch events: a-name-longer-than-thirty-one-chars=4:1: the name is longer than stopwatch.ko's 31 characters (give it an ALIAS=TYPE:CONFIG)" \
 	"$SW" events resolve --sysfs "$S" a-name-longer-than-thirty-one-chars=4:1
@@ -559,9 +565,12 @@ else
 	run "$SW" events list --sysfs "$S"
 	expect "events list: vendor tables in the whole list" 0 \
 		"$PFMPMU (vendor events from libpfm4" ""
-	fails "events resolve: a vendor name that leaves out kernel mode" \
-		"stopwatch events: INST_RETIRED:u: leaves out kernel mode, and stopwatch.ko counts user and kernel mode together (drop the :u or :k)" \
-		"$SW" events resolve --sysfs "$S" INST_RETIRED:u
+	run "$SW" events resolve --sysfs "$S" "$PFMEV:u,$PFMLOW:k"
+	expect "events resolve: perf's :u and :k after vendor names (EVENT:UMASK kept)" 0 \
+		"${PFMWANT%%=*}_u=${PFMWANT#*=}:u,${PFMLOWWANT%%=*}_k=${PFMLOWWANT#*=}:k"
+	fails "events resolve: a vendor name with a modifier that is not one" \
+		"stopwatch events: $PFMEV:x: 'x' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)" \
+		"$SW" events resolve --sysfs "$S" "$PFMEV:x"
 	run "$SW" events resolve --sysfs "$S" INST_RETIRED.NO_SUCH_UMASK
 	[ "$rc" = 1 ] && grep -q "^stopwatch events: INST_RETIRED.NO_SUCH_UMASK: libpfm4 cannot encode INST_RETIRED:NO_SUCH_UMASK: .* (its unit masks: " "$tmp/err" &&
 		ok "events resolve: a unit mask the event lacks, its unit masks listed" ||
@@ -623,8 +632,8 @@ fails "record -e: an unknown name refused before the module" \
 	"stopwatch record: --event: cyles: unknown event; closest: cycles (all there are: stopwatch events list)" \
 	env STOPWATCH_SYSFS="$S" "$SW" record -e cyles -a
 fails "time -e twice: one list, each item resolved" \
-	"stopwatch time: -e: cycles:u: modifiers such as ':u' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)" \
-	env STOPWATCH_SYSFS="$S" "$SW" time -e cs -e cycles:u vfs_read -d 1
+	"stopwatch time: -e: cycles:: '' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)" \
+	env STOPWATCH_SYSFS="$S" "$SW" time -e cs -e cycles: vfs_read -d 1
 
 # --- record and report -------------------------------------------------------
 run "$SW" help

@@ -192,12 +192,16 @@ static void test_dots_case_and_alias(void **state)
 	free(out);
 }
 
-/* ":u" leaves kernel mode out: refused, the module counts both. */
-static void test_modifier_refused(void **state)
+/*
+ * perf's ":u" after a vendor name: the same encoding, the mode passed on
+ * to the module ("NAME_u=TYPE:CONFIG:u"); libpfm4's EVENT:UMASK keeps its
+ * colon; a modifier that is not one is refused, named.
+ */
+static void test_modifier(void **state)
 {
 	struct walk w;
 	struct sw_err err = { "" };
-	char **pmus = NULL, name[300], *out;
+	char **pmus = NULL, name[300], *out, *plain;
 	size_t n = 0;
 	int ret;
 
@@ -209,11 +213,23 @@ static void test_modifier_refused(void **state)
 		skip();
 		return;
 	}
+	plain = resolve(w.event_only, &ret, &err);
+	assert_non_null(plain);
 	snprintf(name, sizeof(name), "%s:u", w.event_only);
+	out = resolve(name, &ret, &err);
+	assert_int_equal(ret, 0);
+	assert_non_null(out);
+	assert_non_null(strchr(plain, '='));
+	snprintf(name, sizeof(name), "%s:u", strchr(plain, '=') + 1);
+	assert_string_equal(strchr(out, '=') + 1, name);
+	assert_non_null(strstr(out, "_u="));
+	free(out);
+	free(plain);
+	snprintf(name, sizeof(name), "%s:x", w.event_only);
 	out = resolve(name, &ret, &err);
 	assert_null(out);
 	assert_int_equal(ret, -EINVAL);
-	assert_non_null(strstr(err.msg, "leaves out kernel mode"));
+	assert_non_null(strstr(err.msg, "'x' is not a modifier"));
 }
 
 #else
@@ -239,7 +255,7 @@ int main(void)
 #if SW_HAVE_PFM
 		cmocka_unit_test(test_host_events_match_libpfm),
 		cmocka_unit_test(test_dots_case_and_alias),
-		cmocka_unit_test(test_modifier_refused),
+		cmocka_unit_test(test_modifier),
 #else
 		cmocka_unit_test(test_not_built),
 #endif

@@ -161,12 +161,69 @@ static void test_pass_through(void **state)
 	/* An unknown name is refused here, not left to the module. */
 	list_fails("cycles,bogus-name", -EINVAL,
 		   "bogus-name: unknown event (all there are: stopwatch events list)");
-	list_fails("cycles:k", -EINVAL,
-		   "cycles:k: modifiers such as ':k' are not supported: stopwatch.ko counts user and kernel mode together (use cycles)");
+	/* Modifiers are the module's to parse. */
+	list_is("cycles:u,instructions:k,r1c2:uk,4:0x3c:u,x=4:5:k",
+		"cycles:u,instructions:k,r1c2:uk,4:0x3c:u,x=4:5:k");
 	/* Blanks separate like commas; empty items vanish. */
 	list_is(" cycles  instructions,,\tcs\n", "cycles,instructions,cs");
 	list_is("", "");
 	list_is(" , ", "");
+}
+
+static void test_modifiers(void **state)
+{
+	struct sw_event_spec evs[SW_MAX_EVENTS];
+	struct sw_err err = { "" };
+	const char *bad;
+	char *out;
+
+	(void)state;
+	/* perf's PMU/TERMS/u and PMU/TERMS/:u; the alias says the mode. */
+	list_is("cpu/cpu-cycles/u,armv8_pmuv3/inst_retired/:k",
+		"cpu-cycles_u=4:0x3c:u,inst_retired_k=8:0x8:k");
+	list_is("cpu/cpu-cycles/uk", "cpu-cycles=4:0x3c");
+	/* One event in several modes is several events. */
+	list_is("cpu/cpu-cycles/u,cpu/cpu-cycles/k,cpu/cpu-cycles/",
+		"cpu-cycles_u=4:0x3c:u,cpu-cycles_k=4:0x3c:k,cpu-cycles=4:0x3c");
+	list_fails("cpu/cpu-cycles/u,cpu/event=0x3c/:u", -EEXIST,
+		   "cpu/cpu-cycles/u and cpu/event=0x3c/ are the same event (4:0x3c)");
+	/* Cache events and PAPI presets. */
+	list_is("L1-dcache-loads:u,PAPI_TOT_INS:k,PAPI_TOT_INS",
+		"L1-dcache-loads_u=3:0x0:u,PAPI_TOT_INS_k=0:0x1:k,PAPI_TOT_INS=0:0x1");
+	/* A plain name with a modifier already taken: the alias moves on. */
+	list_is("cpu-cycles:u,cpu/cpu-cycles/u",
+		"cpu-cycles:u,cpu-cycles_u-2=4:0x3c:u");
+	/* Bad modifiers name themselves. */
+	list_fails("cycles,cycles:x", -EINVAL,
+		   "cycles:x: 'x' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
+	list_fails("cycles:", -EINVAL,
+		   "cycles:: '' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
+	list_fails("cycles:uu", -EINVAL,
+		   "cycles:uu: 'uu' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
+	list_fails("L1-dcache-loads:G", -EINVAL,
+		   "L1-dcache-loads:G: 'G' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
+	list_fails("cpu/cpu-cycles/:", -EINVAL,
+		   "cpu/cpu-cycles/:: '' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
+	/* Too long with "_u": refused here, as the module would. */
+	list_fails("r00000000000000000000000000001:u", -E2BIG,
+		   "r00000000000000000000000000001:u: with '_u' for its modifier the name is longer than stopwatch.ko's 31 characters (give it an ALIAS=TYPE:CONFIG:u)");
+	/* The module takes the output, under the names the program expects. */
+	assert_int_equal(sw_pmu_events_resolve(SYSFS,
+			"instructions:u,cpu/cpu-cycles/k,x=4:5:u,LLC-loads:k,cs",
+			&out, &err), 0);
+	assert_int_equal(sw_events_parse(out, evs, SW_MAX_EVENTS, &bad), 5);
+	assert_string_equal(evs[0].name, "instructions_u");
+	assert_int_equal(evs[0].excl, SW_EVENT_EXCL_KERNEL);
+	assert_string_equal(evs[1].name, "cpu-cycles_k");
+	assert_int_equal(evs[1].excl, SW_EVENT_EXCL_USER);
+	assert_string_equal(evs[2].name, "x");
+	assert_string_equal(evs[3].name, "LLC-loads_k");
+	assert_int_equal(evs[4].excl, 0);
+	free(out);
+	out = sw_event_list_names(
+		"instructions:u,cpu-cycles_k=4:0x3c:k,x=4:5:u,cycles:uk,cs");
+	assert_string_equal(out, "instructions_u,cpu-cycles_k,x,cycles,cs");
+	free(out);
 }
 
 static void test_commas_inside_slashes(void **state)
@@ -225,8 +282,8 @@ static void test_errors_values(void **state)
 static void test_errors_syntax(void **state)
 {
 	(void)state;
-	list_fails("cpu/cpu-cycles/u", -EINVAL,
-		   "cpu/cpu-cycles/u: 'u' after the closing '/': stopwatch.ko takes no event modifiers");
+	list_fails("cpu/cpu-cycles/p", -EINVAL,
+		   "cpu/cpu-cycles/p: 'p' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)");
 	list_fails("cycles,cpu/event=0x3c,cs", -EINVAL,
 		   "cpu/event=0x3c,cs: no closing '/' (PMU/TERMS/, e.g. cpu/event=0x3c/)");
 	list_fails("cpu//", -EINVAL,
@@ -517,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_event_with_terms),
 		cmocka_unit_test(test_split_ranges),
 		cmocka_unit_test(test_pass_through),
+		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_commas_inside_slashes),
 		cmocka_unit_test(test_errors_unknown),
 		cmocka_unit_test(test_errors_values),

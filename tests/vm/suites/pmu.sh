@@ -3,15 +3,18 @@
 #
 # Part 1 (any architecture, software events): virtualization across sleeps
 # (cpu-clock far below wall time, context switches counted), migration,
-# nesting, run-time event changes, bad event lists, calls in flight across
-# an event change, counters across CPU offline/online, no hardware PMU,
-# unload under load.
+# nesting, run-time event changes, bad event lists, perf's :u/:k modifiers
+# (bad ones refused by name; context switches counted in kernel mode
+# only), calls in flight across an event change, counters across CPU
+# offline/online, no hardware PMU, unload under load.
 # Part 2 (a PMU that counts instructions: arm64 with --icount): exact
 # instruction counts, linear in the loop length; recursion; a sleeping call
 # with a spinner on its CPU; arbitration with another perf user; an
 # over-full event list; multiplexed (pinned=0) counters, switched out
-# before and during calls; PMU-qualified events resolved through sysfs;
-# exact counts on a CPU brought back online.
+# before and during calls; instructions:k of a kernel function exactly
+# its instructions, instructions:u 0; the sampler on instructions:u and :k
+# (user-mode samples only, kernel-mode ones only); PMU-qualified events
+# resolved through sysfs; exact counts on a CPU brought back online.
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
@@ -89,6 +92,42 @@ on() {
 }
 
 cpu1_set() { [ -w "$CPU1" ] && echo "$1" >"$CPU1" 2>/dev/null; }
+
+# uptime_s: seconds since boot; since_s T: seconds since uptime T.
+uptime_s() { cut -d ' ' -f 1 /proc/uptime; }
+since_s() { awk -v t="$1" '{ printf "%.1f", $1 - t }' /proc/uptime; }
+
+# samp_modes EVENT SETTINGS: the sampler on EVENT:u, then EVENT:k, over a
+# user-mode workload and a kernel-mode one (read(2) of /dev/zero): only
+# user-mode samples, then only kernel-mode ones.
+samp_modes() {
+	for m in u k; do
+		[ $m = u ] && want=user || want=kernel
+		is "sampler: start event=$1:$m $2" \
+			"$("$P/swwrite" "$D/sampler" "start event=$1:$m $2")" ok
+		check "sampler: event line says $1_$m, $want mode only" \
+			grep -q "^event *$1_$m .* $want mode only" "$D/sampler"
+		"$P/hotspot" 100 hot >/dev/null
+		"$P/hotspot" 100 read >/dev/null
+		is "sampler: stop" "$("$P/swwrite" "$D/sampler" stop)" ok
+		rm -rf "$TMP/samp"
+		mkdir -p "$TMP/samp"
+		for f in "$D"/samples/cpu*; do
+			cat "$f" >"$TMP/samp/${f##*/}"
+		done
+		uk=$("$P/swdump" samples "$TMP"/samp/cpu* |
+			awk '{ n[$5]++ } END { print n["U"] + 0, n["K"] + 0 }')
+		nu=${uk% *} nk=${uk#* }
+		diag "sampler $1:$m: $nu user-mode samples, $nk kernel-mode; filtered (other mode) $(awk '$1 == "cpu" { for (i = 1; i <= NF; i++) if ($i == "filtered") k = i; next } $1 == "all" && k { print $k }' "$D/sampler")"
+		if [ $m = u ]; then
+			is "sampler $1:u: no kernel-mode sample" "$nk" 0
+			cmp_ge "sampler $1:u: user-mode samples (>= 20)" "$nu" 20
+		else
+			is "sampler $1:k: no user-mode sample" "$nu" 0
+			cmp_ge "sampler $1:k: kernel-mode samples (>= 20)" "$nk" 20
+		fi
+	done
+}
 
 
 NANOSLEEP=hrtimer_nanosleep
@@ -229,6 +268,46 @@ is "events and counters unchanged after bad lists" \
 	"$(evlist)|$(tail -n +2 "$D/counters" | awk '{ print $1, $2, $4 }')" \
 	"$before"
 
+# perf's modifiers :u and :k: parsed by the module, bad ones refused by
+# name, nothing applied (tests/unit/test_events.c has the grammar).
+t0=$(uptime_s)
+is "cpu-clock,cycles:x -> EINVAL" "$(ctl events cpu-clock,cycles:x)" EINVAL
+check "last_error names the modifier and its event" \
+	grep -q "'cycles:x': 'x' is not a modifier" "$D/last_error"
+is "cycles:uu -> EINVAL" "$(ctl events cycles:uu)" EINVAL
+check "last_error names cycles:uu" grep -q "'cycles:uu': 'uu'" "$D/last_error"
+is "events and counters unchanged after bad modifiers" \
+	"$(evlist)|$(tail -n +2 "$D/counters" | awk '{ print $1, $2, $4 }')" \
+	"$before"
+is "sampler: event=cpu-clock:x -> EINVAL" \
+	"$("$P/swwrite" "$D/sampler" "start event=cpu-clock:x")" EINVAL
+check "sampler: last_error names cpu-clock:x and the modifier" \
+	grep -q "cpu-clock:x.*modifier" "$D/last_error"
+t1=$(since_s "$t0")
+t0=$(uptime_s)
+# A context switch happens in kernel mode: context-switches:u counts none
+# of a sleeping call's, :k every one, as many as context-switches.  (The
+# next checks change the events from these.)
+is "events context-switches:u,context-switches:k,context-switches" \
+	"$(ctl events context-switches:u,context-switches:k,context-switches)" ok
+is "events: the modes as _u and _k" "$(evlist)" \
+	"context-switches_u context-switches_k context-switches"
+is "counters: the mode after TYPE:CONFIG" \
+	"$(awk 'NR > 1 && $1 == 0 { print $3 }' "$D/counters" | tr '\n' ' ')" \
+	"1:0x3:u 1:0x3:k 1:0x3 "
+"$P/sleeper" 10 3 >/dev/null
+set -- $(col $NANOSLEEP context-switches_u_max) \
+	$(col $NANOSLEEP context-switches_u_unmeasured) \
+	$(col $NANOSLEEP context-switches_k_min) \
+	$(col $NANOSLEEP context-switches_k_max) \
+	$(col $NANOSLEEP context-switches_min) \
+	$(col $NANOSLEEP context-switches_max)
+is "nanosleep x 3: context-switches_u 0 per call, none unmeasured" "$1 $2" "0 0"
+cmp_ge "nanosleep: context-switches_k >= 1 per call" "$3" 1
+is "nanosleep: context-switches_k min/max == context-switches min/max" \
+	"$3/$4" "$5/$6"
+diag "modifier checks: refusals $t1 s, modes counted $(since_s "$t0") s"
+
 # A call in flight when the events change is left out, and counted so.
 is "reset" "$(ctl reset 1)" ok
 "$P/sleeper" 1500 1 >/dev/null &
@@ -301,6 +380,12 @@ if ! hw_pmu; then
 	is "cpu-clock,instructions -> ENODEV (all or nothing)" \
 		"$(ctl events cpu-clock,instructions)" ENODEV
 	is "raw r00c0 -> ENODEV" "$(ctl events r00c0)" ENODEV
+	is "instructions:u -> ENODEV, as instructions" \
+		"$(ctl events instructions:u)" ENODEV
+	check "last_error: names instructions_u, says no hardware PMU" \
+		grep -q "event 'instructions_u': no hardware PMU present" "$D/last_error"
+	is "sampler: event=instructions:u -> ENOENT, as instructions" \
+		"$("$P/swwrite" "$D/sampler" "start event=instructions:u period=1000000")" ENOENT
 	is "events unchanged" "$(evlist)" "cpu-clock context-switches"
 	is "counters unchanged" \
 		"$(evlist)|$(tail -n +2 "$D/counters" | awk '{ print $1, $2, $4 }')" \
@@ -397,9 +482,15 @@ else
 	is "events resolve bogus-event -> exit 1, nothing printed to the module" \
 		"$?|$(cat "$TMP/ev.err")" \
 		"1|stopwatch events: bogus-event: unknown event (all there are: stopwatch events list)"
-	"$SWB" events set cycles:u 2>"$TMP/ev.err"
-	is "events set cycles:u -> exit 1 (modifiers refused by the program)" \
-		"$?" 1
+	# perf's modifiers: :u and :k passed on (a PMU item's in its alias),
+	# any other refused by the program, naming it.
+	"$SWB" events set cycles:x 2>"$TMP/ev.err"
+	is "events set cycles:x -> exit 1, the modifier named" \
+		"$?|$(cat "$TMP/ev.err")" \
+		"1|stopwatch events: cycles:x: 'x' is not a modifier stopwatch.ko takes: u (user mode only), k (kernel mode only), uk (both, as without one)"
+	is "events resolve cycles:u,software/config=0/k" \
+		"$("$SWB" events resolve cycles:u,software/config=0/k)" \
+		"cycles:u,software-config-0_k=$swtype:0x0:k"
 	if ! hw_pmu; then
 		"$SWB" events resolve PAPI_TOT_CYC 2>"$TMP/ev.err"
 		is "events resolve PAPI_TOT_CYC without a PMU -> not available here" \
@@ -557,6 +648,42 @@ r1=$2
 set -- $(loopcount 2000)
 is "instructions beside r0: exact, I(2000) - I(1000) == 2 x 1000" \
 	"$(($2 - r1)) $2" "2000 $3"
+unload
+
+# Modes: sw_test_loop runs in kernel mode only.  Counted in user mode only
+# it retires nothing; in kernel mode only exactly what instructions count
+# (the same shape of list, cycles and instructions of one mode, so the
+# hot path reads them as it did instructions,cycles).
+# loopev N EVENT: calls, EVENT's min, max and unmeasured of 8 loops of N.
+loopev() {
+	ctl reset 1 >/dev/null
+	for i in 1 2 3 4 5 6 7 8; do on 0 "$P/swwrite" "$T/ctl" "loop $1" >/dev/null; done
+	echo "$(col sw_test_loop calls) $(col sw_test_loop "$2"_min) $(col sw_test_loop "$2"_max) $(col sw_test_loop "$2"_unmeasured)"
+}
+t0=$(uptime_s)
+is "load events=instructions:k,cycles:k" \
+	"$(load events=instructions:k,cycles:k probes=sw_test_loop)" ok
+is "counters: the mode after TYPE:CONFIG" \
+	"$(awk 'NR > 1 && $1 == 0 { print $3 }' "$D/counters" | tr '\n' ' ')" \
+	"0:0x1:k 0:0x0:k "
+is "cpi columns: cycles and instructions of one mode pair" \
+	"$(hashdr cpi_avg)" yes
+for n in 1000 4000; do
+	eval "want=\$I$n"
+	is "instructions:k, loop $n x 8: 8 calls, each exactly instructions' $want" \
+		"$(loopev $n instructions_k)" "8 $want $want 0"
+done
+unload
+is "load events=instructions:u,cycles:u" \
+	"$(load events=instructions:u,cycles:u probes=sw_test_loop)" ok
+set -- $(loopev 1000 instructions_u)
+is "instructions:u, loop 1000 x 8: 8 calls measured, 0 on every call" \
+	"$1 $4 $2 $3" "8 0 0 0"
+diag "loop 1000 in kernel mode: instructions_u $2..$3, cycles_u $(col sw_test_loop cycles_u_min)..$(col sw_test_loop cycles_u_max)"
+diag "modifier checks, counters: $(since_s "$t0") s"
+t0=$(uptime_s)
+samp_modes instructions period=100000
+diag "modifier checks, sampler: $(since_s "$t0") s"
 unload
 is "back to events=instructions,cycles" \
 	"$(load events=instructions,cycles probes=sw_test_loop)" ok
