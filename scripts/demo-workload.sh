@@ -12,7 +12,7 @@ sw_demo_workload() {
 		cat /proc/version /proc/uptime >/dev/null
 		sleep 0.01
 	done
-	ls -lR /usr/share/doc >/dev/null 2>&1 || ls -lR /bin >/dev/null 2>&1
+	ls -lR /etc >/dev/null 2>&1 || ls -lR /bin >/dev/null 2>&1
 }
 
 # sw_demo_run CMD...: show a command as typed, then run it; the first
