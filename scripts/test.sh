@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/test.sh - run every stopwatch test on a fresh Debian 12 machine:
-# install what is missing, build the module, the program and the test
-# workloads, run the host unit tests, then the VM suites (QEMU TCG: this
-# machine need not load modules).  Ends with one "N passed, N failed,
-# N skipped" line over everything; exits nonzero if anything failed.
+# install what is missing, build, run the unit tests and the DKMS check
+# beside the first VM boots (QEMU TCG: this machine need not load modules;
+# arm64 first, x86_64 after the DKMS check).  Ends with one "N passed,
+# N failed, N skipped" line over everything; exits nonzero if anything failed.
 #
 # usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
 #                        [--arch A,...] [--kernels K,...] [--serial]
