@@ -7,12 +7,12 @@
 SW_DEMO_PROBES=${SW_DEMO_PROBES:-vfs_read,vfs_write,do_sys_openat2,hrtimer_nanosleep}
 
 sw_demo_workload() {
-	dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
+	dd if=/dev/zero of=/dev/null bs=1 count=2000 2>/dev/null
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		cat /proc/version /proc/uptime >/dev/null
 		sleep 0.01
 	done
-	ls -lR /usr/share/doc >/dev/null 2>&1 || ls -lR /bin >/dev/null 2>&1
+	ls -lR /etc >/dev/null 2>&1 || ls -lR /bin >/dev/null 2>&1
 }
 
 # sw_demo_run CMD...: show a command as typed, then run it; the first
@@ -41,7 +41,7 @@ sw_demo() {
 	sw_demo_note "Time two functions while one command runs: every call dd makes, only dd's."
 	sw_demo_note "attach=auto (the default) puts a trampoline on each function where the kernel has ftrace direct calls, else a kretprobe."
 	sw_demo_run "$SW_DEMO_BIN" time "$@" vfs_read vfs_write -- \
-		dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none
+		dd if=/dev/zero of=/dev/null bs=1 count=2000 status=none
 	sw_demo_note "Probes that stay: add them, run anything, read them with stat (the attach column says how each is attached)."
 	# shellcheck disable=SC2086
 	sw_demo_run "$SW_DEMO_BIN" probe add "$@" $sw_demo_probes

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/test.sh - run every stopwatch test on a fresh Debian 12 machine:
-# install what is missing, build the module, the program and the test
-# workloads, run the host unit tests, then the VM suites (QEMU TCG: this
-# machine need not load modules).  Ends with one "N passed, N failed,
-# N skipped" line over everything; exits nonzero if anything failed.
+# install what is missing, build, run the unit tests and the DKMS check
+# beside the first VM boots (QEMU TCG: this machine need not load modules;
+# arm64 first, x86_64 after the DKMS check).  Ends with one "N passed,
+# N failed, N skipped" line over everything; exits nonzero if anything failed.
 #
 # usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
 #                        [--arch A,...] [--kernels K,...] [--serial]
@@ -82,14 +82,15 @@ count_cmocka() {
 	echo "test.sh: $2: $((p + p2)) passed, $((f + f2)) failed, $s2 skipped"
 }
 
-if [ $host -eq 1 ]; then
+unit_tests() {
 	stage "host unit tests"
 	make check >"$log/unit.log" 2>&1
 	rc=$?
 	grep -E '^\[  (FAILED|ERROR)' "$log/unit.log"
 	count_cmocka "$log/unit.log" "host unit tests"
 	[ $rc -eq 0 ] || { tail -20 "$log/unit.log"; [ "$(grep -c 'FAILED' "$log/unit.log")" -gt 0 ] || broken "host unit tests (exit $rc)"; }
-fi
+}
+[ $host -eq 1 ] && [ $vm -eq 0 ] && unit_tests
 
 # The VM boots of one kernel: ARCH EXTRA-OPTIONS SUITES.  arm64 boots
 # twice: -icount (exact instruction counts; QEMU counts instructions only
@@ -246,20 +247,36 @@ dkms_check() {
 	echo "$dp passed, $df failed, 0 skipped"
 }
 
-if [ $vm -eq 1 ]; then
-	prepare_kernels
+# The host stages after the module builds: the unit tests, then the DKMS
+# check, which installs the module the x86_64 boots load (dkms suite);
+# $log/host.done once both are done.  With two streams they run beside
+# the streams' first boots, the arm64 ones: an x86_64 boot waits for
+# host.done (host_wait), so that no boot's prepare builds what make check
+# or dkms builds at the same time.
+host_stages() {
 	if [ $host -eq 1 ]; then
+		unit_tests
 		stage "DKMS"
 		dkms_check >"$log/dkms.log" 2>&1
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
 	fi
+	: >"$log/host.done"
+}
+host_wait() {
+	while [ ! -e "$log/host.done" ]; do sleep 2; done
+}
+
+if [ $vm -eq 1 ]; then
+	prepare_kernels
 	# lane ARCH KERNEL EXTRA: which of the two side-by-side streams runs
 	# the boot.  Boot times on the CI machine (s, 2026-11-24, both lanes
 	# busy): x86_64 6.1 1099, 6.12 1084, 6.12-rt 1260; arm64 6.1 515
 	# (-icount 141), 6.12 540 (-icount 179).  Lane 1: the non-RT x86_64
-	# kernels and arm64 6.1's -icount boot (about 39 minutes); lane 2: the
-	# RT kernel and the other arm64 boots (about 42).
+	# kernels and arm64 6.1's -icount boot; lane 2: the RT kernel and the
+	# other arm64 boots.  Each lane starts with its arm64 boots, beside
+	# the unit tests and the DKMS check (host_stages): lane 1's short one
+	# about covers them, lane 2 has the longer list.
 	lane() {
 		case $1:$2:$3 in
 		x86_64:*-rt:*|x86_64:*-rt-*:*) echo 2 ;;
@@ -296,8 +313,11 @@ if [ $vm -eq 1 ]; then
 	# other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".  Each
 	# boot's log name is added to $log/lane-LANE.
 	boots() {
-		runs | while read -r arch k kver extra list; do
+		# arm64 first (stable: kernels in order), while the host stages
+		# run; an x86_64 boot waits for them.
+		runs | sort -s -k1,1 | while read -r arch k kver extra list; do
 			[ -z "$1" ] || [ "$(lane "$arch" "$k" "$extra")" = "$1" ] || continue
+			[ "$arch" = arm64 ] || host_wait
 			[ "$extra" = - ] && extra=
 			[ "$list" = all ] && list=
 			name=$arch-$k${extra:+-icount}
@@ -321,6 +341,7 @@ if [ $vm -eq 1 ]; then
 	}
 	lanes=$(runs | while read -r arch k kver extra list; do lane "$arch" "$k" "$extra"; done | sort -u)
 	if [ "$serial" = 1 ] || [ "$(echo "$lanes" | wc -l)" -lt 2 ]; then
+		host_stages
 		: >"$log/lane-all"
 		boots ""
 	else
@@ -329,6 +350,7 @@ if [ $vm -eq 1 ]; then
 			: >"$log/lane-$l"
 			boots "$l" >"$log/stream-$l.log" 2>&1 &
 		done
+		host_stages
 		wait
 		for l in $lanes; do
 			cat "$log/stream-$l.log"

@@ -50,10 +50,10 @@ is "the demo's commands all exit 0" "$?" 0 || tail -n 20 "$OUT"
 check "the demo loaded stopwatch.ko" test -d /sys/module/stopwatch
 check "the transcript shows 'stopwatch time vfs_read vfs_write -- dd ...'" \
 	grep -q '^\$ stopwatch time .*vfs_read vfs_write -- dd ' "$OUT"
-# time's row of vfs_write: dd wrote 20000 one-byte blocks, nothing else.
+# time's row of vfs_write: dd wrote 2000 one-byte blocks, nothing else.
 w=$(awk '/^\$ stopwatch time/ { t = 1; next } /^\$ / { t = 0 }
 	t && $1 == "vfs_write" { gsub(",", "", $2); print $2; exit }' "$OUT")
-is "stopwatch time: vfs_write called exactly 20000 times by dd" "$w" 20000
+is "stopwatch time: vfs_write called exactly 2000 times by dd" "$w" 2000
 check "the transcript shows 'stopwatch stat' with a vfs_read row" \
 	awk '/^\$ stopwatch stat/ { s = 1; next } s && $1 == "vfs_read" { f = 1 } END { exit !f }' "$OUT"
 is "probe remove left no probe" "$(awk 'NR > 1' "$D/stats" | wc -l)" 0
