@@ -93,13 +93,20 @@ set -- $(loopcount INST_RETIRED)
 is "INST_RETIRED: 4 calls, identical (min == max)" "$1 $2" "4 $3"
 is "INST_RETIRED per call == instructions per call ($gen)" "$2" "$gen"
 # perf's modes on the vendor name: a kernel function's instructions are
-# all kernel mode.
-is "events set INST_RETIRED:u,INST_RETIRED:k" \
-	"$("$SW" events set INST_RETIRED:u,INST_RETIRED:k 2>&1 && echo ok)" ok
-set -- $(loopcount INST_RETIRED_k)
-is "INST_RETIRED:k per call == instructions per call ($gen), every call" "$2 $3" "$gen $gen"
+# all kernel mode.  Two sets of the same shape (a second counter read
+# inside the window adds its own instructions): the first event's count
+# per call is the same with or without :k.
+is "events set instructions,INST_RETIRED:u" \
+	"$("$SW" events set instructions,INST_RETIRED:u 2>&1 && echo ok)" ok
+set -- $(loopcount instructions)
+gen2=$2
+is "instructions beside INST_RETIRED:u: identical calls" "$1 $3" "4 $gen2"
 set -- $(loopcount INST_RETIRED_u)
 is "INST_RETIRED:u per call: 0, every call" "$2 $3" "0 0"
+is "events set INST_RETIRED:k,INST_RETIRED:u" \
+	"$("$SW" events set INST_RETIRED:k,INST_RETIRED:u 2>&1 && echo ok)" ok
+set -- $(loopcount INST_RETIRED_k)
+is "INST_RETIRED:k per call == instructions per call in that shape ($gen2), every call" "$2 $3" "$gen2 $gen2"
 
 # time -e takes it through the same resolver.  time attaches its own
 # probe (its attach mode, its own window): compared with time -e
