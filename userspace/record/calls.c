@@ -62,7 +62,9 @@ void sw_call_names_parse(struct sw_call_names *n, const char *ids)
 	if (!ids)
 		return;
 	n->buf = strdup(ids);
-	for (p = n->buf; p && (tok = strtok_r(p, ",", &save)); p = NULL) {
+	if (!n->buf)
+		return;
+	for (p = n->buf; (tok = strtok_r(p, ",", &save)); p = NULL) {
 		char *colon = strchr(tok, ':'), *e;
 		unsigned long id;
 

@@ -151,11 +151,33 @@ static void test_migrating_thread(void **state)
 	free(path);
 }
 
+/*
+ * Several traced probes: every id of trace_ids has its name, a user
+ * probe's BINARY:NAME whole (its ':' is not the separator).
+ */
+static void test_names(void **state)
+{
+	static struct sw_call_names n;
+	char tmp[16];
+
+	(void)state;
+	sw_call_names_parse(&n, "1:__x64_sys_getppid,2:uwork:uw_call,7:vfs_read@t1");
+	assert_string_equal(sw_call_name(&n, 1, tmp), "__x64_sys_getppid");
+	assert_string_equal(sw_call_name(&n, 2, tmp), "uwork:uw_call");
+	assert_string_equal(sw_call_name(&n, 7, tmp), "vfs_read@t1");
+	assert_string_equal(sw_call_name(&n, 3, tmp), "probe#3");
+	sw_call_names_free(&n);
+	sw_call_names_parse(&n, NULL);
+	assert_string_equal(sw_call_name(&n, 1, tmp), "probe#1");
+	sw_call_names_free(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_migrating_thread),
+		cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,8 +24,18 @@
 #   modgone   sw_testmod unloaded under a kretprobe on its function and a
 #             span on its tracepoint: the module goes, the span's points
 #             are detached and counted, the probe is removed cleanly
+#   mix       trace=on on a kernel probe (keyed, one command) and a user
+#             probe, call paths, the events of "all", driven while a
+#             --call-graph dwarf recording of nofp runs: exact calls,
+#             records = calls - counted losses, nofp's chains whole,
+#             /metrics calls = stats (serve, where built)
 #   filegone  a uprobe's binary: its process exits, the file is deleted:
 #             calls exact, the probe removed cleanly
+#   firing    traced probes firing and a table-unwinding recording of
+#             nofp: CPU 1 unplugged and back, a traced probe removed,
+#             rmmod refused under the recorder, the sampler stopped under
+#             it (losses counted), rmmod with the sampler on and no
+#             reader; every wait bounded
 #
 # Runs in the guest with the repository top as the working directory;
 # combo.prepare builds what it needs.  The harness checks the console.
@@ -58,6 +68,48 @@ padd() {
 		tail -n 1 "$TMP/padd.out"
 }
 pnames() { awk '$1 == "probe_names" { print $2; f = 1 } END { if (!f) print "absent" }' "$D/paths"; }
+# alive PID: PID exists and is not a zombie.
+alive() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c 1)
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+# gone PID SECS: whether PID ended within SECS seconds (a child of ours
+# is left to wait for its status).
+gone() {
+	_n=0
+	while alive "$1"; do
+		[ "$_n" -ge "$(($2 * 10))" ] && return 1
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}
+# sampling SECS: the sampler file says running within SECS seconds.
+sampling() {
+	_n=0
+	until grep -q '^state *running' "$D/sampler" 2>/dev/null; do
+		[ "$_n" -ge "$(($1 * 10))" ] && return 1
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}
+# stop_all PID...: SIGKILL to children of ours still alive, each reaped.
+stop_all() {
+	for _p in "$@"; do
+		kill -KILL "$_p" 2>/dev/null
+		gone "$_p" 10 || diag "pid $_p still there 10 s after SIGKILL"
+		wait "$_p" 2>/dev/null
+	done
+}
+# samp "A B+C ...": the sampler file's counters of all CPUs, one read: A,
+# the sum of B and C, ...
+samp() {
+	awk -v want="$1" '$1 == "cpu" { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == "all" { n = split(want, w, " ")
+			for (j = 1; j <= n; j++) { m = split(w[j], t, "+"); v = 0
+				for (i = 1; i <= m; i++) v += $(k[t[i]])
+				printf "%s%.0f", (j > 1 ? " " : ""), v }
+			print ""; exit }' "$D/sampler"
+}
 
 unload
 rmmod sw_testmod 2>/dev/null
@@ -260,6 +312,118 @@ wait $hm
 check "stopwatch gone" sh -c '! test -d /sys/module/stopwatch'
 is "loaded again" "$(load)" ok
 
+# --- mix: traced probes with the older features, a table-unwinding recording ----
+# A kernel probe (by=pid, one command name) and a user probe, both
+# trace=on, with call paths and the events of "all", driven N and 300
+# times while "record --call-graph dwarf -- nofp" samples nofp (no frame
+# pointers, a known chain): exact calls, every call's record written or
+# counted lost, every nofp_leaf sample with its whole chain, and /metrics
+# saying what stats says (when serve is built).  The calls are made from
+# outside the recorded command, once the sampler runs, and end before it
+# stops.
+
+GP=$(ksym '^__(x64|arm64)_sys_getppid$')
+N=2000
+t_mix=$(date +%s)
+cp "$U" "$TMP/uwt"
+is "events $EVS, paths on" "$(ctl events $EVS) $(ctl paths on)" "ok ok"
+is "probe $GP comm=swmix by=pid trace=on" \
+	"$(ctl probes "+$GP comm=swmix by=pid trace=on")" ok
+# The user probe through the program (it resolves the offset), then again
+# with trace=on at the place the module says.
+is "uprobe uwt:uw_call" "$(padd "$TMP/uwt:uw_call")" ok
+up=$(sed -n 's/^uwt:uw_call \(uprobe=[^ ]*\).*/\1/p' "$D/probes")
+is "uwt:uw_call again with trace=on ($up)" \
+	"$(ctl probes -uwt:uw_call) $(ctl probes "+uwt:uw_call $up trace=on")" "ok ok"
+check "both traced" test "$(grep -c ' trace=on id=' "$D/probes")" = 2
+ctl reset 1 >/dev/null
+(
+	sampling 60 || exit 1
+	"$P/getppid_loop" $N swmix >/dev/null
+	"$TMP/uwt" calls 300 >/dev/null
+) &
+wl=$!
+"$SW" record -q -e cpu-clock -F 499 --call-graph dwarf -o "$TMP/mix.swd" -- \
+	"$P/nofp" 600 >"$TMP/mix.out" 2>"$TMP/mix.err" &
+rp=$!
+check "mix: the traced workload ends within 60 s" gone "$wl" 60
+check "mix: ... while the recording runs" alive "$rp"
+rc="not within 60 s"
+gone "$rp" 60 && { wait "$rp"; rc=$?; }
+is "mix: record --call-graph dwarf -- nofp ends, exit status 0" "$rc" 0 ||
+	diag "$(tail -n 3 "$TMP/mix.err")"
+stop_all "$wl" "$rp"
+cp "$D/stats" "$D/keys" "$D/paths" "$D/sampler" "$R/" 2>/dev/null
+gc=$(col "$GP" calls)
+uc=$(col uwt:uw_call calls)
+is "mix: $GP: exactly $N calls" "$gc" "$N"
+is "mix: uwt:uw_call: exactly 300 calls" "$uc" 300
+is "mix: $GP: one keyed row (pid=) of $N calls" \
+	"$(awk -v p="$GP" 'NR > 1 && $1 == p { print $2 ~ /^pid=/, $3 }' "$D/keys")" "1 $N"
+check "mix: $GP: ${EV1} measured (a ${EV1}_avg column)" test "$(col "$GP" "${EV1}_avg")" != absent
+cmp_gt "mix: call paths kept" "$(awk '$1 == "nodes" { print $2 }' "$D/paths")" 0
+"$SW" script -i "$TMP/mix.swd" --json --all-pids >"$TMP/mix.json" 2>"$TMP/mix.script"
+set -- $(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/mix.script")
+diag "mix: traced=${1:-?} written=${2:-?} full=${3:-?} nested=${4:-?} missing=${5:-?}"
+if [ $# = 5 ]; then
+	is "mix: calls traced = both probes' calls" "$1" "$((gc + uc))"
+	is "mix: written + lost = traced" "$(($2 + $3 + $4))" "$1"
+	gr=$(grep -c "\"type\":\"call\".*\"name\":\"$GP\"" "$TMP/mix.json")
+	ur=$(grep -c '"type":"call".*"name":"uwt:uw_call"' "$TMP/mix.json")
+	diag "mix: records: $gr of $GP, $ur of uwt:uw_call"
+	is "mix: records = calls - lost (full, nested, missing from the file)" \
+		"$((gr + ur))" "$((gc + uc - $3 - $4 - $5))"
+	cmp_le "mix: $GP records no more than its calls" "$gr" "$gc"
+	cmp_le "mix: uwt:uw_call records no more than its calls" "$ur" "$uc"
+else
+	not_ok "mix: script's loss line" "$(tail -n 2 "$TMP/mix.script")"
+fi
+"$SW" report -i "$TMP/mix.swd" --folded >"$TMP/mix.folded" 2>/dev/null
+cp "$TMP/mix.folded" "$R/" 2>/dev/null
+set -- $(awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+	if (f[k] != "nofp_leaf") next
+	t += n
+	if ($0 !~ /^nofp;_start;__libc_start_main[^;]*;.*main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
+	END { printf "%d %d\n", t, b }' "$TMP/mix.folded")
+cmp_ge "mix: nofp_leaf samples" "${1:-0}" 100
+bad=${2:-x}
+[ "${1:-0}" -gt 0 ] || bad="no samples"
+is "mix: every one shows _start;__libc_start_main;...;main;nofp_outer;nofp_mid;nofp_leaf" "$bad" 0
+grep "nofp_leaf [0-9]*$" "$TMP/mix.folded" |
+	grep -v ";main;nofp_outer;nofp_mid;nofp_leaf [0-9]*$" | head -n 5 |
+	while read -r l; do diag "wrong chain: $l"; done
+if ! "$SW" serve --help >/dev/null 2>&1; then
+	skip "mix: serve: $SW is built without it (static builds: SERVE=0)"
+elif ! command -v curl >/dev/null; then
+	skip "mix: serve: no curl in the guest"
+else
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
+	"$SW" serve --listen 127.0.0.1:0 --state-dir "$TMP" 2>"$TMP/serve.err" &
+	spid=$!
+	port=
+	for i in $(seq 100); do
+		port=$(sed -n 's/^stopwatch serve: listening on .*:\([0-9]*\)$/\1/p' "$TMP/serve.err")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	is "mix: serve starts" "${port:+up}" up || diag "$(cat "$TMP/serve.err")"
+	curl -s -m 20 -o "$TMP/mix.prom" "http://127.0.0.1:$port/metrics"
+	cp "$TMP/mix.prom" "$R/" 2>/dev/null
+	for p in "$GP" uwt:uw_call; do
+		is "mix: /metrics calls of $p = stats" \
+			"$(awk -v m="stopwatch_calls_total{probe=\"$p\"}" '$1 == m { print $2 }' "$TMP/mix.prom")" \
+			"$(col "$p" calls)"
+	done
+	kill -TERM "$spid"
+	rc="not within 20 s"
+	gone "$spid" 20 && { wait "$spid"; rc=$?; }
+	is "mix: serve ends on SIGTERM, exit status 0" "$rc" 0
+	stop_all "$spid"
+fi
+is "mix: probes removed, paths off, no events" \
+	"$(ctl probes "-$GP -uwt:uw_call") $(ctl paths off) $(ctl events '')" "ok ok ok"
+diag "mix: $(( $(date +%s) - t_mix )) s"
+
 # --- modgone: a probed module unloaded -------------------------------------------
 
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
@@ -290,6 +454,90 @@ is "its probe removed" "$(ctl probes -uwg:uw_call)" ok
 cp "$U" "$TMP/uwg"
 "$TMP/uwg" calls 30 >/dev/null
 is "a new file at that path is not the probed one" "$(col uwg:uw_call calls)" absent
+
+# --- firing: what traced probes and a table-unwinding recording stand on goes away
+# getppid in bursts (traced, keyed, on call paths; on CPU 1 where taskset
+# can pin it) and 2 ms sleeps (traced with their return values, calls in
+# flight) while "record --call-graph dwarf -p" samples nofp with its
+# tables: CPU 1 unplugged and plugged back, the traced getppid probe
+# removed, rmmod tried under the recorder, the sampler stopped under it;
+# then, the recorder killed, the sampler started again by hand on nofp
+# with the tables it left, the module removed with the sleeps still
+# traced.  Every wait
+# is bounded; the console scan is the rest.
+
+t_fire=$(date +%s)
+is "probes traced (trace=on, trace=ret), keyed, on paths" \
+	"$(ctl events $EV1) $(ctl paths on) $(ctl probes "+$GP by=pid trace=on +hrtimer_nanosleep trace=ret")" "ok ok ok"
+pin=
+command -v taskset >/dev/null 2>&1 && [ -w "$CPU1" ] && pin="taskset -c 1"
+# Bursts with pauses, not a busy loop: TCG runs all CPUs on one thread.
+while :; do $pin "$P/getppid_loop" 2000 >/dev/null; sleep 0.05; done &
+gl=$!
+"$P/sleeper" 2 100000 >/dev/null &
+sl=$!
+$pin "$P/nofp" 60000 >/dev/null &
+np=$!
+"$SW" record -q -e cpu-clock -F 250 --call-graph dwarf -p "$np" \
+	-o "$TMP/f.swd" >/dev/null 2>"$TMP/f.err" &
+rp=$!
+check "firing: a dwarf recording of nofp runs" sampling 30
+cmp_ge "firing: nofp's tables mapped into it" \
+	"$(awk '$1 == "processes" { print $2 }' "$D/unwind")" 1
+cmp_gt "firing: the traced probe fires" "$(col "$GP" calls)" 0
+if [ -w "$CPU1" ] && [ "$(cat "$CPU1")" = 1 ]; then
+	echo 0 >"$CPU1"
+	is "firing: cpu1 offline while tracing and sampling" "$(cat "$CPU1")" 0
+	echo 1 >"$CPU1"
+	is "firing: cpu1 online again" "$(cat "$CPU1")" 1
+	check "firing: the recording survived" alive "$rp"
+else
+	skip "firing: no second CPU to unplug ($CPU1 not writable)"
+	skip "firing: no second CPU to unplug"
+	skip "firing: no second CPU to unplug"
+fi
+is "firing: remove the traced $GP while it fires" "$(ctl probes "-$GP")" ok
+check "firing: ... it is gone" sh -c "! grep -q '^$GP ' '$D/probes'"
+if rmmod stopwatch 2>"$TMP/rmmod.err"; then
+	# Allowed too: nothing the recorder holds pins the module.
+	ok "firing: rmmod under the recorder: removed"
+	skip "firing: the sampler stopped under the recorder: the module is gone"
+	load >/dev/null
+	ctl probes "+hrtimer_nanosleep trace=ret" >/dev/null
+	reloaded=1
+else
+	# kmod's rmmod says "in use", busybox's the errno (EAGAIN).
+	diag "firing: rmmod under the recorder: $(cat "$TMP/rmmod.err")"
+	check "firing: rmmod under the recorder: refused, the module still there" loaded
+	check "firing: ... the recording goes on" alive "$rp"
+	is "firing: stop the sampler under the recorder" "$(ctl sampler stop)" ok
+	# one read: taken, the rest, queued; calls traced, written, lost
+	set -- $(samp "taken written+lost_full+lost_nested+lost_stack+lost_throttled queued call_taken call_written+call_lost_full+call_lost_nested call_lost_full")
+	is "firing: ... stopped: nothing queued" "${3:-?}" 0
+	is "firing: samples taken = written + lost by cause" "${1:-?}" "${2:-!}"
+	is "firing: calls traced = written + lost by cause" "${4:-?}" "${5:-!}"
+	cmp_gt "firing: calls traced" "${4:-0}" 0
+	diag "firing: ${4:-?} calls traced, ${6:-?} lost (buffer full); ${1:-?} samples"
+fi
+# The recorder gone by SIGKILL: the tables and nofp's maps stay loaded.
+stop_all "$rp"
+if loaded && [ "$(ctl sampler "start event=cpu-clock freq=250 callchain=kernel,user unwind=table tgid=$np")" = ok ]; then
+	ok "firing: the sampler started by hand on nofp, unwind=table"
+	if [ -z "${reloaded:-}" ]; then
+		check "firing: ... nofp still has its tables" \
+			test "$(awk '$1 == "processes" { print $2 }' "$D/unwind")" -ge 1
+	else
+		skip "firing: nofp's tables went with the module"
+	fi
+else
+	not_ok "firing: the sampler started by hand on nofp" "$(cat "$D/last_error" 2>/dev/null)"
+fi
+check "firing: rmmod with the sampler on, tables mapped, traced probes firing, no reader" \
+	rmmod stopwatch
+check "firing: stopwatch gone" sh -c '! test -d /sys/module/stopwatch'
+stop_all "$gl" "$sl" "$np"
+[ -w "$CPU1" ] && echo 1 >"$CPU1"
+diag "firing: $(( $(date +%s) - t_fire )) s"
 
 unload
 check "stopwatch unloaded" sh -c '! test -d /sys/module/stopwatch'
