@@ -64,9 +64,10 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"\n"
 		"The table shows durations with units (ns, \xc2\xb5s, ms, s), counts with\n"
 		"thousands separators, and only the columns that are not zero on every\n"
-		"row; a loss (missed, filtered..., unmeasured events, detached) that is\n"
-		"not zero is always shown, flagged with '!' and explained under the\n"
-		"table; how each probe is attached is said in words.  -v (or --raw)\n"
+		"row; a loss (missed, unmeasured events, detached) that is not zero\n"
+		"is always shown, flagged with '!' and explained under the table, and\n"
+		"what a probe's own filters left out (filtered...) likewise, flagged\n"
+		"'*'; how each probe is attached is said in words.  -v (or --raw)\n"
 		"prints every column of the module's stats file instead, exact; JSON\n"
 		"and Prometheus always carry every column.\n",
 	.examples =
@@ -75,7 +76,7 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"  stopwatch stat --no-hist                 the table only\n"
 		"  stopwatch stat -v -H                     every column, readable durations\n"
 		"  stopwatch stat --raw --no-hist           the module's table, exact (scripts)\n"
-		"  stopwatch stat -i 1 -n 10                what each second added, ten times\n"
+		"  stopwatch stat -i 1 --interval-count 10 what each second added, ten times\n"
 		"  stopwatch stat -I 500                    the same every 500 ms (perf stat -I)\n"
 		"  stopwatch stat -w 1                      the whole report every second\n"
 		"  stopwatch stat -b                        with the breakdown table\n"
@@ -233,7 +234,7 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 	}
 	if (a->count && !a->interval && !a->watch) {
 		fprintf(stderr,
-			"stopwatch stat: --count %llu needs --interval or --watch\n",
+			"stopwatch stat: --interval-count %llu needs --interval or --watch\n",
 			(unsigned long long)a->count);
 		return -EINVAL;
 	}
@@ -283,8 +284,9 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			      "totals each time, until interrupted",
 			      0.001, 86400.0 * 365,
 			      "seconds, at least 0.001 (e.g. 1 or 0.5)"),
-		SW_OPT_U64('n', "count", &a->count, "N",
-			   "stop after N prints (with --interval or --watch)", 1,
+		SW_OPT_U64(0, "interval-count", &a->count, "N",
+			   "stop after N prints (with --interval or --watch;\n"
+			   "perf stat's name)", 1,
 			   UINT64_MAX, "a whole number of prints, at least 1"),
 		SW_OPT_BOOL(0, "tree", &a->tree,
 			    "the call paths as an indented tree: calls, total\n"

@@ -238,16 +238,20 @@ fails "zero --interval" \
 fails "bad -I" \
 	"stopwatch stat: invalid --interval-print '0.5': expected milliseconds, at least 1" \
 	"$SW" stat --debugfs "$B" -I 0.5
-run "$SW" stat --debugfs "$B" --no-hist -I 20 -n 2
-expect "-I 20 -n 2: two prints, as perf stat -I" 0 "vfs_read"
+run "$SW" stat --debugfs "$B" --no-hist -I 20 --interval-count 2
+expect "-I 20 --interval-count 2: two prints, as perf stat -I" 0 "vfs_read"
 [ "$(grep -c '^vfs_read ' "$tmp/out")" = 2 ] && ok "-I: two tables" ||
 	not_ok "-I: two tables"
-fails "bad --count" \
-	"stopwatch stat: invalid --count '0': expected a whole number of prints, at least 1" \
-	"$SW" stat --debugfs "$B" -i 1 --count 0
-fails "--count needs --interval" \
-	"stopwatch stat: --count 3 needs --interval or --watch" \
-	"$SW" stat --debugfs "$B" --count 3
+fails "bad --interval-count" \
+	"stopwatch stat: invalid --interval-count '0': expected a whole number of prints, at least 1" \
+	"$SW" stat --debugfs "$B" -i 1 --interval-count 0
+fails "--interval-count needs --interval" \
+	"stopwatch stat: --interval-count 3 needs --interval or --watch" \
+	"$SW" stat --debugfs "$B" --interval-count 3
+run "$SW" stat --debugfs "$B" -i 1 -n 2
+[ "$rc" = 1 ] && grep -qF "unknown option '-n'" "$tmp/err" &&
+	ok "stat -n is not an option (perf's -n is a null run, not a count)" ||
+	not_ok "stat -n is not an option (perf's -n is a null run, not a count)" "rc $rc: $(cat "$tmp/err")"
 fails "empty probe name" \
 	"stopwatch stat: empty probe name in '--probe vfs_read,,x'" \
 	"$SW" stat --debugfs "$B" --probe vfs_read,,x
@@ -374,26 +378,26 @@ grep -q "\"cpi_avg\":$c[,}]" fixtures/arm64/stat.json &&
 	not_ok "captured arm64: cpi_avg '$c' in JSON and Prometheus"
 
 # --- intervals, output file, write errors ---
-run "$SW" stat --debugfs "$B" --no-hist -w 0.05 -n 3 --raw
+run "$SW" stat --debugfs "$B" --no-hist -w 0.05 --interval-count 3 --raw
 expect "--watch --count" 0 "vfs_read"
 [ "$(grep -c '^# [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}\.[0-9]\{3\}$' "$tmp/out")" = 3 ] &&
 	ok "three timestamped snapshots" || not_ok "three timestamped snapshots"
 [ "$(grep -cF "$MISSED" "$tmp/err")" = 1 ] &&
 	ok "missed calls warned once while unchanged" ||
 	not_ok "missed calls warned once while unchanged"
-run "$SW" stat --debugfs "$B" --json -w 0.05 -n 2
+run "$SW" stat --debugfs "$B" --json -w 0.05 --interval-count 2
 expect "--json --watch" 0
 [ "$(wc -l < "$tmp/out")" = 2 ] && ok "--json --watch: one line each" ||
 	not_ok "--json --watch: one line each"
 # -i means what it means in 'time': what each interval added (perf stat -I).
-run "$SW" stat --debugfs "$B" -i 0.05 -n 2
+run "$SW" stat --debugfs "$B" -i 0.05 --interval-count 2
 expect "stat -i: deltas, nothing added to a still file" 0 \
 	"vfs_read                              0            0            0"
 [ "$(grep -c '^FUNCTION  *CALLS  *AVG  *TOTAL$' "$tmp/out")" = 2 ] &&
 	! grep -q '123' "$tmp/out" &&
-	ok "stat -i -n 2: two delta tables, no totals" ||
-	not_ok "stat -i -n 2: two delta tables, no totals"
-run "$SW" stat --debugfs "$B" --json -i 0.05 -n 2
+	ok "stat -i --interval-count 2: two delta tables, no totals" ||
+	not_ok "stat -i --interval-count 2: two delta tables, no totals"
+run "$SW" stat --debugfs "$B" --json -i 0.05 --interval-count 2
 expect "stat --json -i: a line per interval" 0 \
 	'"unit":"ns","functions":[{"function":"vfs_read","calls":0,"avg":0,"total":0},'
 [ "$(wc -l < "$tmp/out")" = 2 ] && grep -q '^{"interval":2,"time_s":' "$tmp/out" &&
@@ -406,7 +410,7 @@ cp -r "$B/." "$D/"
 ( sleep 0.7
   sed 's/^vfs_read                        123 /vfs_read                        150 /; s/  283023 /  300000 /' \
 	"$B/stats" > "$D/stats.new" && mv "$D/stats.new" "$D/stats" ) &
-run "$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 -n 1
+run "$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 --interval-count 1
 wait
 expect "stat -i: what the interval added" 0 \
 	"vfs_read                             27          628        16977"
