@@ -8,10 +8,25 @@
 #                 boot's hooks a directory of their own (SW_PREPARE_DONE),
 #                 so the module, the test module and the programs are
 #                 built once per boot, not once per suite; without it
-#                 (a hook run by hand) CMD always runs.
+#                 (a hook run by hand) CMD always runs.  Builds of
+#                 boots that run side by side take turns (a lock).
 
 once() {
-	local key
+	local key rc
+	# Boots run side by side (scripts/test.sh's two streams) and build
+	# into the same trees (build/kbuild/ARCH-KVER...): one build at a
+	# time, machine-wide for this checkout.  A hook that runs another
+	# hook (paths.prepare runs fixtures.prepare) holds the lock already.
+	if [ -z "${SW_PREPARE_LOCKED:-}" ]; then
+		mkdir -p build
+		exec 9>build/.prepare.lock
+		flock 9
+		SW_PREPARE_LOCKED=1 once "$@"
+		rc=$?
+		flock -u 9
+		exec 9>&-
+		return "$rc"
+	fi
 	if [ -z "${SW_PREPARE_DONE:-}" ] || [ ! -d "$SW_PREPARE_DONE" ]; then
 		"$@"
 		return

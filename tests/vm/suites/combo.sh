@@ -385,7 +385,7 @@ set -- $(awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
 	t += n
 	if ($0 !~ /^nofp;_start;__libc_start_main[^;]*;.*main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
 	END { printf "%d %d\n", t, b }' "$TMP/mix.folded")
-cmp_ge "mix: nofp_leaf samples" "${1:-0}" 100
+cmp_ge "mix: nofp_leaf samples (fewer on a loaded machine: nofp shares the CPUs)" "${1:-0}" 30
 bad=${2:-x}
 [ "${1:-0}" -gt 0 ] || bad="no samples"
 is "mix: every one shows _start;__libc_start_main;...;main;nofp_outer;nofp_mid;nofp_leaf" "$bad" 0
