@@ -261,3 +261,21 @@ bool sw_event_is_hw(const struct sw_event_spec *ev)
 {
 	return ev->type != PERF_TYPE_SOFTWARE;
 }
+
+#ifdef __KERNEL__
+#include <linux/perf_event.h>
+
+/**
+ * sw_event_attr_modes() - @ev's modifier (":u", ":k") on a perf event's
+ * attributes, as perf sets it: the hypervisor left out too.
+ * @a:  the attributes
+ * @ev: the event
+ */
+void sw_event_attr_modes(struct perf_event_attr *a,
+			 const struct sw_event_spec *ev)
+{
+	a->exclude_user = !!(ev->excl & SW_EVENT_EXCL_USER);
+	a->exclude_kernel = !!(ev->excl & SW_EVENT_EXCL_KERNEL);
+	a->exclude_hv = !!ev->excl;
+}
+#endif

@@ -46,4 +46,10 @@ int sw_events_parse(char *list, struct sw_event_spec *evs, int max,
 		    const char **bad);
 bool sw_event_is_hw(const struct sw_event_spec *ev);
 
+#ifdef __KERNEL__
+struct perf_event_attr;
+void sw_event_attr_modes(struct perf_event_attr *a,
+			 const struct sw_event_spec *ev);
+#endif
+
 #endif /* _STOPWATCH_EVENTS_H */

@@ -122,12 +122,9 @@ static struct perf_event *sw_counter_create(const struct sw_event_spec *spec,
 		.config = spec->config,
 		.pinned = sw_pmu_pinned,
 		.disabled = disabled,
-		/* perf's ":u" and ":k" also leave out the hypervisor */
-		.exclude_user = !!(spec->excl & SW_EVENT_EXCL_USER),
-		.exclude_kernel = !!(spec->excl & SW_EVENT_EXCL_KERNEL),
-		.exclude_hv = !!spec->excl,
 	};
 
+	sw_event_attr_modes(&attr, spec);
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 

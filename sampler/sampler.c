@@ -391,10 +391,7 @@ static void sw_samp_fill_attr(struct sw_session *s)
 	a->config = s->o.ev.config;
 	a->size = sizeof(*a);
 	a->pinned = 1;
-	/* perf's ":u" and ":k" also leave out the hypervisor */
-	a->exclude_user = !!(s->o.ev.excl & SW_EVENT_EXCL_USER);
-	a->exclude_kernel = !!(s->o.ev.excl & SW_EVENT_EXCL_KERNEL);
-	a->exclude_hv = !!s->o.ev.excl;
+	sw_event_attr_modes(a, &s->o.ev);
 	if (s->o.freq) {
 		a->freq = 1;
 		a->sample_freq = s->o.freq;
