@@ -344,7 +344,7 @@ ctl reset 1 >/dev/null
 ) &
 wl=$!
 "$SW" record -q -e cpu-clock -F 499 --call-graph dwarf -o "$TMP/mix.swd" -- \
-	"$P/nofp" 600 >"$TMP/mix.out" 2>"$TMP/mix.err" &
+	"$P/nofp" 3000 >"$TMP/mix.out" 2>"$TMP/mix.err" &
 rp=$!
 check "mix: the traced workload ends within 60 s" gone "$wl" 60
 check "mix: ... while the recording runs" alive "$rp"
