@@ -392,15 +392,20 @@ static int sw_time_wait(const struct sw_time_args *a, const char *dir,
 		if (sw_stop)
 			break;
 		at = sw_since(&t0);
-		if (end && at >= end)
-			break;
-		if (a->interval && at >= next) {
+		/*
+		 * An interval that fell due before the end is printed even
+		 * when this wake-up came late (a loaded machine): -i 1 -d 3
+		 * prints its intervals whatever the scheduler did.
+		 */
+		if (a->interval && at >= next && (!end || next < end)) {
 			ret = sw_time_report_interval(r, dir, at);
 			if (ret)
 				break;
 			next += a->interval;
 			continue;
 		}
+		if (end && at >= end)
+			break;
 		wake.tv_sec = 0;
 		at = a->interval ? next : end ? end : at + 3600;
 		if (end && end < at)
