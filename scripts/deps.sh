@@ -17,8 +17,8 @@ pkgs="build-essential make gcc libcmocka-dev linux-headers-amd64 kmod pkg-config
 pkgs="$pkgs libelf-dev libdw-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libbpf-dev"
 # stopwatch serve's HTTP
 pkgs="$pkgs libmicrohttpd-dev"
-# vendor event names (stopwatch events list/resolve)
-pkgs="$pkgs libpfm4-dev"
+# vendor event names (stopwatch events list/resolve); C++ and Rust names
+pkgs="$pkgs libpfm4-dev libiberty-dev"
 # pahole: 6.12's module build makes BTF for the module and stops without it
 pkgs="$pkgs dwarves"
 case $want in
@@ -31,7 +31,7 @@ test|all)
 	pkgs="$pkgs curl python3-prometheus-client"
 	# the stopwatch program for the arm64 guest: static, from multiarch libraries
 	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64 libbpf-dev:arm64"
-	pkgs="$pkgs libpfm4-dev:arm64"
+	pkgs="$pkgs libpfm4-dev:arm64 libiberty-dev:arm64"
 	# serve, in a dynamic arm64 build (the static one goes without: SERVE=0)
 	pkgs="$pkgs libmicrohttpd-dev:arm64"
 	pkgs="$pkgs liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64"

@@ -42,6 +42,7 @@ struct sw_report_args {
 	bool all_pids;
 	bool quiet;
 	bool by_period;
+	bool no_demangle;
 	double min_pct;
 	uint64_t limit;
 	uint32_t *pids;
@@ -216,6 +217,8 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 		SW_OPT_STRING(0, "debuginfo-path", &a->debuginfo_path, "P",
 			      "where to find separate debuginfo (libdwfl syntax;\n"
 			      "default :.debug:/usr/lib/debug)"),
+		SW_OPT_BOOL(0, "no-demangle", &a->no_demangle,
+			    "keep C++ and Rust symbol names mangled"),
 		SW_OPT_BOOL('q', "quiet", &a->quiet, "no '#' header lines"),
 		SW_OPT_END(),
 	};
@@ -751,6 +754,7 @@ static int sw_report_load(struct sw_report *r)
 
 	so.debuginfo_path = a->debuginfo_path;
 	so.all_pids = a->all_pids || a->npids;
+	so.no_demangle = a->no_demangle;
 	so.warn = sw_report_warn;
 	ret = sw_session_open(a->input, &so, &r->s, &err);
 	if (ret) {

@@ -364,6 +364,7 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 	}
 	if (o) {
 		s->sym.no_src = o->no_src;
+		s->sym.no_demangle = o->no_demangle;
 		s->sym.warn = o->warn;
 		s->sym.warn_arg = o->warn_arg;
 	}

@@ -81,6 +81,7 @@ static inline uint64_t sw_losses_samples(const struct sw_losses *l)
  * @all_pids:       report every process, not only the recorded command's
  *                  process tree
  * @no_src:         never look up source lines
+ * @no_demangle:    keep C++ and Rust names mangled
  * @warn:           called with warnings (missing files, stale builds)
  * @warn_arg:       its argument
  */
@@ -88,6 +89,7 @@ struct sw_session_opts {
 	const char *debuginfo_path;
 	bool all_pids;
 	bool no_src;
+	bool no_demangle;
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
 };

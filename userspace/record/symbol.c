@@ -16,6 +16,7 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "record/demangle.h"
 #include "record/symbol.h"
 
 #define SW_MAX_LOADS 16
@@ -450,7 +451,13 @@ static int sw_res_fill(struct sw_symbolizer *s, struct sw_symres *r)
 		break;
 	}
 	if (name && *name) {
-		id = sw_intern_str(&s->m->str, name);
+		char *dm = NULL;
+
+		/* Kernel names are C; user code's may be C++ or Rust. */
+		if (d && !s->no_demangle)
+			dm = sw_demangle(name);
+		id = sw_intern_str(&s->m->str, dm ? dm : name);
+		free(dm);
 		if (id < 0)
 			return (int)id;
 		r->sym = (uint32_t)id;

@@ -70,6 +70,7 @@ struct sw_symres {
  *                  file (checked against the file when it is opened):
  *                  returns its size, or 0 when none was recorded
  * @no_src:         never look up source lines
+ * @no_demangle:    keep C++ and Rust names of user code mangled
  * @warn:           called once per image with a problem (may be NULL)
  * @warn_arg:       its argument
  */
@@ -90,6 +91,7 @@ struct sw_symbolizer {
 	unsigned int (*build_id_of)(void *arg, const char *path,
 				    unsigned char *bid);
 	bool no_src;
+	bool no_demangle;
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
 };

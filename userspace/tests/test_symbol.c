@@ -18,6 +18,7 @@
 
 #include "helpers.h"
 #include "streams.h"
+#include "record/demangle.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/symbol.h"
@@ -128,6 +129,44 @@ static void test_pie_nopie_lib(void **state)
 	check(c, "libsymlib.so", "libsymlib.so", "lib_hot", 0, "lib_hot",
 	      "symlib.c:201");
 	ctx_free(c);
+}
+
+/*
+ * C++ and Rust names come out as written (libiberty's demangler), and
+ * mangled with no_demangle; C names and kernel names are left alone.
+ */
+static void test_demangle(void **state)
+{
+	struct ctx *c = ctx_new(NULL);
+	char *dm;
+
+	(void)state;
+	check(c, "symprog-pie", "symprog-pie", "_ZNK2sw4demo6Widget4spinEi", 0,
+	      "sw::demo::Widget::spin(int) const", "symprog.c:181");
+	check(c, "symprog-pie", "symprog-pie",
+	      "_ZN6swdemo4leaf17h0123456789abcdefE", 0, "swdemo::leaf",
+	      "symprog.c:191");
+	ctx_free(c);
+
+	c = ctx_new(NULL);
+	c->s.no_demangle = true;
+	check(c, "symprog-pie", "symprog-pie", "_ZNK2sw4demo6Widget4spinEi", 0,
+	      "_ZNK2sw4demo6Widget4spinEi", "symprog.c:181");
+	ctx_free(c);
+
+	dm = sw_demangle("_RNvCs1234_7mycrate3foo");
+	assert_non_null(dm);
+	assert_string_equal(dm, "mycrate::foo");
+	free(dm);
+	dm = sw_demangle("_ZNSt6vectorIiSaIiEE9push_backERKi");
+	assert_non_null(dm);
+	assert_string_equal(dm,
+		"std::vector<int, std::allocator<int> >::push_back(int const&)");
+	free(dm);
+	assert_null(sw_demangle("main"));
+	assert_null(sw_demangle("_Zzz"));
+	assert_null(sw_demangle("_R"));
+	assert_null(sw_demangle(NULL));
 }
 
 /* Stripped: the symbols and lines come from separate debuginfo. */
@@ -340,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie_nopie_lib),
+		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_separate_debuginfo),
 		cmocka_unit_test(test_stale_build_id),
 		cmocka_unit_test(test_live_process),

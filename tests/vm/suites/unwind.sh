@@ -183,6 +183,28 @@ set -- $(leaf_check "$TMP/nofp-fp.folded")
 diag "nofp with frame pointers: $2 of $1 leaf samples without the whole chain"
 cmp_gt "nofp: frame pointers lose the chain (the test can tell)" "${2:-0}" 0
 
+# --- C++ and Rust names: demangled by default, raw with --no-demangle ----------
+"$SW" record -q -e $EV -F 999 -g -o "$TMP/mangled.swd" -- "$P/mangled" 500 \
+	>/dev/null 2>&1
+"$SW" report -i "$TMP/mangled.swd" --folded >"$TMP/mangled.folded" 2>/dev/null
+"$SW" report -i "$TMP/mangled.swd" --folded --no-demangle \
+	>"$TMP/mangled-raw.folded" 2>/dev/null
+# folded_sum FILE SUFFIX: samples whose stack ends with SUFFIX.
+folded_sum() {
+	awk -v s="$2" '{ n = $NF; sub(/ [0-9]+$/, "")
+		if (length($0) >= length(s) &&
+		    substr($0, length($0) - length(s) + 1) == s) t += n }
+		END { print t + 0 }' "$1"
+}
+dm=$(folded_sum "$TMP/mangled.folded" \
+	";main;swdemo::outer;sw::demo::Widget::spin(int) const")
+raw=$(folded_sum "$TMP/mangled-raw.folded" \
+	";main;_ZN6swdemo5outer17h00112233aabbccddE;_ZNK2sw4demo6Widget4spinEi")
+all=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/mangled.folded")
+diag "mangled: $dm of $all samples under main;swdemo::outer;sw::demo::Widget::spin(int) const; $raw raw"
+cmp_ge "C++ and Rust frames demangled (samples in Widget::spin under swdemo::outer)" "$dm" 100
+is "--no-demangle: the same samples under the mangled names" "$raw" "$dm"
+
 # --- stock Debian programs: share of samples that reach __libc_start_main --------
 # reach FOLDED COMM: "reaching total" over the samples of COMM.
 reach() {
