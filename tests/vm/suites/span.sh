@@ -8,7 +8,9 @@
 #              low end of their log2 buckets: a loaded host stalls the
 #              guest for several ms at times, a bucket of 8 ms or more
 #              leaves room for it),
-#              the per-hop time of a self-paired point
+#              the per-hop time of a self-paired point; a traced span
+#              (stopwatch span --keep --trace): one record per interval,
+#              exactly, named, keyed, timed, losses counted
 #   workqueue  __queue_work -> process_one_work keyed by the work item
 #              (names through BTF), a test work item held 17 ms behind
 #              another on an ordered workqueue: exact count, bucket 16-32 ms
@@ -332,6 +334,31 @@ is "hop: 8 hits started (each add opens the next interval)" "$(scol hop started)
 is "hop: the 4 last adds in flight" "$(scol hop in_flight)" 4
 is "hop: unmatched 0" "$(scol hop unmatched)" 0
 is "remove hop" "$(ctl spans -hop)" ok
+
+# A traced span: each interval a record in the recording of
+# "stopwatch trace --spans", as many as the span counted.
+"$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
+is "span --keep --trace: added, its line with trace=on id=N" \
+	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
+"$SW" trace --spans --json -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
+	>"$TMP/tq.json" 2>"$TMP/tq.err"
+is "trace --spans exits 0" "$?" 0 || cat "$TMP/tq.err"
+tqn=$(grep -c '"name":"tq","span_name":"tq",.*"span":true' "$TMP/tq.json")
+is "tq: 5 records, 5 intervals counted" "$tqn $(scol tq calls)" "5 5"
+tqloss=$(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/tq.err")
+is "tq: traced = written, none lost or missing" \
+	"$(echo "$tqloss" | awk '{ print ($1 == $2), $3, $4, $5 }')" "1 0 0 0"
+tqbad=$(awk '/"span":true/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
+	k = $0; if (k !~ /"key0":[0-9]/ || d + 0 < 200000) bad++ } END { print bad + 0 }' "$TMP/tq.json")
+is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
+"$SW" trace --spans -- sh -c "echo 'spanq 2 200 0' > $T/ctl" \
+	>"$TMP/tq.txt" 2>/dev/null
+is "trace --spans text: 2 lines 'span tq key=0x...'" \
+	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 2
+is "remove tq" "$(ctl spans -tq)" ok
+"$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
+is "span --trace without --keep: refused" \
+	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"
