@@ -270,9 +270,47 @@ is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok ||
 check "spans, span_stats, span_keys and span_hist/ exist" \
 	test -w "$D/spans" -a -r "$D/span_stats" -a -r "$D/span_keys" -a -d "$D/span_hist"
 
+# span_trace_cost: under -icount, the instructions a traced span's record
+# adds per interval: sw_test_caller_a() calls sw_test_target() M times,
+# a span times each of those calls (entry -> return by tid); the caller's
+# instructions_min holds the span's handlers, with and without trace=on
+# (the sampler running, event=none, so that every record is written).
+span_trace_cost() {
+	M=200
+	cpu1_set 0
+	is "trace cost: events instructions" "$(ctl events instructions)" ok
+	is "trace cost: sampler start event=none" "$(ctl sampler 'start event=none')" ok
+	# scost OPTS: the caller's instructions_min over 6 runs.
+	scost() {
+		ctl spans "+sc start=sw_test_target:tid stop=sw_test_target%return:tid $1" >/dev/null
+		ctl probes "+sw_test_caller_a" >/dev/null
+		ctl reset 1 >/dev/null
+		for _i in 1 2 3 4 5 6; do
+			tctl "callers $M 0"
+		done
+		col sw_test_caller_a instructions_min
+		ctl probes "-sw_test_caller_a" >/dev/null
+		ctl spans -sc >/dev/null
+	}
+	plain=$(scost "")
+	traced=$(scost "trace=on")
+	if [ -z "$plain" ] || [ -z "$traced" ] || [ "$plain" = absent ] ||
+	   [ "$traced" = absent ]; then
+		skip "trace cost: the caller's instructions not read ($plain, $traced)"
+	else
+		per=$(( (traced - plain) / M ))
+		diag "trace cost: caller of $M intervals: $plain instructions untraced, $traced traced: $per per traced interval (a 48-byte record: time, key, one event)"
+		cmp_le "trace cost: a traced interval costs <= 300 instructions more ($per)" "$per" 300
+	fi
+	is "trace cost: sampler stop" "$(ctl sampler stop)" ok
+	is "trace cost: no events" "$(ctl events '')" ok
+	cpu1_set 1
+}
+
 if [ $EV = instructions ]; then
 	# arm64 -icount: the exact instruction counts alone (a short boot).
 	span_events
+	span_trace_cost
 	unload
 	rmmod sw_testmod
 	rm -rf "$TMP"
