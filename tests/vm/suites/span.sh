@@ -205,6 +205,18 @@ span_events() {
 	check "stopwatch stat shows span ev with ${EV}_avg" \
 		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
 	is "remove ev" "$(ctl spans -ev)" ok
+	# A traced span's record carries its interval's events: the same
+	# counts as the span's statistics (one interval: its min).
+	"$SW" span --keep --trace --name evt --start sw_test_loop:tid \
+		--stop sw_test_loop%return:tid >/dev/null 2>"$TMP/evt.err"
+	"$SW" trace --spans --json -- sh -c "echo 'loop $n1' > $T/ctl" \
+		>"$TMP/evt.json" 2>>"$TMP/evt.err"
+	evr=$(sed -n 's/.*"span":true.*"ev":\[\([0-9]*\)\],"ev_bad":\([0-9]*\).*/\1 \2/p' "$TMP/evt.json")
+	is "evt: one record, with its ${EV} count, not marked bad" \
+		"$(grep -c '"span":true' "$TMP/evt.json") $(echo "$evr" | awk '{ print $2 }')" "1 0"
+	is "evt: the record's ${EV} = the span's ${EV}_min" \
+		"${evr% *}" "$(scol evt ${EV}_min)" || cat "$TMP/evt.err"
+	is "remove evt" "$(ctl spans -evt)" ok
 	# stopwatch span's report shows the event columns too.
 	"$SW" span --raw --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
 		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
