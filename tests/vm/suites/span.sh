@@ -207,6 +207,7 @@ span_events() {
 	is "remove ev" "$(ctl spans -ev)" ok
 	# A traced span's record carries its interval's events: the same
 	# counts as the span's statistics (one interval: its min).
+	evt0=$(up_ms)
 	"$SW" span --keep --trace --name evt --start sw_test_loop:tid \
 		--stop sw_test_loop%return:tid >/dev/null 2>"$TMP/evt.err"
 	"$SW" trace --spans --json -- sh -c "echo 'loop $n1' > $T/ctl" \
@@ -217,6 +218,7 @@ span_events() {
 	is "evt: the record's ${EV} = the span's ${EV}_min" \
 		"${evr% *}" "$(scol evt ${EV}_min)" || cat "$TMP/evt.err"
 	is "remove evt" "$(ctl spans -evt)" ok
+	diag "traced span with events took $(( $(up_ms) - evt0 )) ms"
 	# stopwatch span's report shows the event columns too.
 	"$SW" span --raw --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
 		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
@@ -387,6 +389,7 @@ is "remove hop" "$(ctl spans -hop)" ok
 
 # A traced span: each interval a record in the recording of
 # "stopwatch trace --spans", as many as the span counted.
+tq0=$(up_ms)
 "$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
 is "span --keep --trace: added, its line with trace=on id=N" \
 	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
@@ -409,6 +412,7 @@ is "remove tq" "$(ctl spans -tq)" ok
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \
 	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
+diag "traced span checks took $(( $(up_ms) - tq0 )) ms"
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"

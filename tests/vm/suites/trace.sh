@@ -93,6 +93,7 @@ if "$SW" trace -o "$TMP/g.swd" "$GETPPID" -- "$P/getppid_loop" 300 \
 	is "script text: 300 call lines" \
 		"$(grep -c " $GETPPID()\$" "$TMP/s.txt")" 300
 	[ -d "$SW_RESULTS" ] && cp "$TMP/g.swd" "$SW_RESULTS/trace-getppid.swd"
+	up0=$(cut -d' ' -f1 /proc/uptime)
 	# --min DUR: exactly the calls of the unfiltered output at or over
 	# DUR, the median duration (an exact count either way).
 	med=$(jfield dur <"$TMP/s.json" | sort -n | sed -n 150p)
@@ -116,6 +117,7 @@ if "$SW" trace -o "$TMP/g.swd" "$GETPPID" -- "$P/getppid_loop" 300 \
 	is "script --comm nosuch, -p 1: no call" \
 		"$("$SW" script -i "$TMP/g.swd" --comm nosuch 2>/dev/null | grep -c " $GETPPID()\$") $("$SW" script -i "$TMP/g.swd" -p 1 2>/dev/null | grep -c " $GETPPID()\$")" \
 		"0 0"
+	diag "script filters took $(awk -v a="$up0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
 else
 	not_ok "trace -o" "$(cat "$TMP/o.err")"
 fi
@@ -153,6 +155,7 @@ fi
 
 # --graph: sw_testmod's chain, 3 times f1 > f2 > (f3, f3): 12 calls, by
 # start, depths 0 1 2 2; each inner call inside the enclosing one.
+up0=$(cut -d' ' -f1 /proc/uptime)
 if insmod "$TMOD" 2>"$TMP/insmod.err"; then
 	"$SW" trace --graph --json sw_test_f1 sw_test_f2 sw_test_f3 -- \
 		"$P/swwrite" "$T/ctl" "chain 3 100 100 100" >"$TMP/n.json" 2>"$TMP/n.err"
@@ -177,6 +180,7 @@ if insmod "$TMOD" 2>"$TMP/insmod.err"; then
 	check "graph text: f2 indented two spaces under f1" \
 		grep -q "us    sw_test_f2()\$" "$TMP/n.txt"
 	rmmod sw_testmod
+	diag "graph checks took $(awk -v a="$up0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
 else
 	skip "graph: sw_testmod: $(cat "$TMP/insmod.err")"
 fi
