@@ -393,9 +393,10 @@ tq0=$(up_ms)
 "$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
 is "span --keep --trace: added, its line with trace=on id=N" \
 	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
-"$SW" trace --spans --json -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
-	>"$TMP/tq.json" 2>"$TMP/tq.err"
-is "trace --spans exits 0" "$?" 0 || cat "$TMP/tq.err"
+"$SW" trace --spans -o "$TMP/tq.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
+	>/dev/null 2>"$TMP/tq.err"
+is "trace --spans -o exits 0" "$?" 0 || cat "$TMP/tq.err"
+"$SW" script -i "$TMP/tq.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
 tqn=$(grep -c '"name":"tq","span_name":"tq",.*"span":true' "$TMP/tq.json")
 is "tq: 5 records, 5 intervals counted" "$tqn $(scol tq calls)" "5 5"
 tqloss=$(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/tq.err")
@@ -404,10 +405,9 @@ is "tq: traced = written, none lost or missing" \
 tqbad=$(awk '/"span":true/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
 	k = $0; if (k !~ /"key0":[0-9]/ || d + 0 < 200000) bad++ } END { print bad + 0 }' "$TMP/tq.json")
 is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
-"$SW" trace --spans -- sh -c "echo 'spanq 2 200 0' > $T/ctl" \
-	>"$TMP/tq.txt" 2>/dev/null
-is "trace --spans text: 2 lines 'span tq key=0x...'" \
-	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 2
+"$SW" script -i "$TMP/tq.swd" >"$TMP/tq.txt" 2>/dev/null
+is "script text: 5 lines 'span tq key=0x...'" \
+	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 5
 is "remove tq" "$(ctl spans -tq)" ok
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \

@@ -154,11 +154,13 @@ else
 fi
 
 # --graph: sw_testmod's chain, 3 times f1 > f2 > (f3, f3): 12 calls, by
-# start, depths 0 1 2 2; each inner call inside the enclosing one.
+# start, depths 0 1 2 2; each inner call inside the enclosing one (a
+# recording printed by script --graph, as trace --graph prints it).
 up0=$(cut -d' ' -f1 /proc/uptime)
 if insmod "$TMOD" 2>"$TMP/insmod.err"; then
-	"$SW" trace --graph --json sw_test_f1 sw_test_f2 sw_test_f3 -- \
-		"$P/swwrite" "$T/ctl" "chain 3 100 100 100" >"$TMP/n.json" 2>"$TMP/n.err"
+	"$SW" trace -o "$TMP/n.swd" sw_test_f1 sw_test_f2 sw_test_f3 -- \
+		"$P/swwrite" "$T/ctl" "chain 3 100 100 100" >/dev/null 2>"$TMP/n.err"
+	"$SW" script -i "$TMP/n.swd" --graph --json >"$TMP/n.json" 2>>"$TMP/n.err"
 	is "graph: 12 calls, depths 0 1 2 2 x 3" \
 		"$(grep -c '"type":"call"' "$TMP/n.json") $(jfield depth <"$TMP/n.json" | tr '\n' ' ')" \
 		"12 0 1 2 2 0 1 2 2 0 1 2 2 "
@@ -175,10 +177,10 @@ if insmod "$TMOD" 2>"$TMP/insmod.err"; then
 		    u + 0 > U[d - 1] || t != T[d - 1])) bad++
 		} END { print bad + 0 }' "$TMP/n.json")
 	is "graph: every inner call inside its parent (start, end, dur, thread)" "$bad" 0
-	"$SW" trace --graph sw_test_f1 sw_test_f2 -- \
-		"$P/swwrite" "$T/ctl" "chain 1 10 10 10" >"$TMP/n.txt" 2>/dev/null
-	check "graph text: f2 indented two spaces under f1" \
-		grep -q "us    sw_test_f2()\$" "$TMP/n.txt"
+	"$SW" script -i "$TMP/n.swd" --graph >"$TMP/n.txt" 2>/dev/null
+	is "graph text: f1, f2 two spaces under it, f3 four" \
+		"$(grep -c "us  sw_test_f1()\$" "$TMP/n.txt") $(grep -c "us    sw_test_f2()\$" "$TMP/n.txt") $(grep -c "us      sw_test_f3()\$" "$TMP/n.txt")" \
+		"3 3 6"
 	rmmod sw_testmod
 	diag "graph checks took $(awk -v a="$up0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
 else
