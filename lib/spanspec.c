@@ -299,8 +299,10 @@ static const char *sw_span_parse_own(struct sw_span_cmd *c, char *tok,
  *
  * The filter and by= options are the probe language's (sw_parse_cmds()
  * parses them); by= takes pid, tgid, comm or cpu (of the stop point's
- * thread).  A start and a stop point that are the same POINT:KEY become
- * one self-paired point.
+ * thread); trace=on (the probes' option) writes each interval as a
+ * record, trace=ret is refused (an interval has no return value).  A
+ * start and a stop point that are the same POINT:KEY become one
+ * self-paired point.
  *
  * Return: 0, or -EINVAL (malformed; no start or no stop point), -E2BIG
  * (too many points, name too long).
@@ -449,7 +451,15 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 			return -EINVAL;
 		}
 	}
+	if (pc.trace & SW_TRACE_RET) {
+		err->why = "a span's trace= takes on (an interval has no return value)";
+		for (i = 0; i < nopt; i++)
+			if (!strncmp(optp[i], "trace=", 6))
+				err->token = optp[i];
+		return -EINVAL;
+	}
 	cmd->filter = pc.filter;
 	cmd->by = pc.by;
+	cmd->trace = pc.trace;
 	return 0;
 }

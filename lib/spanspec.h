@@ -6,7 +6,7 @@
  *
  *   +NAME start=POINT:KEY [start=...] stop=POINT:KEY [stop=...]
  *         [slots=N] [age_ms=N] [pid=N tgid=N comm=S cpus=L cgroup=ID
- *         follow=PID min_ns=N max_ns=N]
+ *         follow=PID min_ns=N max_ns=N] [trace=on]
  *   -NAME
  *   reset
  *
@@ -139,6 +139,7 @@ enum sw_span_op {
  * @filter:  the probe language's filters, checked at the stop point (and
  *           the duration window on the span)
  * @by:      rows keyed by the stop thread's pid, tgid, comm or cpu
+ * @trace:   trace=on: each interval also written as a record (SW_TRACE_ON)
  * @name:    the span's name
  * @pt:      the points
  */
@@ -149,6 +150,7 @@ struct sw_span_cmd {
 	u64 age_ns;
 	struct sw_filter filter;
 	struct sw_by by;
+	u32 trace;
 	char name[SW_SPAN_NAME_MAX + 1];
 	struct sw_span_point pt[SW_SPAN_POINTS];
 };

@@ -22,11 +22,14 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
+#include <stopwatch/abi.h>
+
 #include "control/control.h"
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"
 #include "core/core.h"
 #include "attach/attach.h"
+#include "sampler/trace.h"
 #include "span.h"
 
 #define SW_SPAN_ARGS 6
@@ -74,14 +77,74 @@ static __always_inline void sw_span_count(struct sw_span *sp,
 }
 
 /*
- * Fold one interval into the span, with its events (@pd: its entry, its
+ * sw_span_trace() - write one folded interval as a record: struct
+ * sw_rec_call with SW_CALL_F_SPAN, the span's id, the stop's thread, the
+ * start's CPU, the key's values and, when measured (@pd), its events.
+ * A lost record is counted by the sampler (call_lost_*).
+ * Context: a point's handler, under the span's nesting guard
+ * (sw_span_record()): preemption disabled, maybe IRQs off or NMI.
+ */
+static void sw_span_trace(struct sw_span *sp, const u64 k[2], u32 nkeys,
+			  u64 now, u64 ns, u32 cpu0,
+			  const struct sw_pending *pd)
+{
+	const struct sw_evset *set;
+	struct task_struct *t = current;
+	struct sw_samp_cpu *cpu;
+	struct sw_rec_call *rec;
+	u16 flags = SW_CALL_F_SPAN;
+	u32 nev = 0, len, i;
+	u64 *w;
+
+	if (unlikely(ns > U32_MAX))
+		flags |= SW_CALL_F_DUR64;
+	if (pd) {
+		set = rcu_dereference_sched(sw_evset);
+		if (set && set->id == pd->set_id) {
+			nev = set->n;
+			if (pd->ev.bad)
+				flags |= SW_CALL_F_EV_BAD;
+		}
+	}
+	flags |= nkeys << SW_CALL_NKEYS_SHIFT | nev << SW_CALL_NEV_SHIFT;
+	len = sizeof(*rec) + 8 * sw_call_nwords(flags);
+	rec = sw_trace_reserve(len, &cpu);
+	if (!rec)
+		return;
+	rec->h.type = SW_REC_CALL;
+	rec->h.flags = flags;
+	rec->h.size = len;
+	rec->h.time = now;
+	rec->tid = t->pid;
+	rec->pid = t->tgid;
+	rec->dur = flags & SW_CALL_F_DUR64 ? U32_MAX : (u32)ns;
+	rec->id = (u16)sp->id;
+	rec->cpu = (u16)cpu0;
+	w = rec->words;
+	if (flags & SW_CALL_F_DUR64)
+		*w++ = ns;
+	for (i = 0; i < nkeys; i++)
+		*w++ = k[i];
+	if (flags & SW_CALL_F_EV_BAD)
+		*w++ = pd->ev.bad;
+	for (i = 0; i < nev; i++)
+		*w++ = pd->ev.acc[i];
+	sw_trace_commit(cpu, len);
+}
+NOKPROBE_SYMBOL(sw_span_trace);
+
+/*
+ * Fold one interval of key @k (@nkeys values), stopped at @now after @ns,
+ * into the span, with its events (@pd: its entry, its
  * counts under pd->set_id; NULL: time only, unmeasured, and @why, when
  * not SW_SC_NR, says why: other_thread or ev_lost, counted with the
- * intervals the filters let in).  The per-CPU aggregations
+ * intervals the filters let in); a traced span's interval is also written
+ * as a record.  The per-CPU aggregations
  * have one writer per CPU: a handler of the span that interrupts another
  * on the same CPU (NMI) is counted as nested instead.
  */
-static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
+static void sw_span_record(struct sw_span *sp, const u64 k[2], u32 nkeys,
+			   u64 now, u64 ns, u32 cpu0,
 			   const struct sw_pending *pd, int why)
 {
 	const struct sw_filter *f = &sp->cmd.filter;
@@ -118,6 +181,8 @@ static void sw_span_record(struct sw_span *sp, u64 ns, u32 cpu0,
 		sw_evgen_record(evs, pd->ev.acc, pd->ev.bad);
 	else if (evs)
 		sw_evgen_unmeasured(evs);
+	if (unlikely(sp->aggs.trace))
+		sw_span_trace(sp, k, nkeys, now, ns, cpu0, pd);
 out:
 	this_cpu_dec(sp->pcpu->active);
 }
@@ -146,8 +211,11 @@ static void sw_span_ev_open(struct sw_span *sp, const u64 k[2],
 }
 NOKPROBE_SYMBOL(sw_span_ev_open);
 
-/* The interval of @k started at @st ends now: fold it, with its events. */
-static void sw_span_close(struct sw_span *sp, const u64 k[2],
+/*
+ * The interval of @k (@nkeys values) started at @st ends now: fold it,
+ * with its events.
+ */
+static void sw_span_close(struct sw_span *sp, const u64 k[2], u32 nkeys,
 			  const struct sw_span_start *st, u64 now)
 {
 	struct sw_pending *pd = NULL;
@@ -161,8 +229,8 @@ static void sw_span_close(struct sw_span *sp, const u64 k[2],
 		if (!pd)
 			why = SW_SC_EV_LOST;
 	}
-	sw_span_record(sp, now > st->t0 ? now - st->t0 : 0, st->cpu,
-		       measured ? pd : NULL, why);
+	sw_span_record(sp, k, nkeys, now, now > st->t0 ? now - st->t0 : 0,
+		       st->cpu, measured ? pd : NULL, why);
 	if (pd)
 		sw_core_drop_owned(pd);
 }
@@ -210,13 +278,13 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 		}
 		old = s->st;
 		sw_span_table_free_slot(s);
-		sw_span_close(sp, k, &old, st.t0);
+		sw_span_close(sp, k, p->key.n, &old, st.t0);
 		return;
 	}
 	/* A start; self-paired: first close the interval @s opened. */
 	if (s && p->role != SW_PT_START) {
 		old = s->st;
-		sw_span_close(sp, k, &old, st.t0);
+		sw_span_close(sp, k, p->key.n, &old, st.t0);
 	} else if (s) {
 		sw_span_count(sp, SW_SC_RESTARTED);
 	} else {

@@ -166,6 +166,8 @@ struct sw_span_pt {
  * @tbl:    the starts in flight
  * @pcpu:   counters
  * @hist:   span_hist/<name>
+ * @id:     its trace records' id (struct sw_rec_call.id, SW_CALL_F_SPAN),
+ *          1 to SW_SPANS_MAX, fixed for its life
  * @npt:    points
  * @pt:     the points
  */
@@ -176,6 +178,7 @@ struct sw_span {
 	struct sw_span_table tbl;
 	struct sw_span_pcpu __percpu *pcpu;
 	struct sw_file *hist;
+	u32 id;
 	u32 npt;
 	struct sw_span_pt pt[];
 };

@@ -2,9 +2,10 @@
 /*
  * spans.c - the spans and their debugfs files:
  *
- *   spans            read: one line per span, as it was added; write one
- *                    line: "+NAME start=... stop=... [options]", "-NAME"
- *                    or "reset" (lib/spanspec.h), all or nothing
+ *   spans            read: one line per span, as it was added (a traced
+ *                    span's followed by " id=N", its records' id); write
+ *                    one line: "+NAME start=... stop=... [options]",
+ *                    "-NAME" or "reset" (lib/spanspec.h), all or nothing
  *   span_stats       one row per span: the stats file's time columns,
  *                    then what the span counted besides its intervals
  *   span_keys        the rows of spans with by=, in the keys file's layout
@@ -121,6 +122,22 @@ static void sw_span_destroy(struct sw_span *sp)
 
 static int sw_span_hist_show(struct seq_file *m, void *v);
 
+/* The smallest id no span holds: there are fewer spans than ids. */
+static u32 sw_span_free_id(void)
+{
+	struct sw_span *sp;
+	u32 id;
+
+	for (id = 1; id <= SW_SPANS_MAX; id++) {
+		list_for_each_entry(sp, &sw_spans, list)
+			if (sp->id == id)
+				break;
+		if (list_entry_is_head(sp, &sw_spans, list))
+			break;
+	}
+	return id;
+}
+
 /* Scratch for sw_gen_read(): one CPU's copy and the merged histogram. */
 static int sw_span_scratch(struct sw_pcpu **snap, u64 **hist)
 {
@@ -163,6 +180,7 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 		goto nomem;
 	sp->npt = cmd->npoints;
 	sp->cmd = *cmd;
+	sp->id = sw_span_free_id();
 	sw_span_x(sp)->line = kstrdup(line, GFP_KERNEL);
 	sp->pcpu = alloc_percpu(struct sw_span_pcpu);
 	if (!sw_span_x(sp)->line || !sp->pcpu ||
@@ -171,6 +189,7 @@ static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 		sw_span_destroy(sp);
 		goto nomem;
 	}
+	sp->aggs.trace = cmd->trace;
 	for (i = 0; i < sp->npt; i++) {
 		sp->pt[i].p = cmd->pt[i];
 		sp->pt[i].span = sp;
@@ -311,8 +330,12 @@ static int sw_spans_show(struct seq_file *m)
 	struct sw_span *sp;
 
 	mutex_lock(&sw_span_lock);
-	list_for_each_entry(sp, &sw_spans, list)
-		seq_printf(m, "%s\n", sw_span_x(sp)->line);
+	list_for_each_entry(sp, &sw_spans, list) {
+		seq_puts(m, sw_span_x(sp)->line);
+		if (sp->aggs.trace)
+			seq_printf(m, " id=%u", sp->id);
+		seq_putc(m, '\n');
+	}
 	mutex_unlock(&sw_span_lock);
 	return 0;
 }

@@ -419,15 +419,17 @@ struct sw_record {
 };
 
 /*
- * "trace_ids=ID:NAME,..." of the probes whose calls are traced (the
- * probes file's trace= and id=), so that the records' ids have names.
+ * "KEY=ID:NAME,..." of the lines of @file (probes or spans) that are
+ * traced (trace= and id=): the probes' names as the probes file gives
+ * them, the spans' without their '+'.
  */
-static void sw_record_trace_ids(struct sw_record *r, FILE *f)
+static void sw_record_ids(struct sw_record *r, FILE *f, const char *file,
+			  const char *key)
 {
 	char *text = NULL, *l, *nl, *end;
 	bool any = false;
 
-	if (sw_debugfs_read(r->dir, "probes", &text, NULL, NULL))
+	if (sw_debugfs_read(r->dir, file, &text, NULL, NULL))
 		return;
 	end = text + strlen(text);
 	for (l = text; l < end; l = nl + 1) {
@@ -435,16 +437,32 @@ static void sw_record_trace_ids(struct sw_record *r, FILE *f)
 
 		nl = strchrnul(l, '\n');
 		*nl = '\0';
+		if (*l == '+')
+			l++;
 		id = strstr(l, " trace=");
 		if (id && (id = strstr(id, " id="))) {
-			fprintf(f, "%s%s:%.*s", any ? "," : "trace_ids=",
-				id + 4, (int)strcspn(l, " \t"), l);
+			if (any)
+				fputc(',', f);
+			else
+				fprintf(f, "%s=", key);
+			fprintf(f, "%s:%.*s", id + 4, (int)strcspn(l, " \t"), l);
 			any = true;
 		}
 	}
 	if (any)
 		fputc('\n', f);
 	free(text);
+}
+
+/*
+ * "trace_ids=ID:NAME,..." of the probes whose calls are traced (the
+ * probes file's trace= and id=), "trace_span_ids=ID:NAME,..." of the
+ * traced spans (the spans file's), so that the records' ids have names.
+ */
+static void sw_record_trace_ids(struct sw_record *r, FILE *f)
+{
+	sw_record_ids(r, f, "probes", "trace_ids");
+	sw_record_ids(r, f, "spans", "trace_span_ids");
 }
 
 static int sw_record_meta(struct sw_record *r, FILE *f)

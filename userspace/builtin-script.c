@@ -13,6 +13,9 @@
 #include "builtin.h"
 #include "base/json.h"
 #include "base/parse-options.h"
+#include "control/probe-spec.h"
+#include "control/target.h"
+#include "lib/parse.h"
 #include "record/calls.h"
 #include "record/session.h"
 
@@ -21,6 +24,16 @@ struct sw_script_args {
 	const char *debuginfo_path;
 	bool json;
 	bool all_pids;
+	bool graph;
+	struct sw_target t;
+};
+
+/* A call kept for --graph: its record's words copied. */
+struct sw_script_held {
+	struct sw_call_info ci;
+	uint64_t ev[SW_CALL_NEV_MASK + 1];
+	uint64_t args[SW_CALL_NARGS_MASK + 1];
+	char comm[SW_COMM_LEN + 1];
 };
 
 /* The state of one printing. */
@@ -31,20 +44,28 @@ struct sw_script {
 	FILE *out;
 	uint64_t t0;
 	uint64_t calls, printed;
+	uint64_t cpus[SW_FILTER_CPUS / 64];
+	struct sw_script_held *held;
+	size_t nheld, capheld;
 };
 
 static const struct sw_cmd_doc sw_script_doc = {
 	.name = "script",
-	.usage = "stopwatch script [-i FILE] [--json]",
+	.usage = "stopwatch script [-i FILE] [--json] [--graph] [FILTERS]",
 	.about =
 		"Print a recording as one stream in time order: each traced call (its\n"
 		"start, duration, thread, CPUs, return value and event counts), each\n"
 		"sample with its call stack, and the process events (comm, fork, exit,\n"
 		"mmap) in between.  The CPUs' streams are merged by time; a thread's\n"
-		"records keep their order across migrations.\n",
+		"records keep their order across migrations.  A traced span's interval\n"
+		"is a call named as the span, with its key.  With --graph, the calls\n"
+		"only, in the order they began, each thread's calls indented under the\n"
+		"calls of the thread that enclose them (as ftrace's function_graph).\n",
 	.examples =
 		"  stopwatch trace -o calls.swd getppid -- ./app\n"
 		"  stopwatch script -i calls.swd\n"
+		"  stopwatch script -i calls.swd --min 1ms --comm make -C 0-1\n"
+		"  stopwatch script -i calls.swd --graph\n"
 		"  stopwatch script -i prof.swd --json | jq 'select(.type==\"call\")'\n",
 };
 
@@ -54,64 +75,158 @@ static const char *sw_script_comm(struct sw_script *sc, uint32_t pid,
 	return sw_str(&sc->s->m, sw_machine_comm(&sc->s->m, pid, tid));
 }
 
-static void sw_script_call(struct sw_script *sc, const struct sw_rec_header *h,
-			   uint32_t cpu)
+/* Whether the filters keep a record of @pid/@tid on @cpu_a or @cpu_b. */
+static bool sw_script_keep(struct sw_script *sc, uint32_t pid, uint32_t tid,
+			   int64_t cpu_a, int64_t cpu_b)
 {
-	struct sw_call_info ci;
+	const struct sw_script_opts *o = sc->o;
+
+	if ((o->pid && pid != o->pid) || (o->tid && tid != o->tid))
+		return false;
+	if (o->comm && strcmp(sw_script_comm(sc, pid, tid), o->comm))
+		return false;
+	if (o->cpus && (cpu_a >= 0 || cpu_b >= 0)) {
+		bool a = cpu_a >= 0 && cpu_a < SW_FILTER_CPUS &&
+			 sc->cpus[cpu_a / 64] >> (cpu_a % 64) & 1;
+		bool b = cpu_b >= 0 && cpu_b < SW_FILTER_CPUS &&
+			 sc->cpus[cpu_b / 64] >> (cpu_b % 64) & 1;
+
+		if (!a && !b)
+			return false;
+	}
+	return true;
+}
+
+/* One call's line (or JSON object); @depth: its nesting, -1 when not shown. */
+static void sw_script_call_print(struct sw_script *sc,
+				 const struct sw_call_info *ci,
+				 const char *comm, int depth)
+{
 	char tmp[16], func[256];
 	const char *name;
 	unsigned int i;
 	FILE *f = sc->out;
 
-	if (sw_call_decode(h, cpu, &ci))
-		return;
-	sc->calls++;
-	if (ci.dur < sc->o->min_ns)
-		return;
-	sc->printed++;
-	name = sw_call_name(&sc->names, ci.id, tmp);
+	name = sw_call_info_name(&sc->names, ci, tmp);
 	/* the function: the probe's identity without its @tag */
 	snprintf(func, sizeof(func), "%.*s", (int)strcspn(name, "@"), name);
 	if (sc->o->json) {
 		fputs("{\"type\":\"call\",\"name\":", f);
 		sw_json_str(f, func);
-		fputs(",\"probe\":", f);
+		fputs(ci->span ? ",\"span_name\":" : ",\"probe\":", f);
 		sw_json_str(f, name);
 		fprintf(f, ",\"id\":%u,\"span\":%s,\"start\":%" PRIu64
 			",\"end\":%" PRIu64 ",\"dur\":%" PRIu64
 			",\"pid\":%u,\"tid\":%u,\"cpu_start\":%u,\"cpu_end\":%u",
-			ci.id, ci.span ? "true" : "false", ci.start, ci.end,
-			ci.dur, ci.pid, ci.tid, ci.cpu_start, ci.cpu_end);
+			ci->id, ci->span ? "true" : "false", ci->start, ci->end,
+			ci->dur, ci->pid, ci->tid, ci->cpu_start, ci->cpu_end);
 		fputs(",\"comm\":", f);
-		sw_json_str(f, sw_script_comm(sc, ci.pid, ci.tid));
-		if (ci.has_ret)
-			fprintf(f, ",\"ret\":%" PRId64, (int64_t)ci.ret);
-		if (ci.has_path)
-			fprintf(f, ",\"path\":%" PRIu64, ci.path);
-		for (i = 0; i < ci.nkeys; i++)
-			fprintf(f, ",\"key%u\":%" PRIu64, i, ci.key[i]);
-		if (ci.nev) {
+		sw_json_str(f, comm);
+		if (depth >= 0)
+			fprintf(f, ",\"depth\":%d", depth);
+		if (ci->has_ret)
+			fprintf(f, ",\"ret\":%" PRId64, (int64_t)ci->ret);
+		if (ci->has_path)
+			fprintf(f, ",\"path\":%" PRIu64, ci->path);
+		for (i = 0; i < ci->nkeys; i++)
+			fprintf(f, ",\"key%u\":%" PRIu64, i, ci->key[i]);
+		if (ci->nev) {
 			fputs(",\"ev\":[", f);
-			for (i = 0; i < ci.nev; i++)
-				fprintf(f, "%s%" PRIu64, i ? "," : "", ci.ev[i]);
-			fprintf(f, "],\"ev_bad\":%" PRIu64, ci.ev_bad);
+			for (i = 0; i < ci->nev; i++)
+				fprintf(f, "%s%" PRIu64, i ? "," : "", ci->ev[i]);
+			fprintf(f, "],\"ev_bad\":%" PRIu64, ci->ev_bad);
 		}
 		fputs("}\n", f);
 		return;
 	}
-	fprintf(f, "%16s %7u/%-7u [%03u>%03u] %12.6f %12.3f us  %s()",
-		sw_script_comm(sc, ci.pid, ci.tid), ci.pid, ci.tid,
-		ci.cpu_start, ci.cpu_end,
-		(double)(ci.start - sc->t0) / 1e9, (double)ci.dur / 1e3,
-		func);
-	if (ci.has_ret)
-		fprintf(f, " = %" PRId64, (int64_t)ci.ret);
-	for (i = 0; i < ci.nkeys; i++)
-		fprintf(f, " key%u=%" PRIu64, i, ci.key[i]);
-	for (i = 0; i < ci.nev; i++)
-		fprintf(f, " ev%u=%" PRIu64 "%s", i, ci.ev[i],
-			ci.ev_bad >> i & 1 ? "?" : "");
+	fprintf(f, "%16s %7u/%-7u [%03u>%03u] %12.6f %12.3f us  %*s%s%s",
+		comm, ci->pid, ci->tid, ci->cpu_start, ci->cpu_end,
+		(double)(ci->start - sc->t0) / 1e9, (double)ci->dur / 1e3,
+		depth > 0 ? 2 * depth : 0, "", ci->span ? "span " : "", func);
+	if (!ci->span)
+		fputs("()", f);
+	if (ci->has_ret)
+		fprintf(f, " = %" PRId64, (int64_t)ci->ret);
+	/* a span's key: what its points read, often an address */
+	for (i = 0; i < ci->nkeys; i++)
+		if (ci->span)
+			fprintf(f, "%s0x%" PRIx64, i ? "," : " key=", ci->key[i]);
+		else
+			fprintf(f, " key%u=%" PRIu64, i, ci->key[i]);
+	for (i = 0; i < ci->nev; i++)
+		fprintf(f, " ev%u=%" PRIu64 "%s", i, ci->ev[i],
+			ci->ev_bad >> i & 1 ? "?" : "");
 	fputc('\n', f);
+}
+
+/* Keep @ci for --graph, its words copied. */
+static int sw_script_hold(struct sw_script *sc, const struct sw_call_info *ci)
+{
+	struct sw_script_held *h;
+
+	if (sc->nheld == sc->capheld) {
+		size_t cap = sc->capheld ? 2 * sc->capheld : 1024;
+
+		h = realloc(sc->held, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		sc->held = h;
+		sc->capheld = cap;
+	}
+	h = &sc->held[sc->nheld++];
+	h->ci = *ci;
+	memcpy(h->ev, ci->ev, 8 * ci->nev);
+	memcpy(h->args, ci->args, 8 * ci->nargs);
+	h->ci.ev = h->ev;
+	h->ci.args = h->args;
+	snprintf(h->comm, sizeof(h->comm), "%s",
+		 sw_script_comm(sc, ci->pid, ci->tid));
+	return 0;
+}
+
+/* --graph: the calls kept, by start, nested per thread. */
+static int sw_script_graph(struct sw_script *sc)
+{
+	struct sw_call_info *v = NULL;
+	unsigned int *depth = NULL;
+	size_t *order = NULL, i;
+	int ret = -ENOMEM;
+
+	v = malloc((sc->nheld + 1) * sizeof(*v));
+	order = malloc((sc->nheld + 1) * sizeof(*order));
+	depth = malloc((sc->nheld + 1) * sizeof(*depth));
+	if (!v || !order || !depth)
+		goto cleanup;
+	for (i = 0; i < sc->nheld; i++)
+		v[i] = sc->held[i].ci;
+	ret = sw_calls_nest(v, sc->nheld, order, depth);
+	for (i = 0; !ret && i < sc->nheld; i++)
+		sw_script_call_print(sc, &v[order[i]],
+				     sc->held[order[i]].comm,
+				     (int)depth[order[i]]);
+cleanup:
+	free(v);
+	free(order);
+	free(depth);
+	return ret;
+}
+
+static int sw_script_call(struct sw_script *sc, const struct sw_rec_header *h,
+			  uint32_t cpu)
+{
+	struct sw_call_info ci;
+
+	if (sw_call_decode(h, cpu, &ci))
+		return 0;
+	sc->calls++;
+	if (ci.dur < sc->o->min_ns ||
+	    !sw_script_keep(sc, ci.pid, ci.tid, ci.cpu_start, ci.cpu_end))
+		return 0;
+	sc->printed++;
+	if (sc->o->graph)
+		return sw_script_hold(sc, &ci);
+	sw_script_call_print(sc, &ci, sw_script_comm(sc, ci.pid, ci.tid), -1);
+	return 0;
 }
 
 static void sw_script_sample(struct sw_script *sc,
@@ -121,6 +236,8 @@ static void sw_script_sample(struct sw_script *sc,
 	uint32_t i, n = smp->nr_kernel + smp->nr_user;
 	FILE *f = sc->out;
 
+	if (!sw_script_keep(sc, smp->pid, smp->tid, smp->cpu, -1))
+		return;
 	if (sc->o->json) {
 		fprintf(f, "{\"type\":\"sample\",\"time\":%" PRIu64
 			",\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"period\":%" PRIu64
@@ -205,6 +322,8 @@ static void sw_script_event(struct sw_script *sc, const struct sw_rec_header *h)
 	default:
 		return;
 	}
+	if (!sw_script_keep(sc, pid, tid, -1, -1))
+		return;
 	if (sc->o->json) {
 		fprintf(f, "{\"type\":\"%s\",\"time\":%" PRIu64
 			",\"pid\":%u,\"tid\":%u,\"what\":", type, (uint64_t)h->time, pid,
@@ -222,18 +341,21 @@ static int sw_script_rec(void *arg, const struct sw_rec_header *h,
 			 uint32_t cpu)
 {
 	struct sw_script *sc = arg;
+	int ret = 0;
 
 	if (!sc->t0)
 		sc->t0 = h->type == SW_REC_CALL ?
 			h->time - ((const struct sw_rec_call *)h)->dur :
 			h->time;
 	if (h->type == SW_REC_CALL)
-		sw_script_call(sc, h, cpu);
+		ret = sw_script_call(sc, h, cpu);
+	else if (sc->o->graph)
+		;
 	else if (h->type == SW_REC_SAMPLE)
 		sw_script_sample(sc, (const void *)h);
 	else if (!sc->o->calls_only)
 		sw_script_event(sc, h);
-	return ferror(sc->out) ? -EIO : 0;
+	return ret ? ret : ferror(sc->out) ? -EIO : 0;
 }
 
 static void sw_script_warn(void *arg, const char *msg)
@@ -273,6 +395,11 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	char *ids;
 	int ret;
 
+	if (o->cpus && !sw_parse_cpus(o->cpus, sc.cpus)) {
+		fprintf(stderr, "stopwatch %s: invalid --cpu '%s': expected a CPU list (0-3,6), each below %d\n",
+			cmd, o->cpus, SW_FILTER_CPUS);
+		return -EINVAL;
+	}
 	so.debuginfo_path = o->debuginfo_path;
 	so.all_pids = o->all_pids;
 	so.no_src = true;
@@ -285,12 +412,18 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	ids = sw_session_meta(sc.s, "trace_ids");
 	sw_call_names_parse(&sc.names, ids);
 	free(ids);
+	ids = sw_session_meta(sc.s, "trace_span_ids");
+	sw_call_names_parse_spans(&sc.names, ids);
+	free(ids);
 	ret = sw_session_replay(sc.s, sw_script_rec, &sc);
+	if (!ret && o->graph)
+		ret = sw_script_graph(&sc);
 	if (ret)
 		fprintf(stderr, "stopwatch %s: %s\n", cmd, strerror(-ret));
 	if (!o->quiet)
 		sw_script_losses(&sc, cmd);
 	sw_call_names_free(&sc.names);
+	free(sc.held);
 	sw_session_close(sc.s);
 	return ret;
 }
@@ -307,8 +440,26 @@ int cmd_script(int argc, char **argv)
 			    "fork, exit, mmap)"),
 		SW_OPT_BOOL(0, "all-pids", &a.all_pids,
 			    "every process, not only the recorded command's"),
+		SW_OPT_BOOL(0, "graph", &a.graph,
+			    "calls only, by start, each thread's inner calls\n"
+			    "indented under the calls enclosing them"),
 		SW_OPT_STRING(0, "debuginfo-path", &a.debuginfo_path, "PATH",
 			      "where to look for debug information"),
+		SW_OPT_GROUP("Which records:"),
+		SW_OPT_U64('p', "pid", &a.t.pid, "PID",
+			   "only the process PID (all its threads)", 1,
+			   SW_ID_MAX, "a process id"),
+		SW_OPT_U64('t', "tid", &a.t.tid, "TID", "only the thread TID", 1,
+			   SW_ID_MAX, "a thread id"),
+		SW_OPT_NAME('C', "cpu", &a.t.cpus, "CPUS",
+			    "only records of these CPUs (0-3,6): samples taken,\n"
+			    "calls begun or ended there", "a CPU list"),
+		SW_OPT_NAME(0, "comm", &a.t.comm, "NAME",
+			    "only threads whose command is NAME", "a command name"),
+		SW_OPT_CALLBACK(0, "min", &a.t.min_ns, "DUR",
+				"only calls lasting at least DUR (1ms, 500us)",
+				sw_opt_duration_cb,
+				"a duration with a unit: ns, us, ms or s (e.g. 1ms)"),
 		SW_OPT_END(),
 	};
 	struct sw_script_opts o = { 0 };
@@ -324,7 +475,13 @@ int cmd_script(int argc, char **argv)
 	}
 	o.json = a.json;
 	o.all_pids = a.all_pids;
+	o.graph = a.graph;
 	o.debuginfo_path = a.debuginfo_path;
+	o.pid = a.t.pid;
+	o.tid = a.t.tid;
+	o.comm = a.t.comm;
+	o.cpus = a.t.cpus;
+	o.min_ns = a.t.min_ns;
 	n = sw_script_print(a.input, &o, "script");
 	if (fflush(stdout) && !n)
 		n = -EIO;

@@ -41,7 +41,7 @@ struct sw_span_args {
 	const char *debugfs, *unit, *output, *btf;
 	double duration;
 	uint64_t slots, age_ms;
-	bool keep, json, no_hist, all;
+	bool keep, json, no_hist, all, trace;
 	char **cmd;
 };
 
@@ -91,6 +91,8 @@ static const struct sw_cmd_doc sw_span_doc = {
 		"  stopwatch span --start ./prog:handle:tid --stop ./prog:handle%return:tid -d 5\n"
 		"  stopwatch span --start /usr/bin/prog:submit:tid --stop vfs_fsync%return:tid -d 5\n"
 		"  stopwatch span --keep --name wq --start __queue_work:work --stop process_one_work:work\n"
+		"  stopwatch span --keep --trace --name wq --start __queue_work:work --stop process_one_work:work\n"
+		"      (then: stopwatch trace --spans -- COMMAND, each interval a line)\n"
 		"  stopwatch span --remove wq\n",
 };
 
@@ -152,6 +154,10 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 		SW_OPT_GROUP("Long-lived spans"),
 		SW_OPT_BOOL(0, "keep", &a->keep,
 			    "add the span and leave it (stopwatch stat shows it)"),
+		SW_OPT_BOOL(0, "trace", &a->trace,
+			    "with --keep: write each interval as a record into\n"
+			    "recordings ('stopwatch trace --spans', 'stopwatch\n"
+			    "record'), named as the span, with its key"),
 		SW_OPT_NAME(0, "remove", &a->remove, "NAME",
 			    "remove the span NAME", "a span name"),
 		SW_OPT_GROUP("Setup"),
@@ -193,6 +199,11 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 	if (a->keep && (a->cmd || a->duration)) {
 		fprintf(stderr,
 			"stopwatch span: --keep adds the span and returns: no COMMAND or -d\n");
+		return -EINVAL;
+	}
+	if (a->trace && !a->keep) {
+		fprintf(stderr,
+			"stopwatch span: --trace goes with --keep: the intervals go into a recording ('stopwatch trace --spans -- COMMAND')\n");
 		return -EINVAL;
 	}
 	if (sw_target_check(&a->t, &err)) {
@@ -347,7 +358,8 @@ static int sw_span_line(const struct sw_span_args *a, const char *name,
 		ret = -ENOMEM;
 		goto cleanup;
 	}
-	fprintf(f, "%s%s\n", *opts ? " " : "", opts);
+	fprintf(f, "%s%s%s\n", *opts ? " " : "", opts,
+		a->trace ? " trace=on" : "");
 cleanup:
 	if (f && fclose(f) && !ret)
 		ret = -ENOMEM;

@@ -34,6 +34,8 @@ struct sw_trace_args {
 	const char *attach;
 	bool ret;
 	bool json;
+	bool graph;
+	bool spans;
 	char **pat;
 	int npat;
 	char **cmd;
@@ -51,11 +53,17 @@ static const struct sw_cmd_doc sw_trace_doc = {
 		"PATTERNs are those of 'stopwatch time' (kernel functions, globs,\n"
 		"BINARY:SYMBOL user functions).  With a COMMAND, only it and its\n"
 		"descendants are printed; without one, tracing runs until ^C.\n"
-		"Records lost (buffer full, nested) are counted and said at the end.\n",
+		"Records lost (buffer full, nested) are counted and said at the end.\n"
+		"Spans added with 'stopwatch span --keep --trace' write each interval\n"
+		"too: a line named as the span, with its key (--spans: with no PATTERN).\n"
+		"With --graph, a thread's calls are printed in the order they began,\n"
+		"those inside another call of the thread indented under it.\n",
 	.examples =
 		"  stopwatch trace getppid -- ./app               each getppid call of ./app\n"
 		"  stopwatch trace --min 1ms 'vfs_*' -- make      only calls over 1 ms\n"
 		"  stopwatch trace -p 1234 --ret ksys_read        one process, with return values\n"
+		"  stopwatch trace --graph ksys_read vfs_read -- cat /etc/hostname\n"
+		"  stopwatch trace --spans -- ./app               the traced spans' intervals\n"
 		"  stopwatch trace -o calls.swd tcp_sendmsg -- ./client\n"
 		"  stopwatch script -i calls.swd --json\n",
 };
@@ -69,6 +77,12 @@ static int sw_trace_parse_args(int argc, char **argv, struct sw_trace_args *a)
 		SW_OPT_BOOL(0, "ret", &a->ret, "also record each call's return value"),
 		SW_OPT_ATTACH(&a->attach),
 		SW_OPT_BOOL(0, "json", &a->json, "one JSON object per call"),
+		SW_OPT_BOOL(0, "graph", &a->graph,
+			    "by start, each thread's inner calls indented under\n"
+			    "the calls enclosing them"),
+		SW_OPT_BOOL(0, "spans", &a->spans,
+			    "the traced spans' intervals only, when no PATTERN\n"
+			    "is given ('stopwatch span --keep --trace')"),
 		SW_OPT_NAME('o', "output", &a->output, "FILE",
 			    "save the recording to FILE instead of printing it\n"
 			    "(print it later with 'stopwatch script -i FILE')",
@@ -88,8 +102,8 @@ static int sw_trace_parse_args(int argc, char **argv, struct sw_trace_args *a)
 		return n < 0 ? n : 1;
 	a->pat = argv + n;
 	a->npat = end - n;
-	if (!a->npat) {
-		fprintf(stderr, "stopwatch trace: which functions? give at least one PATTERN\n\n");
+	if (!a->npat && !a->spans) {
+		fprintf(stderr, "stopwatch trace: which functions? give at least one PATTERN (or --spans)\n\n");
 		sw_usage_print(stderr, &sw_trace_doc, opts);
 		return -EINVAL;
 	}
@@ -130,6 +144,27 @@ static int sw_trace_record(struct sw_trace_args *a, const char *dir,
 	return cmd_record(n, argv);
 }
 
+/* --spans with no PATTERN: some span must be traced. */
+static int sw_trace_spans_check(const char *dir)
+{
+	char *text = NULL;
+	bool any;
+	int ret;
+
+	ret = sw_debugfs_read(dir, "spans", &text, NULL, NULL);
+	if (ret) {
+		fprintf(stderr, "stopwatch trace: cannot read the spans file: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	any = strstr(text, " trace=on") != NULL;
+	free(text);
+	if (any)
+		return 0;
+	fprintf(stderr, "stopwatch trace: --spans: no span is traced; add one with 'stopwatch span --keep --trace --name NAME --start ... --stop ...'\n");
+	return -ENOENT;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct sw_trace_args a = { 0 };
@@ -147,6 +182,8 @@ int cmd_trace(int argc, char **argv)
 	ret = sw_trace_parse_args(argc, argv, &a);
 	if (ret)
 		return ret > 0 ? 0 : ret;
+	if (!a.npat)
+		goto find;
 	ret = sw_points_expand(a.pat, (size_t)a.npat, (pid_t)a.t.pid, NULL,
 			       &src, &e, &err);
 	if (ret) {
@@ -161,10 +198,17 @@ int cmd_trace(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+find:
 	ret = sw_debugfs_find(a.debugfs, &dir, &err);
 	if (ret) {
 		fprintf(stderr, "stopwatch trace: %s\n", err.msg);
 		goto cleanup;
+	}
+	if (!a.npat) {
+		ret = sw_trace_spans_check(dir);
+		if (ret)
+			goto cleanup;
+		goto record;
 	}
 	ret = sw_target_apply(&a.t, &po, &err);
 	if (ret) {
@@ -194,6 +238,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	added = true;
 
+record:
 	file = a.output;
 	if (!file) {
 		snprintf(tmp, sizeof(tmp), "/tmp/stopwatch-trace-XXXXXX");
@@ -211,14 +256,22 @@ int cmd_trace(int argc, char **argv)
 	ret = sw_trace_record(&a, dir, file);
 	if (ret)
 		goto cleanup;
-	free(line);
-	line = sw_ctl_build('-', e.name, e.n, tag, NULL);
-	if (line && !sw_ctl_write(dir, "probes", line, &err))
-		added = false;
+	if (added) {
+		free(line);
+		line = sw_ctl_build('-', e.name, e.n, tag, NULL);
+		if (line && !sw_ctl_write(dir, "probes", line, &err))
+			added = false;
+	}
 	if (!a.output) {
 		so.json = a.json;
+		so.graph = a.graph;
 		so.calls_only = true;
 		so.min_ns = a.t.min_ns;
+		/* again here: the spans' records pass no probe's filters */
+		so.pid = a.t.pid;
+		so.tid = a.t.tid;
+		so.comm = a.t.comm;
+		so.cpus = a.t.cpus;
 		so.all_pids = !(a.cmd && *a.cmd);
 		ret = sw_script_print(file, &so, "trace");
 		if (fflush(stdout) && !ret)

@@ -35,11 +35,19 @@ int cmd_script(int argc, char **argv);
  * @quiet:      no loss summary on stderr
  * @all_pids:   every process, not only the recorded command's
  * @min_ns:     only calls lasting at least this
+ * @graph:      calls only, each thread's inner calls under the calls that
+ *              enclose them, in the order they began
+ * @pid, @tid:  only this process's, this thread's records (0: any)
+ * @comm:       only threads whose command is this, or NULL
+ * @cpus:       only records of these CPUs (a call's begin or end), a CPU
+ *              list, or NULL
  * @debuginfo_path: for symbols of samples, or NULL
  */
 struct sw_script_opts {
-	bool json, calls_only, quiet, all_pids;
+	bool json, calls_only, quiet, all_pids, graph;
 	uint64_t min_ns;
+	uint64_t pid, tid;
+	const char *comm, *cpus;
 	const char *debuginfo_path;
 };
 

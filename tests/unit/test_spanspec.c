@@ -170,6 +170,10 @@ static void test_options(void **state)
 	assert_int_equal(cmd.op, SW_SPAN_RESET);
 	assert_int_equal(parse("+a->b.c start=f:arg0 stop=g:arg0"), 0);
 	assert_string_equal(cmd.name, "a->b.c");
+	assert_int_equal(cmd.trace, 0);
+	assert_int_equal(parse("+t start=f:arg0 stop=g:arg0 trace=on min_ns=3"), 0);
+	assert_int_equal(cmd.trace, SW_TRACE_ON);
+	assert_int_equal(cmd.filter.flags, SW_F_MIN);
 }
 
 #define BAD(line_, ret_, tok_, why_)                               \
@@ -207,6 +211,12 @@ static void test_errors(void **state)
 	BAD("+s start=f:arg0 stop=g:arg0 nope=1", -EINVAL, "nope=1", "unknown option");
 	BAD("+s start=f:arg0 stop=g:arg0 by=retval", -EINVAL, "by=retval", "pid, tgid, comm or cpu");
 	BAD("+s start=f:arg0 stop=g:arg0 junk", -EINVAL, "junk", "unknown token");
+	BAD("+s start=f:arg0 stop=g:arg0 pid=1 trace=ret", -EINVAL, "trace=ret",
+	    "a span's trace= takes on");
+	BAD("+s start=f:arg0 stop=g:arg0 trace=yes", -EINVAL, "trace=yes",
+	    "trace= takes on or ret");
+	BAD("+s start=f:arg0 stop=g:arg0 trace=on trace=on", -EINVAL,
+	    "trace=on", "given twice");
 	BAD("-s start=f:arg0", -EINVAL, "start=f:arg0", "only +NAME");
 	BAD("+s$ start=f:arg0 stop=g:arg0", -EINVAL, "+s$", "invalid character");
 	BAD("+s start=a:arg0 start=b:arg0 start=c:arg0 start=d:arg0 start=e:arg0 "

@@ -54,17 +54,18 @@ int sw_call_decode(const struct sw_rec_header *h, uint32_t cpu,
 	return 0;
 }
 
-void sw_call_names_parse(struct sw_call_names *n, const char *ids)
+/* "ID:NAME,..." into @buf (a copy, kept) and @name (@max entries). */
+static void sw_call_ids_parse(const char *ids, char **buf, const char **name,
+			      unsigned long max)
 {
 	char *p, *tok, *save = NULL;
 
-	memset(n, 0, sizeof(*n));
 	if (!ids)
 		return;
-	n->buf = strdup(ids);
-	if (!n->buf)
+	*buf = strdup(ids);
+	if (!*buf)
 		return;
-	for (p = n->buf; (tok = strtok_r(p, ",", &save)); p = NULL) {
+	for (p = *buf; (tok = strtok_r(p, ",", &save)); p = NULL) {
 		char *colon = strchr(tok, ':'), *e;
 		unsigned long id;
 
@@ -72,16 +73,32 @@ void sw_call_names_parse(struct sw_call_names *n, const char *ids)
 			continue;
 		*colon = '\0';
 		id = strtoul(tok, &e, 10);
-		if (*e || id >= SW_TRACE_NAMES)
+		if (*e || id >= max)
 			continue;
-		n->name[id] = colon + 1;
+		name[id] = colon + 1;
 	}
+}
+
+void sw_call_names_parse(struct sw_call_names *n, const char *ids)
+{
+	memset(n, 0, sizeof(*n));
+	sw_call_ids_parse(ids, &n->buf, n->name, SW_TRACE_NAMES);
+}
+
+void sw_call_names_parse_spans(struct sw_call_names *n, const char *ids)
+{
+	free(n->span_buf);
+	n->span_buf = NULL;
+	memset(n->span, 0, sizeof(n->span));
+	sw_call_ids_parse(ids, &n->span_buf, n->span, SW_TRACE_SPAN_NAMES);
 }
 
 void sw_call_names_free(struct sw_call_names *n)
 {
 	free(n->buf);
+	free(n->span_buf);
 	n->buf = NULL;
+	n->span_buf = NULL;
 }
 
 const char *sw_call_name(const struct sw_call_names *n, uint16_t id,
@@ -91,4 +108,74 @@ const char *sw_call_name(const struct sw_call_names *n, uint16_t id,
 		return n->name[id];
 	snprintf(tmp, 16, "probe#%u", id);
 	return tmp;
+}
+
+const char *sw_call_info_name(const struct sw_call_names *n,
+			      const struct sw_call_info *ci, char *tmp)
+{
+	if (!ci->span)
+		return sw_call_name(n, ci->id, tmp);
+	if (ci->id < SW_TRACE_SPAN_NAMES && n->span[ci->id])
+		return n->span[ci->id];
+	snprintf(tmp, 16, "span#%u", ci->id);
+	return tmp;
+}
+
+/* qsort_r()'s comparisons over indices into the calls. */
+static int sw_nest_by_thread(const void *a, const void *b, void *arg)
+{
+	const struct sw_call_info *v = arg, *x = &v[*(const size_t *)a],
+				  *y = &v[*(const size_t *)b];
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* the longer first: it encloses the other */
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int sw_nest_by_start(const void *a, const void *b, void *arg)
+{
+	const struct sw_call_info *v = arg, *x = &v[*(const size_t *)a],
+				  *y = &v[*(const size_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+int sw_calls_nest(const struct sw_call_info *v, size_t n, size_t *order,
+		  unsigned int *depth)
+{
+	size_t *stack, i, top = 0;
+
+	stack = malloc((n ? n : 1) * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), sw_nest_by_thread, (void *)v);
+	/*
+	 * A thread's calls by start: the stack holds the calls that enclose
+	 * the current one; a call that ends before it does encloses none of
+	 * the calls after it either (they start no earlier).
+	 */
+	for (i = 0; i < n; i++) {
+		const struct sw_call_info *c = &v[order[i]];
+
+		if (i && v[order[i - 1]].tid != c->tid)
+			top = 0;
+		while (top && v[stack[top - 1]].end < c->end)
+			top--;
+		depth[order[i]] = (unsigned int)top;
+		stack[top++] = order[i];
+	}
+	free(stack);
+	qsort_r(order, n, sizeof(*order), sw_nest_by_start, (void *)v);
+	return 0;
 }

@@ -7,11 +7,14 @@
 #define _SW_RECORD_CALLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <stopwatch/abi.h>
 
 #define SW_TRACE_NAMES 65536
+/* Span ids are small (the module holds at most 16 spans). */
+#define SW_TRACE_SPAN_NAMES 256
 
 /**
  * struct sw_call_info - one decoded call record.
@@ -68,17 +71,39 @@ int sw_call_decode(const struct sw_rec_header *h, uint32_t cpu,
 
 /**
  * struct sw_call_names - names of the ids, from a recording's trace_ids
- * ("ID:NAME,ID:NAME").
+ * ("ID:NAME,ID:NAME": probes) and trace_span_ids (the same for spans).
  */
 struct sw_call_names {
-	char *buf;
+	char *buf, *span_buf;
 	const char *name[SW_TRACE_NAMES];
+	const char *span[SW_TRACE_SPAN_NAMES];
 };
 
 void sw_call_names_parse(struct sw_call_names *n, const char *ids);
+/* The spans' names, "ID:NAME,...", after sw_call_names_parse(). */
+void sw_call_names_parse_spans(struct sw_call_names *n, const char *ids);
 void sw_call_names_free(struct sw_call_names *n);
 /* The name of @id; "probe#ID" (in @tmp, 16 bytes) when unknown. */
 const char *sw_call_name(const struct sw_call_names *n, uint16_t id,
 			 char *tmp);
+/* The name of @ci's probe or span; "span#ID" (in @tmp) for an unknown span. */
+const char *sw_call_info_name(const struct sw_call_names *n,
+			      const struct sw_call_info *ci, char *tmp);
+
+/**
+ * sw_calls_nest() - how calls nest, thread by thread, as function_graph
+ * shows them.
+ * @v:     the calls (any order)
+ * @n:     how many
+ * @order: output, @n indices into @v in the order to print them: by start
+ *         time, an enclosing call before the calls inside it
+ * @depth: output, per call of @v: how many calls of its thread enclose it
+ *         (began no later, ended no earlier: the thread's calls, spans
+ *         with their stop thread's)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sw_calls_nest(const struct sw_call_info *v, size_t n, size_t *order,
+		  unsigned int *depth);
 
 #endif

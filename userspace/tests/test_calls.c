@@ -172,12 +172,123 @@ static void test_names(void **state)
 	sw_call_names_free(&n);
 }
 
+/* Spans' names apart from the probes': the same id names both. */
+static void test_span_names(void **state)
+{
+	static struct sw_call_names n;
+	struct sw_call_info ci = { .id = 1 };
+	char tmp[16];
+
+	(void)state;
+	sw_call_names_parse(&n, "1:vfs_read@t1");
+	sw_call_names_parse_spans(&n, "1:wq,3:q->b.c");
+	assert_string_equal(sw_call_info_name(&n, &ci, tmp), "vfs_read@t1");
+	ci.span = true;
+	assert_string_equal(sw_call_info_name(&n, &ci, tmp), "wq");
+	ci.id = 3;
+	assert_string_equal(sw_call_info_name(&n, &ci, tmp), "q->b.c");
+	ci.id = 2;
+	assert_string_equal(sw_call_info_name(&n, &ci, tmp), "span#2");
+	ci.id = 300;
+	assert_string_equal(sw_call_info_name(&n, &ci, tmp), "span#300");
+	sw_call_names_free(&n);
+}
+
+/*
+ * A span's record as span/points.c writes it: a duration over 2^32 ns,
+ * two key values, the events' bad mask and two deltas.
+ */
+static void test_span_decode(void **state)
+{
+	uint64_t buf[16] = { 0 };
+	struct sw_rec_call *c = (void *)buf;
+	struct sw_call_info ci;
+	uint16_t f = SW_CALL_F_SPAN | SW_CALL_F_DUR64 | SW_CALL_F_EV_BAD |
+		     2 << SW_CALL_NKEYS_SHIFT | 2 << SW_CALL_NEV_SHIFT;
+
+	(void)state;
+	c->h.type = SW_REC_CALL;
+	c->h.flags = f;
+	c->h.size = sizeof(*c) + 8 * sw_call_nwords(f);
+	assert_int_equal(sw_call_nwords(f), 6);
+	c->h.time = 10000000000ULL;
+	c->tid = 11;
+	c->pid = 10;
+	c->dur = 0xffffffff;
+	c->id = 2;
+	c->cpu = 1;
+	c->words[0] = 5000000000ULL;
+	c->words[1] = 0xffff888001234560ULL;
+	c->words[2] = 7;
+	c->words[3] = 2;
+	c->words[4] = 100;
+	c->words[5] = 200;
+	assert_int_equal(sw_call_decode(&c->h, 3, &ci), 0);
+	assert_true(ci.span);
+	assert_int_equal(ci.id, 2);
+	assert_true(ci.dur == 5000000000ULL && ci.start == 5000000000ULL);
+	assert_int_equal(ci.cpu_start, 1);
+	assert_int_equal(ci.cpu_end, 3);
+	assert_int_equal(ci.nkeys, 2);
+	assert_true(ci.key[0] == 0xffff888001234560ULL && ci.key[1] == 7);
+	assert_true(ci.ev_bad == 2);
+	assert_int_equal(ci.nev, 2);
+	assert_true(ci.ev[0] == 100 && ci.ev[1] == 200);
+	assert_false(ci.has_ret || ci.has_path);
+	c->h.size -= 8;
+	assert_int_equal(sw_call_decode(&c->h, 3, &ci), -EINVAL);
+}
+
+/*
+ * Nesting, thread by thread: an outer call with two inner ones (one of
+ * them with an inner call of its own), another thread's call in the
+ * middle, two calls that only overlap, and equal intervals.
+ */
+static void test_nest(void **state)
+{
+	/* tid, start, end */
+	static const uint64_t c[][3] = {
+		{ 1, 200, 300 },	/* 0: inside 3, depth 1 */
+		{ 1, 210, 250 },	/* 1: inside 0, depth 2 */
+		{ 2, 150, 900 },	/* 2: thread 2 alone, depth 0 */
+		{ 1, 100, 1000 },	/* 3: outer, depth 0 */
+		{ 1, 400, 500 },	/* 4: inside 3, depth 1 */
+		{ 1, 950, 1200 },	/* 5: overlaps 3 only: depth 0 */
+		{ 1, 1100, 1150 },	/* 6: inside 5, depth 1 */
+		{ 3, 10, 20 },		/* 7, 8: equal: the second inside */
+		{ 3, 10, 20 },
+	};
+	static const unsigned int want_depth[] = { 1, 2, 0, 0, 1, 0, 1, 0, 1 };
+	static const size_t want_order[] = { 7, 8, 3, 2, 0, 1, 4, 5, 6 };
+	struct sw_call_info v[9];
+	unsigned int depth[9];
+	size_t order[9], i;
+
+	(void)state;
+	memset(v, 0, sizeof(v));
+	for (i = 0; i < 9; i++) {
+		v[i].tid = (uint32_t)c[i][0];
+		v[i].start = c[i][1];
+		v[i].end = c[i][2];
+		v[i].dur = c[i][2] - c[i][1];
+	}
+	assert_int_equal(sw_calls_nest(v, 9, order, depth), 0);
+	for (i = 0; i < 9; i++) {
+		assert_int_equal(depth[i], want_depth[i]);
+		assert_int_equal(order[i], want_order[i]);
+	}
+	assert_int_equal(sw_calls_nest(v, 0, order, depth), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_migrating_thread),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_span_names),
+		cmocka_unit_test(test_span_decode),
+		cmocka_unit_test(test_nest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,9 @@
 #              low end of their log2 buckets: a loaded host stalls the
 #              guest for several ms at times, a bucket of 8 ms or more
 #              leaves room for it),
-#              the per-hop time of a self-paired point
+#              the per-hop time of a self-paired point; a traced span
+#              (stopwatch span --keep --trace): one record per interval,
+#              exactly, named, keyed, timed, losses counted
 #   workqueue  __queue_work -> process_one_work keyed by the work item
 #              (names through BTF), a test work item held 17 ms behind
 #              another on an ordered workqueue: exact count, bucket 16-32 ms
@@ -203,6 +205,20 @@ span_events() {
 	check "stopwatch stat shows span ev with ${EV}_avg" \
 		sh -c "grep -qw '${EV}_avg' '$TMP/evstat.out' && grep -q '^ev ' '$TMP/evstat.out'"
 	is "remove ev" "$(ctl spans -ev)" ok
+	# A traced span's record carries its interval's events: the same
+	# counts as the span's statistics (one interval: its min).
+	evt0=$(up_ms)
+	"$SW" span --keep --trace --name evt --start sw_test_loop:tid \
+		--stop sw_test_loop%return:tid >/dev/null 2>"$TMP/evt.err"
+	"$SW" trace --spans --json -- sh -c "echo 'loop $n1' > $T/ctl" \
+		>"$TMP/evt.json" 2>>"$TMP/evt.err"
+	evr=$(sed -n 's/.*"span":true.*"ev":\[\([0-9]*\)\],"ev_bad":\([0-9]*\).*/\1 \2/p' "$TMP/evt.json")
+	is "evt: one record, with its ${EV} count, not marked bad" \
+		"$(grep -c '"span":true' "$TMP/evt.json") $(echo "$evr" | awk '{ print $2 }')" "1 0"
+	is "evt: the record's ${EV} = the span's ${EV}_min" \
+		"${evr% *}" "$(scol evt ${EV}_min)" || cat "$TMP/evt.err"
+	is "remove evt" "$(ctl spans -evt)" ok
+	diag "traced span with events took $(( $(up_ms) - evt0 )) ms"
 	# stopwatch span's report shows the event columns too.
 	"$SW" span --raw --start sw_test_loop:tid --stop sw_test_loop%return:tid -- \
 		sh -c "echo 'loop $n1' > $T/ctl" >"$TMP/evcli.out" 2>"$TMP/evcli.err"
@@ -268,9 +284,47 @@ is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok ||
 check "spans, span_stats, span_keys and span_hist/ exist" \
 	test -w "$D/spans" -a -r "$D/span_stats" -a -r "$D/span_keys" -a -d "$D/span_hist"
 
+# span_trace_cost: under -icount, the instructions a traced span's record
+# adds per interval: sw_test_caller_a() calls sw_test_target() M times,
+# a span times each of those calls (entry -> return by tid); the caller's
+# instructions_min holds the span's handlers, with and without trace=on
+# (the sampler running, event=none, so that every record is written).
+span_trace_cost() {
+	M=200
+	cpu1_set 0
+	is "trace cost: events instructions" "$(ctl events instructions)" ok
+	is "trace cost: sampler start event=none" "$(ctl sampler 'start event=none')" ok
+	# scost OPTS: the caller's instructions_min over 6 runs.
+	scost() {
+		ctl spans "+sc start=sw_test_target:tid stop=sw_test_target%return:tid $1" >/dev/null
+		ctl probes "+sw_test_caller_a" >/dev/null
+		ctl reset 1 >/dev/null
+		for _i in 1 2 3 4 5 6; do
+			tctl "callers $M 0"
+		done
+		col sw_test_caller_a instructions_min
+		ctl probes "-sw_test_caller_a" >/dev/null
+		ctl spans -sc >/dev/null
+	}
+	plain=$(scost "")
+	traced=$(scost "trace=on")
+	if [ -z "$plain" ] || [ -z "$traced" ] || [ "$plain" = absent ] ||
+	   [ "$traced" = absent ]; then
+		skip "trace cost: the caller's instructions not read ($plain, $traced)"
+	else
+		per=$(( (traced - plain) / M ))
+		diag "trace cost: caller of $M intervals: $plain instructions untraced, $traced traced: $per per traced interval (a 48-byte record: time, key, one event)"
+		cmp_le "trace cost: a traced interval costs <= 300 instructions more ($per)" "$per" 300
+	fi
+	is "trace cost: sampler stop" "$(ctl sampler stop)" ok
+	is "trace cost: no events" "$(ctl events '')" ok
+	cpu1_set 1
+}
+
 if [ $EV = instructions ]; then
 	# arm64 -icount: the exact instruction counts alone (a short boot).
 	span_events
+	span_trace_cost
 	unload
 	rmmod sw_testmod
 	rm -rf "$TMP"
@@ -332,6 +386,33 @@ is "hop: 8 hits started (each add opens the next interval)" "$(scol hop started)
 is "hop: the 4 last adds in flight" "$(scol hop in_flight)" 4
 is "hop: unmatched 0" "$(scol hop unmatched)" 0
 is "remove hop" "$(ctl spans -hop)" ok
+
+# A traced span: each interval a record in the recording of
+# "stopwatch trace --spans", as many as the span counted.
+tq0=$(up_ms)
+"$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
+is "span --keep --trace: added, its line with trace=on id=N" \
+	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
+"$SW" trace --spans -o "$TMP/tq.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
+	>/dev/null 2>"$TMP/tq.err"
+is "trace --spans -o exits 0" "$?" 0 || cat "$TMP/tq.err"
+"$SW" script -i "$TMP/tq.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
+tqn=$(grep -c '"name":"tq","span_name":"tq",.*"span":true' "$TMP/tq.json")
+is "tq: 5 records, 5 intervals counted" "$tqn $(scol tq calls)" "5 5"
+tqloss=$(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/tq.err")
+is "tq: traced = written, none lost or missing" \
+	"$(echo "$tqloss" | awk '{ print ($1 == $2), $3, $4, $5 }')" "1 0 0 0"
+tqbad=$(awk '/"span":true/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
+	k = $0; if (k !~ /"key0":[0-9]/ || d + 0 < 200000) bad++ } END { print bad + 0 }' "$TMP/tq.json")
+is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
+"$SW" script -i "$TMP/tq.swd" >"$TMP/tq.txt" 2>/dev/null
+is "script text: 5 lines 'span tq key=0x...'" \
+	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 5
+is "remove tq" "$(ctl spans -tq)" ok
+"$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
+is "span --trace without --keep: refused" \
+	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
+diag "traced span checks took $(( $(up_ms) - tq0 )) ms"
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"

@@ -3,8 +3,11 @@
 # exact record counts for a known number of calls through the kretprobe
 # and the trampoline, records written + lost = calls traced, one thread's
 # calls in time order, a call that migrates between CPUs (cpu_start !=
-# cpu_end), a user function's calls, --min filtering in the module, and
-# "stopwatch script --json" reading a saved recording back.  The recording
+# cpu_end), a user function's calls, --min filtering in the module,
+# "stopwatch script --json" reading a saved recording back, script's
+# filters (--min keeps exactly the calls at or over the threshold; --comm,
+# -p, -C), and --graph's nesting of sw_testmod's chain f1 > f2 > f3 x 2
+# (each inner call inside its parent's interval).  The recording
 # of the getppid run is kept in the results directory (trace-getppid.swd)
 # for the host's decoder tests.
 #
@@ -90,6 +93,31 @@ if "$SW" trace -o "$TMP/g.swd" "$GETPPID" -- "$P/getppid_loop" 300 \
 	is "script text: 300 call lines" \
 		"$(grep -c " $GETPPID()\$" "$TMP/s.txt")" 300
 	[ -d "$SW_RESULTS" ] && cp "$TMP/g.swd" "$SW_RESULTS/trace-getppid.swd"
+	up0=$(cut -d' ' -f1 /proc/uptime)
+	# --min DUR: exactly the calls of the unfiltered output at or over
+	# DUR, the median duration (an exact count either way).
+	med=$(jfield dur <"$TMP/s.json" | sort -n | sed -n 150p)
+	grep '^{"type":"call",' "$TMP/s.json" |
+		awk -v m="$med" '{ d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
+			if (d + 0 >= m + 0) print }' >"$TMP/min.want"
+	"$SW" script -i "$TMP/g.swd" --json --min "${med}ns" 2>"$TMP/min.err" |
+		grep '^{"type":"call",' >"$TMP/min.got"
+	is "script --min ${med}ns: the $(wc -l <"$TMP/min.want") calls at or over it, the same lines" \
+		"$(cmp -s "$TMP/min.want" "$TMP/min.got" && wc -l <"$TMP/min.got")" \
+		"$(wc -l <"$TMP/min.want")"
+	cmp_ge "script --min: at least 150 of the 300" "$(wc -l <"$TMP/min.got")" 150
+	"$SW" script -i "$TMP/g.swd" --min 5xs >/dev/null 2>"$TMP/min.err"
+	is "script --min 5xs: refused, the value named" \
+		"$?:$(grep -c "invalid --min '5xs'" "$TMP/min.err")" "1:1"
+	gpid=$(jfield pid <"$TMP/s.json" | sort -u | head -n 1)
+	ncpu=$(grep -c '^processor' /proc/cpuinfo)
+	is "script --comm getppid_loop -p PID -C 0-$((ncpu - 1)): the 300 calls" \
+		"$("$SW" script -i "$TMP/g.swd" --comm getppid_loop -p "$gpid" -C "0-$((ncpu - 1))" 2>/dev/null | grep -c " $GETPPID()\$")" \
+		300
+	is "script --comm nosuch, -p 1: no call" \
+		"$("$SW" script -i "$TMP/g.swd" --comm nosuch 2>/dev/null | grep -c " $GETPPID()\$") $("$SW" script -i "$TMP/g.swd" -p 1 2>/dev/null | grep -c " $GETPPID()\$")" \
+		"0 0"
+	diag "script filters took $(awk -v a="$up0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
 else
 	not_ok "trace -o" "$(cat "$TMP/o.err")"
 fi
@@ -123,6 +151,40 @@ if [ -x "$P/uwork" ]; then
 		"$(grep -c '"type":"call"' "$TMP/u.json")" 8
 else
 	skip "uwork not built"
+fi
+
+# --graph: sw_testmod's chain, 3 times f1 > f2 > (f3, f3): 12 calls, by
+# start, depths 0 1 2 2; each inner call inside the enclosing one (a
+# recording printed by script --graph, as trace --graph prints it).
+up0=$(cut -d' ' -f1 /proc/uptime)
+if insmod "$TMOD" 2>"$TMP/insmod.err"; then
+	"$SW" trace -o "$TMP/n.swd" sw_test_f1 sw_test_f2 sw_test_f3 -- \
+		"$P/swwrite" "$T/ctl" "chain 3 100 100 100" >/dev/null 2>"$TMP/n.err"
+	"$SW" script -i "$TMP/n.swd" --graph --json >"$TMP/n.json" 2>>"$TMP/n.err"
+	is "graph: 12 calls, depths 0 1 2 2 x 3" \
+		"$(grep -c '"type":"call"' "$TMP/n.json") $(jfield depth <"$TMP/n.json" | tr '\n' ' ')" \
+		"12 0 1 2 2 0 1 2 2 0 1 2 2 "
+	is "graph: names by depth (f1 0, f2 1, f3 2)" \
+		"$(sed -n 's/.*"name":"sw_test_f\([123]\)".*"depth":\([0-9]*\).*/\1\2/p' "$TMP/n.json" | sort -u | tr '\n' ' ')" \
+		"10 21 32 "
+	bad=$(awk '{ s = $0; sub(/.*"start":/, "", s); sub(/,.*/, "", s)
+		e = $0; sub(/.*"end":/, "", e); sub(/,.*/, "", e)
+		d = $0; sub(/.*"depth":/, "", d); sub(/,.*/, "", d)
+		u = $0; sub(/.*"dur":/, "", u); sub(/,.*/, "", u)
+		t = $0; sub(/.*"tid":/, "", t); sub(/,.*/, "", t)
+		d += 0; S[d] = s + 0; E[d] = e + 0; U[d] = u + 0; T[d] = t
+		if (d > 0 && (s + 0 < S[d - 1] || e + 0 > E[d - 1] ||
+		    u + 0 > U[d - 1] || t != T[d - 1])) bad++
+		} END { print bad + 0 }' "$TMP/n.json")
+	is "graph: every inner call inside its parent (start, end, dur, thread)" "$bad" 0
+	"$SW" script -i "$TMP/n.swd" --graph >"$TMP/n.txt" 2>/dev/null
+	is "graph text: f1, f2 two spaces under it, f3 four" \
+		"$(grep -c "us  sw_test_f1()\$" "$TMP/n.txt") $(grep -c "us    sw_test_f2()\$" "$TMP/n.txt") $(grep -c "us      sw_test_f3()\$" "$TMP/n.txt")" \
+		"3 3 6"
+	rmmod sw_testmod
+	diag "graph checks took $(awk -v a="$up0" '{ printf "%.1f", $1 - a }' /proc/uptime) s"
+else
+	skip "graph: sw_testmod: $(cat "$TMP/insmod.err")"
 fi
 
 # The sampler file counts the records by cause.
