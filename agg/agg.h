@@ -66,10 +66,14 @@ enum sw_filtered {
  * struct sw_gen - one generation of a probe's wall-time statistics.
  * @pcpu: per-CPU statistics
  * @bits: sub-bucket bits of their histograms (sw_timing_bits)
+ * @lz:   63 - @bits, and
+ * @mask: 2^(@bits + 1) - 1: sw_lhist_bucket_pre()'s, derived once
  */
 struct sw_gen {
 	struct sw_pcpu __percpu *pcpu;
-	unsigned int bits;
+	u32 bits;
+	u32 lz;
+	u64 mask;
 };
 
 /**
@@ -249,7 +253,7 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 	unsigned int seq = sw_write_seqcount_begin(&pc->seq);
 
 	sw_agg_stats_add(&pc->st, ns);
-	pc->lin[sw_lhist_bucket(ns, g->bits)]++;
+	pc->lin[sw_lhist_bucket_pre(ns, g->bits, g->lz, g->mask)]++;
 	if (migrated)
 		pc->migrated++;
 	sw_write_seqcount_end(&pc->seq, seq);

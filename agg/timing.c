@@ -58,6 +58,8 @@ struct sw_gen *sw_gen_alloc(void)
 	if (!g)
 		return NULL;
 	g->bits = sw_timing_bits;
+	g->lz = 63 - g->bits;
+	g->mask = (2ULL << g->bits) - 1;
 	g->pcpu = __alloc_percpu(sw_pcpu_size(g->bits),
 				 __alignof__(struct sw_pcpu));
 	if (!g->pcpu) {

@@ -134,25 +134,45 @@ static inline unsigned int sw_lhist_nbuckets(unsigned int k)
 }
 
 /**
+ * sw_lhist_bucket_pre() - sw_lhist_bucket() with what it derives from @k
+ * given: for a handler that keeps them with its histogram, so that a call
+ * spends no instruction on them.
+ * @value: the value
+ * @k:     sub-bucket bits, at most SW_LHIST_BITS_MAX
+ * @lz:    63 - @k
+ * @mask:  2^(@k + 1) - 1
+ *
+ * Below 2^SW_LHIST_TOP: with s = max(0, fls64(@value) - k - 1), the
+ * bucket is s * 2^k + (@value >> s); the OR with @mask makes s 0 for small
+ * values without a branch and the count of leading zeros well defined.
+ *
+ * Context: any, including NMI.
+ * Return: the bucket, in [0, sw_lhist_nbuckets(@k)).
+ */
+static __always_inline unsigned int sw_lhist_bucket_pre(u64 value,
+							unsigned int k,
+							unsigned int lz,
+							u64 mask)
+{
+	unsigned int s;
+
+	if (unlikely(value >> SW_LHIST_TOP))
+		return sw_lhist_fine(k) + fls64(value) - SW_LHIST_TOP - 1;
+	s = lz - (unsigned int)__builtin_clzll(value | mask);
+	return (s << k) + (unsigned int)(value >> s);
+}
+
+/**
  * sw_lhist_bucket() - log-linear histogram bucket of a value.
  * @value: the value
  * @k:     sub-bucket bits, at most SW_LHIST_BITS_MAX
- *
- * Below 2^SW_LHIST_TOP: with s = max(0, fls64(@value) - k - 1), the
- * bucket is s * 2^k + (@value >> s) (the OR with 2^(k+1) - 1 makes s 0
- * for small values without a branch).
  *
  * Context: any, including NMI.
  * Return: the bucket, in [0, sw_lhist_nbuckets(@k)).
  */
 static __always_inline unsigned int sw_lhist_bucket(u64 value, unsigned int k)
 {
-	unsigned int s;
-
-	if (unlikely(value >> SW_LHIST_TOP))
-		return sw_lhist_fine(k) + fls64(value) - SW_LHIST_TOP - 1;
-	s = fls64(value | ((2ULL << k) - 1)) - k - 1;
-	return (s << k) + (unsigned int)(value >> s);
+	return sw_lhist_bucket_pre(value, k, 63 - k, (2ULL << k) - 1);
 }
 
 u64 sw_lhist_low(unsigned int bucket, unsigned int k);
