@@ -2,7 +2,7 @@
 /*
  * agg.h - the aggregations: where the measurement core folds each call.
  *
- *   timing.c     wall-time statistics and log2 histogram, per CPU
+ *   timing.c     wall-time statistics and log-linear histogram, per CPU
  *   breakdown.c  rows keyed by one value or a pair (pid, tgid, comm, cpu,
  *                caller, argN, retval): bounded, with an "other" row; the
  *                global breakdown mode and each probe's own by=
@@ -43,15 +43,16 @@ struct sw_evset;
  * @seq:      odd while the owning CPU updates; readers retry
  * @st:       wall-time statistics, nanoseconds
  * @migrated: calls that returned on another CPU than they entered on
- * @hist:     log2 histogram of wall time
  * @filtered: calls left out by the probe's filters, by enum sw_filtered
+ * @lin:      log-linear histogram of wall time, sw_lhist_nbuckets(bits)
+ *            counts (lib/stats.h; the log2 view is derived when read)
  */
 struct sw_pcpu {
 	seqcount_t seq;
 	struct sw_stats st;
 	u64 migrated;
-	u64 hist[SW_HIST_BUCKETS];
 	u64 filtered[3];
+	u64 lin[];
 };
 
 /* Why a call was left out (struct sw_pcpu.filtered). */
@@ -64,9 +65,36 @@ enum sw_filtered {
 /**
  * struct sw_gen - one generation of a probe's wall-time statistics.
  * @pcpu: per-CPU statistics
+ * @bits: sub-bucket bits of their histograms (sw_timing_bits)
+ * @lz:   63 - @bits, and
+ * @mask: 2^(@bits + 1) - 1: sw_lhist_bucket_pre()'s, derived once
  */
 struct sw_gen {
 	struct sw_pcpu __percpu *pcpu;
+	u32 bits;
+	u32 lz;
+	u64 mask;
+};
+
+/**
+ * struct sw_timing - a generation's wall-time statistics merged over all
+ * CPUs (sw_gen_read()); made by sw_timing_alloc() for sw_timing_bits.
+ * @st:       statistics
+ * @migrated: calls that returned on another CPU than they entered on
+ * @hist:     the log2 view of @lin
+ * @pct:      percentiles, enum sw_pct (sw_lhist_quantile())
+ * @bits:     sub-bucket bits of @lin
+ * @snap:     scratch: one CPU's histogram
+ * @lin:      log-linear histogram, sw_lhist_nbuckets(@bits) counts
+ */
+struct sw_timing {
+	struct sw_stats st;
+	u64 migrated;
+	u64 hist[SW_HIST_BUCKETS];
+	u64 pct[SW_PCT_NR];
+	unsigned int bits;
+	struct sw_pcpu *snap;
+	u64 lin[];
 };
 
 /**
@@ -225,7 +253,7 @@ static __always_inline void sw_timing_record(struct sw_gen *g, u64 ns,
 	unsigned int seq = sw_write_seqcount_begin(&pc->seq);
 
 	sw_agg_stats_add(&pc->st, ns);
-	sw_agg_hist_count(pc->hist, ns);
+	pc->lin[sw_lhist_bucket_pre(ns, g->bits, g->lz, g->mask)]++;
 	if (migrated)
 		pc->migrated++;
 	sw_write_seqcount_end(&pc->seq, seq);
@@ -331,10 +359,12 @@ static __always_inline void sw_evgen_unmeasured(struct sw_evgen *g)
 }
 
 /* agg/timing.c */
+extern unsigned int sw_timing_bits;
 struct sw_gen *sw_gen_alloc(void);
 void sw_gen_free(struct sw_gen *g);
-void sw_gen_read(struct sw_gen *g, struct sw_pcpu *snap, struct sw_stats *st,
-		 u64 *hist, u64 *migrated);
+struct sw_timing *sw_timing_alloc(void);
+void sw_timing_free(struct sw_timing *t);
+void sw_gen_read(struct sw_gen *g, struct sw_timing *t);
 void sw_gen_filtered(struct sw_gen *g, u64 filtered[3]);
 
 /* agg/breakdown.c */

@@ -183,6 +183,117 @@ u64 sw_u128_sqrt(sw_u128 x)
 	return (u64)res;
 }
 
+/**
+ * sw_lhist_low() - smallest value that falls in a log-linear bucket.
+ * @bucket: bucket index, below sw_lhist_nbuckets(@k)
+ * @k:      sub-bucket bits
+ *
+ * The inverse of sw_lhist_bucket(): sw_lhist_bucket(sw_lhist_low(b, k), k)
+ * is b.
+ *
+ * Return: the bucket's lowest value.
+ */
+u64 sw_lhist_low(unsigned int bucket, unsigned int k)
+{
+	unsigned int fine = sw_lhist_fine(k), s;
+
+	if (bucket >= fine)
+		return 1ULL << (SW_LHIST_TOP + bucket - fine);
+	if (bucket >> k <= 1)
+		return bucket;
+	s = (bucket >> k) - 1;
+	return (u64)(bucket - (s << k)) << s;
+}
+
+/**
+ * sw_lhist_high() - largest value that falls in a log-linear bucket.
+ * @bucket: bucket index, below sw_lhist_nbuckets(@k)
+ * @k:      sub-bucket bits
+ *
+ * Return: the bucket's highest value (U64_MAX for the last bucket).
+ */
+u64 sw_lhist_high(unsigned int bucket, unsigned int k)
+{
+	if (bucket + 1 >= sw_lhist_nbuckets(k))
+		return U64_MAX;
+	return sw_lhist_low(bucket + 1, k) - 1;
+}
+
+/**
+ * sw_lhist_to_log2() - the log2 view of a log-linear histogram.
+ * @lin:  sw_lhist_nbuckets(@k) counts
+ * @k:    sub-bucket bits
+ * @hist: SW_HIST_BUCKETS counts, output
+ *
+ * Each log-linear bucket lies within one power of two, so the view is
+ * exact: what counting the same values with sw_hist_count() gives.
+ *
+ * Context: any.
+ */
+void sw_lhist_to_log2(const u64 *lin, unsigned int k, u64 *hist)
+{
+	unsigned int b, n = sw_lhist_nbuckets(k);
+
+	memset(hist, 0, SW_HIST_BUCKETS * sizeof(*hist));
+	for (b = 0; b < n; b++)
+		hist[sw_hist_bucket(sw_lhist_low(b, k))] += lin[b];
+}
+
+const u32 sw_pct_parts[SW_PCT_NR] = { 5000, 9000, 9900, 9990 };
+
+/**
+ * sw_lhist_quantile() - a quantile of the values of a log-linear histogram.
+ * @lin:   sw_lhist_nbuckets(@k) counts
+ * @k:     sub-bucket bits
+ * @parts: the quantile, in parts per SW_PCT_SCALE (9900: p99)
+ * @min:   the smallest value counted (exact, from struct sw_stats)
+ * @max:   the largest value counted
+ *
+ * The quantile is the value of rank r = ceil(n * @parts / SW_PCT_SCALE)
+ * (at least 1) among the n values, the nearest-rank definition.  Its
+ * bucket is found exactly; within the bucket, of width w = high - low, the
+ * j-th of its c values is taken at the middle of the j-th of c equal
+ * slices: low + w * (2j - 1) / (2c) (linear interpolation; one value
+ * alone is the bucket's midpoint), then clamped to [@min, @max].  The
+ * exact value lies in the same bucket, so the error is below the
+ * bucket's width: none below 2^(k+1), less than 2^-k of the value below
+ * 2^SW_LHIST_TOP, less than the value itself above.
+ *
+ * Context: any (128-bit long division: meant for readers).
+ * Return: the value, 0 when the histogram is empty.
+ */
+u64 sw_lhist_quantile(const u64 *lin, unsigned int k, u32 parts, u64 min,
+		      u64 max)
+{
+	unsigned int b, n = sw_lhist_nbuckets(k);
+	u64 total = 0, rank, cum = 0, c = 0, low, v;
+
+	for (b = 0; b < n; b++)
+		total += lin[b];
+	if (!total)
+		return 0;
+	rank = (u64)sw_u128_div_u64((sw_u128)total * parts + SW_PCT_SCALE - 1,
+				    SW_PCT_SCALE);
+	if (!rank)
+		rank = 1;
+	for (b = 0; b < n; b++) {
+		c = lin[b];
+		if (c && rank - cum <= c)
+			break;
+		cum += c;
+	}
+	if (b == n)
+		return max;
+	low = sw_lhist_low(b, k);
+	v = low + (u64)sw_u128_div_u64((sw_u128)(sw_lhist_high(b, k) - low) *
+				       (2 * (rank - cum) - 1), 2 * c);
+	if (v < min)
+		v = min;
+	if (v > max)
+		v = max;
+	return v;
+}
+
 #define SW_HIST_WIDTH 50
 #define SW_HIST_ELISION 2
 
@@ -305,16 +416,21 @@ static long sw_hist_rfind(const char *s, size_t len, char c)
 
 /*
  * The tail "; total T, min A, avg B, max C, stddev D" of a title
- * (SW_HIST_TITLE_ROW_FMT) at @s[0, len), into @row.
+ * (SW_HIST_TITLE_ROW_FMT) at @s[0, len), into @row, maybe going on with
+ * ", p50 P, p90 Q, p99 R, p99.9 S" (*@pct set).
  */
-static int sw_hist_row_tail(const char *s, size_t len, u64 *row)
+static int sw_hist_row_tail(const char *s, size_t len, u64 *row, bool *pct)
 {
 	static const char *const key[SW_HIST_ROW_FIELDS] = {
-		"; total ", ", min ", ", avg ", ", max ", ", stddev "
+		"; total ", ", min ", ", avg ", ", max ", ", stddev ",
+		", p50 ", ", p90 ", ", p99 ", ", p99.9 "
 	};
 	size_t i, kl, n;
 
+	*pct = false;
 	for (i = 0; i < SW_HIST_ROW_FIELDS; i++) {
+		if (i == SW_HIST_ROW_P50 && !len)
+			return 0;
 		kl = strlen(key[i]);
 		if (len < kl || memcmp(s, key[i], kl))
 			return -EINVAL;
@@ -327,7 +443,10 @@ static int sw_hist_row_tail(const char *s, size_t len, u64 *row)
 		s += n;
 		len -= n;
 	}
-	return len ? -EINVAL : 0;
+	if (len)
+		return -EINVAL;
+	*pct = true;
+	return 0;
 }
 
 /*
@@ -343,8 +462,10 @@ static int sw_hist_title(struct sw_hist_reader *r, const char *s, size_t len)
 	u64 calls;
 
 	r->has_row = false;
+	r->has_pct = false;
 	sp = sw_hist_rfind(s, len, ';');
-	if (sp > 0 && !sw_hist_row_tail(s + sp, len - (size_t)sp, r->row)) {
+	if (sp > 0 && !sw_hist_row_tail(s + sp, len - (size_t)sp, r->row,
+					&r->has_pct)) {
 		r->has_row = true;
 		len = (size_t)sp;
 	}

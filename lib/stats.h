@@ -105,6 +105,97 @@ static inline u64 sw_hist_bucket_low(unsigned int bucket)
 	return bucket ? 1ULL << (bucket - 1) : 0;
 }
 
+/*
+ * Log-linear histograms (HdrHistogram's layout): with k sub-bucket bits,
+ * every value below 2^(k+1) has a bucket of its own, and each power of
+ * two [2^e, 2^(e+1)) above is split into 2^k buckets of width 2^(e-k), up
+ * to 2^SW_LHIST_TOP; above that each power of two is one bucket, so no
+ * value is lost and the log2 view (sw_lhist_to_log2()) stays exact.  A
+ * bucket's width is at most 2^-k of its lowest value: a value read back
+ * from its bucket is off by less than that fraction (6.25% at k = 4).
+ * With k = 0 the buckets are the log2 histogram's.  SW_LHIST_TOP bounds
+ * the memory: (SW_LHIST_TOP - k + 1) * 2^k + 64 - SW_LHIST_TOP buckets
+ * (sw_lhist_nbuckets()), 556 at k = 4.
+ */
+#define SW_LHIST_TOP 36		/* 2^36 ns is 68.7 s */
+#define SW_LHIST_BITS_MAX 6
+#define SW_LHIST_BITS_DEFAULT 4
+
+/* Buckets below 2^SW_LHIST_TOP: the fine part. */
+static inline unsigned int sw_lhist_fine(unsigned int k)
+{
+	return (SW_LHIST_TOP - k + 1) << k;
+}
+
+/* All buckets, the power-of-two ones above SW_LHIST_TOP included. */
+static inline unsigned int sw_lhist_nbuckets(unsigned int k)
+{
+	return sw_lhist_fine(k) + 64 - SW_LHIST_TOP;
+}
+
+/**
+ * sw_lhist_bucket_pre() - sw_lhist_bucket() with what it derives from @k
+ * given: for a handler that keeps them with its histogram, so that a call
+ * spends no instruction on them.
+ * @value: the value
+ * @k:     sub-bucket bits, at most SW_LHIST_BITS_MAX
+ * @lz:    63 - @k
+ * @mask:  2^(@k + 1) - 1
+ *
+ * Below 2^SW_LHIST_TOP: with s = max(0, fls64(@value) - k - 1), the
+ * bucket is s * 2^k + (@value >> s); the OR with @mask makes s 0 for small
+ * values without a branch and the count of leading zeros well defined.
+ *
+ * Context: any, including NMI.
+ * Return: the bucket, in [0, sw_lhist_nbuckets(@k)).
+ */
+static __always_inline unsigned int sw_lhist_bucket_pre(u64 value,
+							unsigned int k,
+							unsigned int lz,
+							u64 mask)
+{
+	unsigned int s;
+
+	if (unlikely(value >> SW_LHIST_TOP))
+		return sw_lhist_fine(k) + fls64(value) - SW_LHIST_TOP - 1;
+	s = lz - (unsigned int)__builtin_clzll(value | mask);
+	return (s << k) + (unsigned int)(value >> s);
+}
+
+/**
+ * sw_lhist_bucket() - log-linear histogram bucket of a value.
+ * @value: the value
+ * @k:     sub-bucket bits, at most SW_LHIST_BITS_MAX
+ *
+ * Context: any, including NMI.
+ * Return: the bucket, in [0, sw_lhist_nbuckets(@k)).
+ */
+static __always_inline unsigned int sw_lhist_bucket(u64 value, unsigned int k)
+{
+	return sw_lhist_bucket_pre(value, k, 63 - k, (2ULL << k) - 1);
+}
+
+u64 sw_lhist_low(unsigned int bucket, unsigned int k);
+u64 sw_lhist_high(unsigned int bucket, unsigned int k);
+void sw_lhist_to_log2(const u64 *lin, unsigned int k, u64 *hist);
+
+/*
+ * The percentiles read from the log-linear histogram, in parts per
+ * SW_PCT_SCALE: p50, p90, p99, p99.9.
+ */
+#define SW_PCT_SCALE 10000
+enum sw_pct {
+	SW_PCT_50,
+	SW_PCT_90,
+	SW_PCT_99,
+	SW_PCT_999,
+	SW_PCT_NR
+};
+extern const u32 sw_pct_parts[SW_PCT_NR];
+
+u64 sw_lhist_quantile(const u64 *lin, unsigned int k, u32 parts, u64 min,
+		      u64 max);
+
 /* Output sink: printf-like, so the kernel can pass seq_file, tests a buffer. */
 typedef void (*sw_emit_fn)(void *ctx, const char *fmt, ...) __printf(2, 3);
 
@@ -125,10 +216,14 @@ void sw_hist_print(const u64 *buckets, unsigned int nbuckets, sw_emit_fn emit,
  * buckets and the call count (stats_format 1.5), so that a reader can
  * show a row and its histogram as one snapshot:
  * "<probe>: ns, <calls> calls; total <ns>, min <ns>, avg <ns>, max <ns>,
- * stddev <ns>".
+ * stddev <ns>", and since stats_format 1.6 its percentiles after them
+ * (sw_lhist_quantile()): ", p50 <ns>, p90 <ns>, p99 <ns>, p99.9 <ns>".
+ * The reader takes a title with or without the percentiles (then
+ * has_pct is false); a 1.5 reader takes only a title without them.  The
+ * rows stay the log2 view whatever the module's sub-bucket bits.
  */
 #define SW_HIST_TITLE_ROW_FMT \
-	"%s: %s, %llu calls; total %llu, min %llu, avg %llu, max %llu, stddev %llu\n"
+	"%s: %s, %llu calls; total %llu, min %llu, avg %llu, max %llu, stddev %llu, p50 %llu, p90 %llu, p99 %llu, p99.9 %llu\n"
 
 /* The values after the ';', in the order SW_HIST_TITLE_ROW_FMT prints them. */
 enum sw_hist_row_field {
@@ -137,6 +232,10 @@ enum sw_hist_row_field {
 	SW_HIST_ROW_AVG,
 	SW_HIST_ROW_MAX,
 	SW_HIST_ROW_STDDEV,
+	SW_HIST_ROW_P50,	/* the percentiles, enum sw_pct's order */
+	SW_HIST_ROW_P90,
+	SW_HIST_ROW_P99,
+	SW_HIST_ROW_P999,
 	SW_HIST_ROW_FIELDS
 };
 
@@ -157,6 +256,7 @@ enum sw_hist_row_field {
  * @unit:      the unit of the last title
  * @calls:     the call count of the last title
  * @has_row:   the last title carried the row's timing columns
+ * @has_pct:   ... and the percentiles among them (SW_HIST_ROW_P50 on)
  * @row:       those columns (enum sw_hist_row_field), when @has_row
  * @why:       after -EINVAL, what is wrong with the line
  * @sections:  sections seen (private)
@@ -171,6 +271,7 @@ struct sw_hist_reader {
 	char unit[SW_HIST_UNIT_LEN];
 	u64 calls;
 	bool has_row;
+	bool has_pct;
 	u64 row[SW_HIST_ROW_FIELDS];
 	const char *why;
 	unsigned int sections;

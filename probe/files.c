@@ -58,11 +58,11 @@ static int sw_stats_walk_all(struct seq_file *m,
 	struct sw_stats_walk w = { .m = m };
 	int ret;
 
-	w.buf = kmalloc(sizeof(*w.buf), GFP_KERNEL);
+	w.buf = sw_show_buf_alloc();
 	if (!w.buf)
 		return -ENOMEM;
 	ret = sw_registry_for_each(one, &w, first);
-	kfree(w.buf);
+	sw_show_buf_free(w.buf);
 	return ret;
 }
 

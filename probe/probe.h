@@ -74,15 +74,16 @@ void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set);
 /**
  * struct sw_show_buf - scratch for reading one probe's statistics.
- * @snap: one CPU's wall-time statistics
- * @hist: the merged histogram
- * @evr:  the merged event statistics
+ * @tm:  the merged wall-time statistics
+ * @evr: the merged event statistics
  */
 struct sw_show_buf {
-	struct sw_pcpu snap;
-	u64 hist[SW_HIST_BUCKETS];
+	struct sw_timing *tm;
 	struct sw_evread evr;
 };
+
+struct sw_show_buf *sw_show_buf_alloc(void);
+void sw_show_buf_free(struct sw_show_buf *buf);
 
 void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		  struct sw_show_buf *buf);

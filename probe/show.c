@@ -25,14 +25,16 @@
  * why a kernel function with attach=auto is not on a trampoline
  * (attach_err: a positive errno, 0 when it is or was not asked to be);
  * last whether its function went with its module (detached: 1, the
- * probe counts nothing more; 0 otherwise).
+ * probe counts nothing more; 0 otherwise), and the wall time's
+ * percentiles (p50_ns, p90_ns, p99_ns, p999_ns: sw_lhist_quantile()).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
 		   SW_COLS_STATS_HEAD);
 	sw_evgen_header(m, set);
-	seq_printf(m, " %10s %14s %14s %6s %10s %8s\n", SW_COLS_STATS_TAIL);
+	seq_printf(m, " %10s %14s %14s %6s %10s %8s %12s %12s %12s %12s\n",
+		   SW_COLS_STATS_TAIL);
 }
 
 /*
@@ -79,28 +81,30 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		  struct sw_show_buf *buf)
 {
 	struct sw_gen *g = rcu_dereference_protected(p->aggs.gen, 1);
+	struct sw_timing *tm = buf->tm;
+	const struct sw_stats *st = &tm->st;
 	unsigned long miss_max, miss_re;
-	u64 migrated, filtered[3];
 	struct sw_evgen *evs;
-	struct sw_stats st;
+	u64 filtered[3];
 
-	sw_gen_read(g, &buf->snap, &st, buf->hist, &migrated);
+	sw_gen_read(g, tm);
 	sw_gen_filtered(g, filtered);
 	sw_probe_missed(p, &miss_max, &miss_re);
 	seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8lu %14lu %12lu %8llu",
-		   p->name, st.count, st.count ? st.min : 0, sw_stats_avg(&st),
-		   st.max, sw_stats_stddev(&st), st.sum, miss_max + miss_re,
-		   miss_max, miss_re, migrated);
+		   p->name, st->count, st->count ? st->min : 0,
+		   sw_stats_avg(st), st->max, sw_stats_stddev(st), st->sum,
+		   miss_max + miss_re, miss_max, miss_re, tm->migrated);
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
 		sw_evgen_cols(m, evs, &buf->evr);
-	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d\n",
+	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d %12llu %12llu %12llu %12llu\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
 		   filtered[SW_FILTERED_LONG],
 		   p->upath ? SW_STATS_ATTACH_UPROBE :
 		   p->tramp ? SW_STATS_ATTACH_TRAMPOLINE :
 			      SW_STATS_ATTACH_KRETPROBE,
-		   p->attach_err, sw_probe_detached(p));
+		   p->attach_err, sw_probe_detached(p), tm->pct[SW_PCT_50],
+		   tm->pct[SW_PCT_90], tm->pct[SW_PCT_99], tm->pct[SW_PCT_999]);
 }
 
 /**
@@ -118,22 +122,23 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 		      struct sw_show_buf *buf, bool row)
 {
+	struct sw_timing *tm = buf->tm;
+	const struct sw_stats *st = &tm->st;
 	struct sw_evgen *g;
-	struct sw_stats st;
-	u64 migrated;
 	u32 i;
 
 	rcu_read_lock();
-	sw_gen_read(rcu_dereference(p->aggs.gen), &buf->snap, &st, buf->hist,
-		    &migrated);
+	sw_gen_read(rcu_dereference(p->aggs.gen), tm);
 	rcu_read_unlock();
 	if (row)
-		seq_printf(m, SW_HIST_TITLE_ROW_FMT, p->name, "ns", st.count,
-			   st.sum, st.count ? st.min : 0, sw_stats_avg(&st),
-			   st.max, sw_stats_stddev(&st));
+		seq_printf(m, SW_HIST_TITLE_ROW_FMT, p->name, "ns", st->count,
+			   st->sum, st->count ? st->min : 0, sw_stats_avg(st),
+			   st->max, sw_stats_stddev(st), tm->pct[SW_PCT_50],
+			   tm->pct[SW_PCT_90], tm->pct[SW_PCT_99],
+			   tm->pct[SW_PCT_999]);
 	else
-		seq_printf(m, SW_HIST_TITLE_FMT, p->name, "ns", st.count);
-	sw_hist_print(buf->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+		seq_printf(m, SW_HIST_TITLE_FMT, p->name, "ns", st->count);
+	sw_hist_print(tm->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
 
 	/* One section per event; N is the calls measured for it. */
 	buf->evr.n = 0;
@@ -160,10 +165,43 @@ int sw_hist_show(struct seq_file *m, void *v)
 {
 	struct sw_show_buf *buf;
 
-	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	buf = sw_show_buf_alloc();
 	if (!buf)
 		return -ENOMEM;
 	sw_hist_sections(m, m->private, buf, false);
-	kfree(buf);
+	sw_show_buf_free(buf);
 	return 0;
+}
+
+/**
+ * sw_show_buf_alloc() - scratch for sw_stats_row() and sw_hist_sections().
+ *
+ * Context: process context; may sleep.
+ * Return: the scratch, or NULL when out of memory.
+ */
+struct sw_show_buf *sw_show_buf_alloc(void)
+{
+	struct sw_show_buf *buf;
+
+	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->tm = sw_timing_alloc();
+	if (!buf->tm) {
+		kfree(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/**
+ * sw_show_buf_free() - free sw_show_buf_alloc()'s scratch; NULL is accepted.
+ * @buf: the scratch
+ */
+void sw_show_buf_free(struct sw_show_buf *buf)
+{
+	if (!buf)
+		return;
+	sw_timing_free(buf->tm);
+	kfree(buf);
 }

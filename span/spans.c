@@ -138,18 +138,6 @@ static u32 sw_span_free_id(void)
 	return id;
 }
 
-/* Scratch for sw_gen_read(): one CPU's copy and the merged histogram. */
-static int sw_span_scratch(struct sw_pcpu **snap, u64 **hist)
-{
-	*snap = kmalloc(sizeof(**snap), GFP_KERNEL);
-	*hist = kmalloc_array(SW_HIST_BUCKETS, sizeof(**hist), GFP_KERNEL);
-	if (*snap && *hist)
-		return 0;
-	kfree(*snap);
-	kfree(*hist);
-	return -ENOMEM;
-}
-
 static int sw_span_add(struct sw_span_cmd *cmd, const char *line)
 {
 	struct sw_span *sp;
@@ -364,55 +352,62 @@ static const char *const sw_sc_names[SW_SC_NR] = {
  * span_stats: "span calls min_ns avg_ns max_ns stddev_ns total_ns
  * migrated in_flight started restarted dropped_full unmatched abandoned
  * unreadable skipped nested other_thread ev_no_slot ev_too_deep ev_lost
- * missed filtered filtered_short filtered_long detached" (detached: points
- * whose tracepoint's module went), then with events the
+ * missed filtered filtered_short filtered_long detached p50_ns p90_ns
+ * p99_ns p999_ns" (detached: points whose tracepoint's module went; the
+ * percentiles: sw_lhist_quantile()), then with events the
  * stats file's event columns (<event>_min _avg _max _unmeasured, cpi_*):
  * intervals stopped on another thread than their start, or whose start
  * had no events entry, count as unmeasured there.
  */
 static int sw_span_stats_show(struct seq_file *m)
 {
-	struct sw_pcpu *snap;
-	u64 *hist, migrated, filtered[3];
 	unsigned long n[SW_SC_NR];
 	struct sw_evread *evr;
+	struct sw_timing *tm;
 	struct sw_evgen *evs;
 	struct sw_span *sp;
-	struct sw_stats st;
+	const struct sw_stats *st;
+	u64 filtered[3];
 	int i;
 
 	evr = kmalloc(sizeof(*evr), GFP_KERNEL);
-	if (!evr || sw_span_scratch(&snap, &hist)) {
+	tm = sw_timing_alloc();
+	if (!evr || !tm) {
 		kfree(evr);
+		sw_timing_free(tm);
 		return -ENOMEM;
 	}
+	st = &tm->st;
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %9s", "span",
 		   "calls", "min_ns", "avg_ns", "max_ns", "stddev_ns",
 		   "total_ns", "migrated", "in_flight");
 	for (i = 0; i < SW_SC_NR; i++)
 		seq_printf(m, " %12s", sw_sc_names[i]);
-	seq_printf(m, " %8s %10s %14s %14s %8s", "missed", "filtered",
-		   "filtered_short", "filtered_long", "detached");
+	seq_printf(m, " %8s %10s %14s %14s %8s %12s %12s %12s %12s", "missed",
+		   "filtered", "filtered_short", "filtered_long", "detached",
+		   SW_COLS_PCT);
 	mutex_lock(&sw_span_lock);
 	sw_evgen_header(m, sw_pmu_set_locked());
 	seq_putc(m, '\n');
 	list_for_each_entry(sp, &sw_spans, list) {
 		struct sw_gen *g = rcu_dereference_protected(sp->aggs.gen, 1);
 
-		sw_gen_read(g, snap, &st, hist, &migrated);
+		sw_gen_read(g, tm);
 		sw_gen_filtered(g, filtered);
 		sw_span_counts(sp, n);
 		seq_printf(m, "%-24s %10llu %12llu %12llu %12llu %12llu %14llu %8llu %9u",
-			   sp->cmd.name, st.count, st.count ? st.min : 0,
-			   sw_stats_avg(&st), st.max, sw_stats_stddev(&st),
-			   st.sum, migrated, sw_span_table_used(&sp->tbl));
+			   sp->cmd.name, st->count, st->count ? st->min : 0,
+			   sw_stats_avg(st), st->max, sw_stats_stddev(st),
+			   st->sum, tm->migrated, sw_span_table_used(&sp->tbl));
 		for (i = 0; i < SW_SC_NR; i++)
 			seq_printf(m, " %12lu", n[i] - sw_span_x(sp)->base[i]);
-		seq_printf(m, " %8lu %10llu %14llu %14llu %8u",
+		seq_printf(m, " %8lu %10llu %14llu %14llu %8u %12llu %12llu %12llu %12llu",
 			   sw_span_missed(sp) - sw_span_x(sp)->missed_base,
 			   filtered[SW_FILTERED_ENTRY],
 			   filtered[SW_FILTERED_SHORT],
-			   filtered[SW_FILTERED_LONG], sw_span_detached(sp));
+			   filtered[SW_FILTERED_LONG], sw_span_detached(sp),
+			   tm->pct[SW_PCT_50], tm->pct[SW_PCT_90],
+			   tm->pct[SW_PCT_99], tm->pct[SW_PCT_999]);
 		evs = rcu_dereference_protected(sp->aggs.evs, 1);
 		if (evs)
 			sw_evgen_cols(m, evs, evr);
@@ -420,8 +415,7 @@ static int sw_span_stats_show(struct seq_file *m)
 	}
 	mutex_unlock(&sw_span_lock);
 	kfree(evr);
-	kfree(snap);
-	kfree(hist);
+	sw_timing_free(tm);
 	return 0;
 }
 
@@ -462,19 +456,17 @@ static const struct sw_ctl_file sw_span_keys_file = {
 static int sw_span_hist_show(struct seq_file *m, void *v)
 {
 	struct sw_span *sp = m->private;
-	struct sw_pcpu *snap;
-	struct sw_stats st;
-	u64 *hist, migrated;
+	struct sw_timing *tm;
 
-	if (sw_span_scratch(&snap, &hist))
+	tm = sw_timing_alloc();
+	if (!tm)
 		return -ENOMEM;
 	rcu_read_lock();
-	sw_gen_read(rcu_dereference(sp->aggs.gen), snap, &st, hist, &migrated);
+	sw_gen_read(rcu_dereference(sp->aggs.gen), tm);
 	rcu_read_unlock();
-	seq_printf(m, SW_HIST_TITLE_FMT, sp->cmd.name, "ns", st.count);
-	sw_hist_print(hist, SW_HIST_BUCKETS, sw_seq_emit, m);
-	kfree(snap);
-	kfree(hist);
+	seq_printf(m, SW_HIST_TITLE_FMT, sp->cmd.name, "ns", tm->st.count);
+	sw_hist_print(tm->hist, SW_HIST_BUCKETS, sw_seq_emit, m);
+	sw_timing_free(tm);
 	return 0;
 }
 

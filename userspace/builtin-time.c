@@ -40,7 +40,7 @@ struct sw_time_args {
 	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
 	char *event_list;	/* the -e arguments, joined with commas */
-	bool json, no_hist, all;
+	bool json, no_hist, all, pct;
 	char **pat;
 	size_t npat;
 	char **cmd;
@@ -147,6 +147,8 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 				"another user set others)", sw_time_event_cb,
 				"an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
+		SW_OPT_BOOL('P', "percentiles", &a->pct,
+			    "also the durations' p50, p90, p99, p99.9"),
 		SW_OPT_BOOL('v', "all-columns", &a->all,
 			    "the full table: every column in one unit (-u),\n"
 			    "zeros included (what scripts parse; --raw too)"),
@@ -551,6 +553,7 @@ int cmd_time(int argc, char **argv)
 		goto remove;
 	r.json = a.json;
 	r.all = a.all;
+	r.pct = a.pct;
 	r.fixed_unit = a.unit != NULL;
 	r.out = out;
 	r.hist = !a.no_hist;

@@ -26,9 +26,14 @@
  * 1.5: the hists file: every probe's hist/<probe> sections, each
  *      wall-time title going on with the row's timing columns read with
  *      its buckets (SW_HIST_TITLE_ROW_FMT, lib/stats.h)
+ * 1.6: p50_ns, p90_ns, p99_ns, p999_ns appended (last columns of the
+ *      stats file; in span_stats after detached, before the event
+ *      columns), read from the log-linear histograms; the hists file's
+ *      row titles go on with the same percentiles (a 1.5 reader of the
+ *      hists file refuses them: its parser takes no more than stddev)
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 5
+#define SW_STATS_FORMAT_MINOR 6
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -79,6 +84,10 @@
 #define SW_COL_ATTACH		"attach"
 #define SW_COL_ATTACH_ERR	"attach_err"
 #define SW_COL_DETACHED		"detached"
+#define SW_COL_P50_NS		"p50_ns"
+#define SW_COL_P90_NS		"p90_ns"
+#define SW_COL_P99_NS		"p99_ns"
+#define SW_COL_P999_NS		"p999_ns"
 
 /* Lists, in the files' order: initializers of arrays, or printf arguments. */
 #define SW_COLS_TIMING SW_COL_CALLS, SW_COL_MIN_NS, SW_COL_AVG_NS, \
@@ -89,7 +98,10 @@
 	SW_COL_EV_UNMEASURED
 #define SW_COLS_CPI SW_COL_CPI_MIN, SW_COL_CPI_AVG, SW_COL_CPI_MAX
 #define SW_COLS_STATS_TAIL SW_COL_FILTERED, SW_COL_FILTERED_SHORT, \
-	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED
+	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED, \
+	SW_COLS_PCT
+/* The percentiles, enum sw_pct's order (lib/stats.h). */
+#define SW_COLS_PCT SW_COL_P50_NS, SW_COL_P90_NS, SW_COL_P99_NS, SW_COL_P999_NS
 #define SW_COLS_KEYS_HEAD SW_COL_PROBE, SW_COL_KEY, SW_COLS_TIMING
 
 #endif

@@ -335,6 +335,190 @@ static void test_hist_bucket(void **state)
 	assert_true(sw_hist_bucket_low(64) == 1ULL << 63);
 }
 
+/* Every bucket's bounds and their inverse, for every k. */
+static void test_lhist_bounds(void **state)
+{
+	unsigned int k, b, n;
+
+	(void)state;
+	for (k = 0; k <= SW_LHIST_BITS_MAX; k++) {
+		n = sw_lhist_nbuckets(k);
+		assert_int_equal(n, sw_lhist_fine(k) + 64 - SW_LHIST_TOP);
+		assert_true(sw_lhist_low(0, k) == 0);
+		assert_true(sw_lhist_high(n - 1, k) == U64_MAX);
+		assert_true(sw_lhist_low(n - 1, k) == 1ULL << 63);
+		assert_true(sw_lhist_low(sw_lhist_fine(k), k) ==
+			    1ULL << SW_LHIST_TOP);
+		for (b = 0; b < n; b++) {
+			u64 lo = sw_lhist_low(b, k), hi = sw_lhist_high(b, k);
+
+			assert_true(lo <= hi);
+			assert_int_equal(sw_lhist_bucket(lo, k), b);
+			assert_int_equal(sw_lhist_bucket(hi, k), b);
+			if (b) {
+				assert_true(sw_lhist_high(b - 1, k) + 1 == lo);
+				assert_int_equal(sw_lhist_bucket(lo - 1, k),
+						 b - 1);
+			}
+			if (hi < U64_MAX)
+				assert_int_equal(sw_lhist_bucket(hi + 1, k),
+						 b + 1);
+			/* Within one power of two: the log2 view is exact. */
+			assert_int_equal(sw_hist_bucket(lo), sw_hist_bucket(hi));
+			/* The width: 1 below 2^(k+1), at most 2^-k of lo
+			 * below 2^SW_LHIST_TOP, one power of two above. */
+			if (lo < 2ULL << k)
+				assert_true(hi == lo);
+			else if (lo < 1ULL << SW_LHIST_TOP)
+				assert_true(hi - lo + 1 <= lo >> k);
+			else
+				assert_true(hi - lo == lo - 1);
+		}
+	}
+}
+
+/* Edge values: powers of two and their neighbours, k = 0 is log2. */
+static void test_lhist_bucket_edges(void **state)
+{
+	unsigned int k, e;
+	u64 v, d;
+
+	(void)state;
+	for (k = 0; k <= SW_LHIST_BITS_MAX; k++) {
+		for (v = 0; v < 2ULL << k; v++)
+			assert_int_equal(sw_lhist_bucket(v, k), v);
+		for (e = 0; e < 64; e++)
+			for (d = 0; d < 3; d++) {
+				u64 x = (1ULL << e) - 1 + d;
+				unsigned int b = sw_lhist_bucket(x, k);
+
+				assert_true(b < sw_lhist_nbuckets(k));
+				assert_true(sw_lhist_low(b, k) <= x &&
+					    x <= sw_lhist_high(b, k));
+			}
+		assert_int_equal(sw_lhist_bucket(U64_MAX, k),
+				 sw_lhist_nbuckets(k) - 1);
+	}
+	for (e = 0; e < 64; e++)
+		for (d = 0; d < 3; d++) {
+			v = (1ULL << e) - 1 + d;
+			assert_int_equal(sw_lhist_bucket(v, 0),
+					 sw_hist_bucket(v));
+		}
+	assert_int_equal(sw_lhist_bucket(U64_MAX, 0), 64);
+	/* k = 4: 16 buckets per power of two, 1 wide at 32..63. */
+	assert_int_equal(sw_lhist_bucket(31, 4), 31);
+	assert_int_equal(sw_lhist_bucket(32, 4), 32);
+	assert_int_equal(sw_lhist_bucket(33, 4), 32);
+	assert_int_equal(sw_lhist_bucket(34, 4), 33);
+	assert_int_equal(sw_lhist_bucket(1000, 4), 5 * 16 + (1000 >> 5));
+	assert_int_equal(sw_lhist_nbuckets(4), 556);
+}
+
+/* Random values: in their bucket's bounds; the log2 view is exact. */
+static void test_lhist_random_and_log2(void **state)
+{
+	static u64 lin[2100], want[SW_HIST_BUCKETS], got[SW_HIST_BUCKETS];
+	unsigned int k, i, b;
+
+	(void)state;
+	for (k = 0; k <= SW_LHIST_BITS_MAX; k++) {
+		assert_true(sw_lhist_nbuckets(k) <= 2100);
+		memset(lin, 0, sizeof(lin));
+		memset(want, 0, sizeof(want));
+		for (i = 0; i < 200000; i++) {
+			u64 v = (lcg() << 17 ^ lcg()) >> (lcg() % 64);
+
+			b = sw_lhist_bucket(v, k);
+			assert_true(sw_lhist_low(b, k) <= v &&
+				    v <= sw_lhist_high(b, k));
+			lin[b]++;
+			want[sw_hist_bucket(v)]++;
+		}
+		sw_lhist_to_log2(lin, k, got);
+		assert_memory_equal(got, want, sizeof(want));
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Percentiles of @n values against the exact nearest-rank ones of the
+ * sorted values: in the exact value's bucket, so off by less than its
+ * width; with k = 4 that is under 6.25% of the value.
+ */
+static void check_quantiles(u64 *v, size_t n, unsigned int k)
+{
+	static u64 lin[2100];
+	u64 min = U64_MAX, max = 0;
+	size_t i;
+	int q;
+
+	memset(lin, 0, sizeof(lin));
+	for (i = 0; i < n; i++) {
+		lin[sw_lhist_bucket(v[i], k)]++;
+		min = v[i] < min ? v[i] : min;
+		max = v[i] > max ? v[i] : max;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (q = 0; q < SW_PCT_NR; q++) {
+		u64 rank = (n * (u64)sw_pct_parts[q] + SW_PCT_SCALE - 1) /
+			   SW_PCT_SCALE;
+		u64 exact = v[(rank ? rank : 1) - 1];
+		u64 got = sw_lhist_quantile(lin, k, sw_pct_parts[q], min, max);
+		unsigned int b = sw_lhist_bucket(exact, k);
+
+		assert_true(got >= sw_lhist_low(b, k) &&
+			    got <= sw_lhist_high(b, k));
+		if (exact < 1ULL << SW_LHIST_TOP)
+			assert_true((got > exact ? got - exact : exact - got) <=
+				    exact >> k);
+	}
+}
+
+static void test_lhist_quantiles(void **state)
+{
+	static u64 v[100000];
+	static u64 lin[2100];
+	unsigned int k;
+	size_t i;
+
+	(void)state;
+	/* 1..10000 once each: p50 5000, p90 9000, p99 9900, p99.9 9990. */
+	for (i = 0; i < 10000; i++)
+		v[i] = i + 1;
+	check_quantiles(v, 10000, 4);
+	/* Exact below 2^(k+1): 0..31 each once, k = 4. */
+	memset(lin, 0, sizeof(lin));
+	for (i = 0; i < 32; i++)
+		lin[sw_lhist_bucket(i, 4)]++;
+	assert_true(sw_lhist_quantile(lin, 4, 5000, 0, 31) == 15);
+	assert_true(sw_lhist_quantile(lin, 4, 9000, 0, 31) == 28);
+	assert_true(sw_lhist_quantile(lin, 4, 9990, 0, 31) == 31);
+	/* Empty: 0.  One value: itself (clamped to min and max). */
+	memset(lin, 0, sizeof(lin));
+	assert_true(sw_lhist_quantile(lin, 4, 5000, U64_MAX, 0) == 0);
+	lin[sw_lhist_bucket(123456789, 4)] = 1;
+	assert_true(sw_lhist_quantile(lin, 4, 9990, 123456789, 123456789) ==
+		    123456789);
+	/* Wide spreads, every k; values beyond 2^SW_LHIST_TOP too. */
+	for (k = 0; k <= SW_LHIST_BITS_MAX; k++) {
+		for (i = 0; i < 100000; i++)
+			v[i] = 100 + (lcg() % 1000) * (lcg() % 1000);
+		check_quantiles(v, 100000, k);
+		for (i = 0; i < 1000; i++)
+			v[i] = lcg() << (lcg() % 24);
+		check_quantiles(v, 1000, k);
+		v[0] = U64_MAX;
+		check_quantiles(v, 1, k);
+	}
+}
+
 struct buf {
 	char text[8192];
 	size_t len;
@@ -525,21 +709,39 @@ static void test_hist_reader_row_title(void **state)
 
 	(void)state;
 	buf_emit(&b, SW_HIST_TITLE_ROW_FMT, "a;b", "ns", 3ULL, 30ULL, 5ULL,
-		 10ULL, 15ULL, 4ULL);
+		 10ULL, 15ULL, 4ULL, 9ULL, 14ULL, 15ULL, 15ULL);
 	buf_emit(&b, "value |-------------------------------------------------- count\n");
 	assert_int_equal(read_text(b.text, sec, 1, &r), 0);
 	assert_int_equal(r.probe_len, 3);
 	assert_memory_equal(r.probe, "a;b", 3);
-	assert_true(r.calls == 3 && r.has_row);
+	assert_true(r.calls == 3 && r.has_row && r.has_pct);
 	assert_true(r.row[SW_HIST_ROW_TOTAL] == 30 &&
 		    r.row[SW_HIST_ROW_MIN] == 5 &&
 		    r.row[SW_HIST_ROW_AVG] == 10 &&
 		    r.row[SW_HIST_ROW_MAX] == 15 &&
-		    r.row[SW_HIST_ROW_STDDEV] == 4);
+		    r.row[SW_HIST_ROW_STDDEV] == 4 &&
+		    r.row[SW_HIST_ROW_P50] == 9 &&
+		    r.row[SW_HIST_ROW_P90] == 14 &&
+		    r.row[SW_HIST_ROW_P99] == 15 &&
+		    r.row[SW_HIST_ROW_P999] == 15);
+	/* stats_format 1.5's title: the row without the percentiles. */
+	assert_int_equal(read_text("p: ns, 3 calls; total 30, min 5, avg 10, max 15, stddev 4\n"
+				   "value |-------------------------------------------------- count\n",
+				   sec, 1, &r), 0);
+	assert_true(r.has_row && !r.has_pct);
+	assert_true(r.row[SW_HIST_ROW_STDDEV] == 4);
 	assert_int_equal(read_text("p: ns, 1 calls\n"
 				   "value |-------------------------------------------------- count\n",
 				   sec, 1, &r), 0);
 	assert_false(r.has_row);
+	assert_false(r.has_pct);
+	/* The percentiles come all four or not at all. */
+	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev 0, p50 1\n",
+				   sec, 1, &r), -EINVAL);
+	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev 0, p50 1, p90 1, p99 1, p99.9 1, p100 1\n",
+				   sec, 1, &r), -EINVAL);
+	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev 0, p50 1, p90 1, p99 1, p99.9 x\n",
+				   sec, 1, &r), -EINVAL);
 	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1\n", sec, 1,
 				   &r), -EINVAL);
 	assert_int_equal(read_text("p: ns, 1 calls; total 1, min 1, avg 1, max 1, stddev x\n",
@@ -602,6 +804,10 @@ int main(void)
 		cmocka_unit_test(test_u128_div),
 		cmocka_unit_test(test_u128_sqrt),
 		cmocka_unit_test(test_hist_bucket),
+		cmocka_unit_test(test_lhist_bounds),
+		cmocka_unit_test(test_lhist_bucket_edges),
+		cmocka_unit_test(test_lhist_random_and_log2),
+		cmocka_unit_test(test_lhist_quantiles),
 		cmocka_unit_test(test_hist_print_layout),
 		cmocka_unit_test(test_hist_print_empty_and_zero),
 		cmocka_unit_test(test_hist_print_wide_labels),

@@ -97,6 +97,7 @@ static int sw_hist_section(struct sw_hist_set *set,
 	strcpy(h->unit, r->unit);
 	h->calls = r->calls;
 	h->has_row = r->has_row;
+	h->has_pct = r->has_pct;
 	memcpy(h->row, r->row, sizeof(h->row));
 	return 0;
 }

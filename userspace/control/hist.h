@@ -35,6 +35,7 @@
  * @calls:  the call count of the title line
  * @has_row: the title went on with the row's timing columns (the hists
  *          file's wall-time sections, SW_HIST_TITLE_ROW_FMT)
+ * @has_pct: ... and the percentiles among them (stats_format 1.6)
  * @row:    those columns, read with @calls and @bucket (enum
  *          sw_hist_row_field)
  * @bucket: counts; buckets the input left out or elided are 0
@@ -43,6 +44,7 @@ struct sw_hist {
 	char unit[SW_HIST_UNIT_LEN];
 	uint64_t calls;
 	bool has_row;
+	bool has_pct;
 	uint64_t row[SW_HIST_ROW_FIELDS];
 	uint64_t bucket[SW_HIST_BUCKETS];
 };

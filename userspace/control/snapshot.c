@@ -416,6 +416,10 @@ static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
 		{ SW_COL_MAX_NS, SW_HIST_ROW_MAX },
 		{ SW_COL_STDDEV_NS, SW_HIST_ROW_STDDEV },
 		{ SW_COL_TOTAL_NS, SW_HIST_ROW_TOTAL },
+		{ SW_COL_P50_NS, SW_HIST_ROW_P50 },
+		{ SW_COL_P90_NS, SW_HIST_ROW_P90 },
+		{ SW_COL_P99_NS, SW_HIST_ROW_P99 },
+		{ SW_COL_P999_NS, SW_HIST_ROW_P999 },
 	};
 	const struct sw_hist *h = sw_hist_find(p->hist, "ns");
 	size_t i;
@@ -424,6 +428,8 @@ static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
 	if (!h || !h->has_row)
 		return;
 	for (i = 0; i < sizeof(map) / sizeof(*map); i++) {
+		if (map[i].field >= SW_HIST_ROW_P50 && !h->has_pct)
+			continue;
 		c = sw_snapshot_col(s, map[i].col);
 		if (c < 0 || s->places[c])
 			continue;

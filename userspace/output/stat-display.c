@@ -155,6 +155,17 @@ int sw_print_table(FILE *f, const struct sw_snapshot *s,
 
 /* ---- the human default ---- */
 
+bool sw_is_pct_col(const char *col)
+{
+	static const char *const pct[] = { SW_COLS_PCT };
+	size_t i;
+
+	for (i = 0; i < sizeof(pct) / sizeof(*pct); i++)
+		if (!strcmp(col, pct[i]))
+			return true;
+	return false;
+}
+
 static bool sw_is_event_extra(const char *col)
 {
 	return sw_ends_with(col, "_min") || sw_ends_with(col, "_max");
@@ -302,6 +313,8 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 		if (hr->brief_events && !note && sw_is_event_extra(name) &&
 		    !sw_ends_with(name, "_ns"))
 			continue;
+		if (!hr->percentiles && sw_is_pct_col(name))
+			continue;
 		snprintf(head, sizeof(head), "%s", name);
 		if (!strcmp(name, SW_COL_MISSED)) {
 			own = sw_missed_note(s, row, n);
@@ -320,6 +333,8 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 			kind = SW_HK_DUR;
 			head[strlen(head) - 3] = '\0';
 		}
+		if (!strcmp(name, SW_COL_P999_NS))
+			snprintf(head, sizeof(head), "p99.9");
 		col = sw_htable_add(t, head, kind, note);
 		free(own);
 		if (!col) {
@@ -341,7 +356,7 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 			  const struct sw_display_opts *o)
 {
-	const struct sw_human_rows hr = { 0 };
+	const struct sw_human_rows hr = { .percentiles = o->percentiles };
 	const struct sw_display_opts bo = { .human = true };
 	struct sw_htable t;
 	int ret;
@@ -524,7 +539,7 @@ struct sw_prom_ctx {
 /* Columns the Prometheus writer maps onto named metrics. */
 static const char *const sw_prom_known[] = {
 	SW_COLS_TIMING, SW_COL_MISSED, SW_COL_MISS_MAXACTIVE,
-	SW_COL_MISS_REENTRY, SW_COL_MIGRATED,
+	SW_COL_MISS_REENTRY, SW_COL_MIGRATED, SW_COLS_PCT,
 };
 
 static const struct {
@@ -710,6 +725,46 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 		snprintf(sample, sizeof(sample), "%s_count", name);
 		sw_prom_sample(x, sample, p->name, NULL, NULL,
 			       sw_u64_str(buf, cum));
+	}
+}
+
+/*
+ * The percentile columns as one summary family: quantile 0.5, 0.9, 0.99,
+ * 0.999 (from the module's log-linear histograms), with the calls and
+ * their total as _count and _sum.  Nothing without those columns.
+ */
+static void sw_prom_quantiles(const struct sw_prom_ctx *x,
+			      const struct sw_snapshot *s)
+{
+	static const char *const cols[] = { SW_COLS_PCT };
+	static const char *const q[] = { "0.5", "0.9", "0.99", "0.999" };
+	int c[4], ccalls = sw_snapshot_col(s, SW_COL_CALLS);
+	int csum = sw_snapshot_col(s, SW_COL_TOTAL_NS);
+	char name[SW_NAME_LEN], sample[SW_NAME_LEN + 16], buf[SW_UNITS_LEN];
+	size_t i, k;
+
+	for (k = 0; k < 4; k++) {
+		c[k] = sw_snapshot_col(s, cols[k]);
+		if (c[k] < 0)
+			return;
+	}
+	if (ccalls < 0 || csum < 0)
+		return;
+	snprintf(name, sizeof(name), "%sduration_quantile_seconds", x->pre);
+	sw_prom_fam(x, name, "summary",
+		    "Call duration percentiles, each off by less than its log-linear bucket (2^-hist_bits of the value)");
+	for (i = 0; i < s->nprobes; i++) {
+		const struct sw_probe_stat *p = &s->probe[i];
+
+		for (k = 0; k < 4; k++)
+			sw_prom_sample(x, name, p->name, "quantile", q[k],
+				       sw_fmt_seconds(buf, p->val[c[k]]));
+		snprintf(sample, sizeof(sample), "%s_sum", name);
+		sw_prom_sample(x, sample, p->name, NULL, NULL,
+			       sw_fmt_seconds(buf, p->val[csum]));
+		snprintf(sample, sizeof(sample), "%s_count", name);
+		sw_prom_sample(x, sample, p->name, NULL, NULL,
+			       sw_u64_str(buf, p->val[ccalls]));
 	}
 }
 
@@ -1043,6 +1098,7 @@ static void sw_prom_rows(const struct sw_prom_ctx *x,
 	nunits = sw_hist_units(s, unit, sizeof(unit) / sizeof(*unit));
 	for (i = 0; i < nunits; i++)
 		sw_prom_hist(x, s, unit[i], o);
+	sw_prom_quantiles(x, s);
 	for (c = 0; c < s->ncols; c++) {
 		if (sw_prom_is_known(s->col[c]) ||
 		    sw_is_unit_total(s->col[c], unit, nunits))

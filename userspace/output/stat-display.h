@@ -24,6 +24,7 @@
  * @human:     with @all, durations (columns ending in _ns) as "2.30 us"
  * @all:       the table: every column of the stats file, as it reads
  *             (-v, --raw); else the human default (sw_human_build())
+ * @percentiles: the human default shows the percentile columns too
  */
 struct sw_display_opts {
 	bool hist;
@@ -32,6 +33,7 @@ struct sw_display_opts {
 	bool openmetrics;
 	size_t max_series;
 	bool all;
+	bool percentiles;
 };
 
 /**
@@ -43,6 +45,8 @@ struct sw_display_opts {
  * @div:   durations in a unit of @div ns called @unit; 0: each scaled
  * @unit:  that unit
  * @brief_events: of the event columns, only the averages (and losses)
+ * @percentiles: the percentile columns (p50_ns ... p999_ns) too; they
+ *          are left out otherwise
  */
 struct sw_human_rows {
 	const char *const *ids;
@@ -52,7 +56,11 @@ struct sw_human_rows {
 	uint64_t div;
 	const char *unit;
 	bool brief_events;
+	bool percentiles;
 };
+
+/* Whether @col is one of the percentile columns (SW_COLS_PCT). */
+bool sw_is_pct_col(const char *col);
 
 /**
  * sw_human_build() - the human table of a snapshot's probes: calls,

@@ -103,6 +103,10 @@ static const char *const sw_dur_cols[] = { SW_COL_MIN_NS, SW_COL_AVG_NS,
 					   SW_COL_TOTAL_NS };
 static const char *const sw_dur_heads[] = { "MIN", "AVG", "MAX", "STDDEV",
 					    "TOTAL" };
+/* The percentiles: -P's columns, -v's and JSON's always when read. */
+static const char *const sw_pct_cols[] = { SW_COLS_PCT };
+static const char *const sw_pct_heads[] = { "P50", "P90", "P99", "P99.9" };
+static const char *const sw_pct_keys[] = { "p50", "p90", "p99", "p99.9" };
 static const char *const sw_filt_cols[] = { SW_COL_FILTERED,
 					    SW_COL_FILTERED_SHORT,
 					    SW_COL_FILTERED_LONG };
@@ -302,6 +306,14 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 				sw_dur_cols[k]);
 			sw_json_dur(f, r, v);
 		}
+		for (k = 0; k < 4; k++) {
+			v = sw_get(s, p, sw_pct_cols[k], &have);
+			if (!have)
+				continue;
+			fputc(',', f);
+			sw_json_key(f, sw_pct_keys[k]);
+			sw_json_dur(f, r, v);
+		}
 		for (k = 0; k < 3; k++) {
 			v = sw_get(s, p, sw_filt_cols[k], &have);
 			if (!have)
@@ -379,6 +391,7 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 		.div = r->fixed_unit ? r->div : 0,
 		.unit = r->unit,
 		.brief_events = true,
+		.percentiles = r->pct,
 	};
 	const struct sw_probe_stat *p;
 	struct sw_htable t;
@@ -413,7 +426,7 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 {
 	const struct sw_probe_stat *p;
 	size_t j, k, nev;
-	bool have_f[3], have;
+	bool have_f[3], have_p, have;
 	int ev[8];
 	uint64_t v;
 
@@ -426,6 +439,7 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 	nev = sw_event_cols(r, s, ev, 8);
 	for (k = 0; k < 3; k++)
 		have_f[k] = r->filtered && sw_snapshot_col(s, sw_filt_cols[k]) >= 0;
+	have_p = sw_snapshot_col(s, sw_pct_cols[0]) >= 0;
 	fprintf(f, "# %zu function%s, %.3f s, durations in %s%s%s\n", r->n,
 		r->n == 1 ? "" : "s", r->elapsed, r->unit,
 		r->tag ? ", probes tagged " : "", r->tag ? r->tag : "");
@@ -437,6 +451,8 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 			fprintf(f, " %10s", sw_filt_heads[k]);
 	for (k = 0; k < nev; k++)
 		fprintf(f, " %14s", s->col[ev[k]]);
+	for (k = 0; have_p && k < 4; k++)
+		fprintf(f, " %12s", sw_pct_heads[k]);
 	fputc('\n', f);
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
@@ -456,6 +472,14 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 					sw_get(s, p, sw_filt_cols[k], NULL));
 		for (k = 0; p && k < nev; k++)
 			fprintf(f, " %14" PRIu64, p->val[ev[k]]);
+		for (k = 0; have_p && k < 4; k++) {
+			v = sw_get(s, p, sw_pct_cols[k], &have);
+			fputc(' ', f);
+			if (have)
+				sw_put_dur(f, r, 12, v);
+			else
+				fprintf(f, "%12s", "-");
+		}
 		fputc('\n', f);
 	}
 	for (j = 0; j < r->n; j++) {

@@ -47,7 +47,7 @@ struct sw_time_report {
 	const char *unit;
 	uint64_t div;
 	bool json, hist, by, filtered;
-	bool all, fixed_unit;
+	bool all, fixed_unit, pct;
 	const char *events;
 	double elapsed;
 	struct sw_snapshot *snap, *prev;

@@ -28,18 +28,23 @@ static struct sw_snapshot *load(const char *dir, bool hist, bool bd)
 	return s;
 }
 
-/* TABLE: every column (-v, --raw); HUMAN: the default table. */
-enum fmt { TABLE, JSON, PROM, HUMAN };
+/*
+ * TABLE: every column (-v, --raw); HUMAN: the default table; HUMAN_PCT:
+ * the default table with the percentiles (-P).
+ */
+enum fmt { TABLE, JSON, PROM, HUMAN, HUMAN_PCT };
 
 static char *render(const struct sw_snapshot *s, enum fmt fmt, bool hist,
 		    bool bd, bool human)
 {
 	struct sw_display_opts o = { .hist = hist, .breakdown = bd,
-				     .human = human, .all = fmt != HUMAN };
+				     .human = human,
+				     .all = fmt != HUMAN && fmt != HUMAN_PCT,
+				     .percentiles = fmt == HUMAN_PCT };
 	char *out = NULL;
 
 	CAPTURE(out, {
-		int ret = fmt == TABLE || fmt == HUMAN ?
+		int ret = fmt == TABLE || fmt == HUMAN || fmt == HUMAN_PCT ?
 				  sw_print_table(f, s, &o) :
 			  fmt == JSON ? sw_print_json(f, s, &o) :
 					sw_print_prom(f, s, &o);
@@ -98,6 +103,10 @@ static void test_golden(void **state)
 	check_golden("fixtures/x86_64", "x86_64-default.txt", HUMAN, true,
 		     false, false);
 	check_golden("fixtures/arm64", "arm64-default.txt", HUMAN, false, false,
+		     false);
+	check_golden("fixtures/x86_64", "x86_64-percentiles.txt", HUMAN_PCT,
+		     false, false, false);
+	check_golden("fixtures/x86_64", "x86_64.prom", PROM, true, false,
 		     false);
 }
 

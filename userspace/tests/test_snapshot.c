@@ -479,7 +479,8 @@ static void check_captured(const char *arch, const char *const *events,
 	static const char *const what[] = { "min", "avg", "max", "unmeasured" };
 	static const char *const tail[] = {
 		"filtered", "filtered_short", "filtered_long", "attach",
-		"attach_err", "detached",
+		"attach_err", "detached", "p50_ns", "p90_ns", "p99_ns",
+		"p999_ns",
 	};
 	static const char *const probes[] = { "vfs_read", "vfs_write" };
 	char dir[64], name[64];
@@ -489,7 +490,7 @@ static void check_captured(const char *arch, const char *const *events,
 	snprintf(dir, sizeof(dir), "fixtures/%s", arch);
 	s = load_ok(dir, &all);
 	/* The columns, in the module's order; only cpi_* have decimals. */
-	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 6);
+	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 10);
 	for (i = 0; i < 10; i++, c++)
 		assert_string_equal(s->col[c], base[i]);
 	for (i = 0; i < nevents; i++)
@@ -502,7 +503,7 @@ static void check_captured(const char *arch, const char *const *events,
 		assert_string_equal(s->col[c++], "cpi_avg");
 		assert_string_equal(s->col[c++], "cpi_max");
 	}
-	for (i = 0; i < 6; i++, c++)
+	for (i = 0; i < 10; i++, c++)
 		assert_string_equal(s->col[c], tail[i]);
 	for (c = 0; c < s->ncols; c++)
 		assert_int_equal(s->places[c],
@@ -523,6 +524,19 @@ static void check_captured(const char *arch, const char *const *events,
 		 */
 		assert_int_equal(p->hist->n, 1 + nevents);
 		assert_true(p->hist->hist[0].calls == val(s, p->name, "calls"));
+		/* ... and so do its percentiles, in order, within the
+		 * extremes (stats_format 1.6).
+		 */
+		assert_true(p->hist->hist[0].has_pct);
+		assert_true(p->hist->hist[0].row[SW_HIST_ROW_P50] ==
+			    val(s, p->name, "p50_ns"));
+		assert_true(p->hist->hist[0].row[SW_HIST_ROW_P999] ==
+			    val(s, p->name, "p999_ns"));
+		assert_true(val(s, p->name, "min_ns") <= val(s, p->name, "p50_ns"));
+		assert_true(val(s, p->name, "p50_ns") <= val(s, p->name, "p90_ns"));
+		assert_true(val(s, p->name, "p90_ns") <= val(s, p->name, "p99_ns"));
+		assert_true(val(s, p->name, "p99_ns") <= val(s, p->name, "p999_ns"));
+		assert_true(val(s, p->name, "p999_ns") <= val(s, p->name, "max_ns"));
 		/* Nothing filtered, nothing gone; a kernel function. */
 		assert_true(val(s, p->name, "filtered") == 0);
 		assert_true(val(s, p->name, "detached") == 0);

@@ -6,7 +6,8 @@
 # handlers: the baseline) and with stopwatch counting 0, 1, 2 and 3 events
 # (the second event either cycles, which adds cycles per instruction, or
 # a second instructions counter: the cost of one more event alone),
-# with call paths on (0 and 1 event), keyed by pid, and attached by its direct-call
+# with call paths on (0 and 1 event), keyed by pid, with hist_bits 0 and 6
+# (no events), and attached by its direct-call
 # trampoline instead of a kretprobe (0, 1 and 2 events).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
@@ -89,6 +90,20 @@ is "by=pid: every hit in the keys file" \
 	"$(awk 'NR > 1 && $1 == "sw_test_leaf" { s += $3 } END { print s }' "$D/keys")" \
 	"$((K + 1))"
 rmmod stopwatch
+# The wall-time histogram's sub-bucket bits (hist_bits, default 4): 0 (the
+# log2 layout) and 6, no events; none for a module without the parameter.
+# (An older module loads too: the kernel ignores an unknown parameter.)
+hb0= hb6=
+for b in 0 6; do
+	r=$(load hist_bits=$b probes=sw_test_leaf)
+	if [ "$r" = ok ] &&
+	   [ "$(cat /sys/module/stopwatch/parameters/hist_bits 2>/dev/null)" = $b ]; then
+		eval hb$b=\$\(bench\)
+	else
+		skip "hist_bits=$b: $r; this stopwatch.ko has no such parameter"
+	fi
+	rmmod stopwatch 2>/dev/null
+done
 # The same probe on stopwatch's direct-call trampoline (where ftrace has
 # direct calls: not arm64 6.1): time only, then 1 and 2 events.
 tr0= tr1= tr2=
@@ -97,7 +112,7 @@ r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')
 if [ "$r" = ok ]; then
 	tr0=$(bench)
 	is "the trampoline counted every hit" \
-		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2, $(NF - 1) }' "$D/stats")" \
+		"$(col sw_test_leaf calls) $(col sw_test_leaf attach)" \
 		"$((K + 1)) 1"
 	is "trampoline: events instructions" "$(ctl events instructions)" ok
 	tr1=$(bench)
@@ -135,6 +150,8 @@ row() {
 	row "stopwatch, call paths, 0 events" "$p0"
 	row "stopwatch, call paths, 1 event" "$p1"
 	row "stopwatch, by=pid, 0 events" "$k0"
+	[ -n "$hb0" ] && row "stopwatch, 0 events, hist_bits=0" "$hb0"
+	[ -n "$hb6" ] && row "stopwatch, 0 events, hist_bits=6" "$hb6"
 	if [ -n "$tr0" ]; then
 		row "stopwatch trampoline, 0 events" "$tr0"
 		row "stopwatch trampoline, 1 event" "$tr1"

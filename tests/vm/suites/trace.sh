@@ -64,6 +64,60 @@ for how in kretprobe; do
 done
 [ -d "$SW_RESULTS" ] && cp "$TMP/kretprobe.json" "$SW_RESULTS/trace-getppid.json" 2>/dev/null
 
+# Percentiles (stats p50_ns .. p999_ns, from the log-linear histograms)
+# against the exact ones of the same calls: every call's duration is in
+# the trace.  The command reads the stats file while the trace's probe is
+# still there.  Each estimate must lie in the bucket of the exact value
+# (nearest rank), so within 2^-hist_bits of it.
+BITS=$(cat /sys/module/stopwatch/parameters/hist_bits 2>/dev/null)
+if "$SW" trace --json "$GETPPID" -- sh -c \
+	"$P/getppid_loop $N; cat $D/stats >$TMP/pct.stats" \
+	>"$TMP/pct.json" 2>"$TMP/pct.err" && [ -s "$TMP/pct.stats" ]; then
+	# The trace's probe is tagged: NAME@trPID.
+	id=$(awk -v p="$GETPPID@" 'index($1, p) == 1 { print $1; exit }' "$TMP/pct.stats")
+	calls=$(col "$id" calls "$TMP/pct.stats")
+	jfield dur <"$TMP/pct.json" | sort -n >"$TMP/pct.durs"
+	is "percentiles: the stats counted the traced calls" \
+		"$calls" "$(wc -l <"$TMP/pct.durs")"
+	est=
+	for c in p50_ns p90_ns p99_ns p999_ns; do
+		est="$est $(col "$id" $c "$TMP/pct.stats")"
+	done
+	res=$(awk -v est="$est" -v k="$BITS" '
+		{ v[NR] = $1 }
+		END {
+			split(est, e, " "); split("5000 9000 9900 9990", q, " ")
+			split("p50 p90 p99 p99.9", name, " ")
+			for (i = 1; i <= 4; i++) {
+				r = int((NR * q[i] + 9999) / 10000); x = v[r]
+				# No ^ (busybox awk may lack math): 2^b <= x < 2^(b+1),
+				# the width of a bucket 2^(b-k) above 2^(k+1).
+				p = 1
+				while (p * 2 <= x) p *= 2
+				w = p
+				for (j = 0; j < k; j++) w /= 2
+				if (w <= 1) { lo = x; hi = x }
+				else { lo = int(x / w) * w; hi = lo + w - 1 }
+				if (e[i] < lo || e[i] > hi) bad++
+				printf "%s %s exact %d [%d, %d] off %.2f%%; ", name[i], e[i], x, lo, hi, 100 * (e[i] - x) / x
+			}
+			print "bad " bad + 0
+		}' "$TMP/pct.durs")
+	diag "percentiles (hist_bits=$BITS, $calls calls): $res"
+	is "percentiles: p50, p90, p99, p99.9 in the exact value's bucket" \
+		"${res##*bad }" 0
+else
+	not_ok "percentiles: trace $GETPPID" "$(cat "$TMP/pct.err")"
+fi
+
+# hist_bits out of range: the load fails naming the value.
+unload
+load hist_bits=7 >/dev/null 2>&1
+is "hist_bits=7: not loaded" "$(loaded && echo loaded || echo no)" no
+check "hist_bits=7: the kernel log names the value" \
+	sh -c "dmesg | grep -q 'hist_bits=7 is not a number from 0 to 6'"
+is "reload stopwatch" "$(load)" ok
+
 # The trampoline (arguments from BTF): 4 threads sleeping 1 ms each.
 if "$SW" trace --json --attach trampoline hrtimer_nanosleep -- \
 	"$P/tsleep" 4 1 >"$TMP/tr.json" 2>"$TMP/tr.err"; then
