@@ -26,9 +26,11 @@
  * 1.5: the hists file: every probe's hist/<probe> sections, each
  *      wall-time title going on with the row's timing columns read with
  *      its buckets (SW_HIST_TITLE_ROW_FMT, lib/stats.h)
+ * 1.6: cost_ns, cost_fixed_ns, cost_total_ns appended (what the probe's
+ *      own handlers cost); the overhead file
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 5
+#define SW_STATS_FORMAT_MINOR 6
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -41,6 +43,7 @@
 #define SW_FILE_KEYS		"keys"
 #define SW_FILE_HISTS		"hists"
 #define SW_DIR_HIST		"hist"
+#define SW_FILE_OVERHEAD	"overhead"
 
 /* The version file's line that names the statistics layout. */
 #define SW_VERSION_FORMAT_KEY	"stats_format"
@@ -79,6 +82,9 @@
 #define SW_COL_ATTACH		"attach"
 #define SW_COL_ATTACH_ERR	"attach_err"
 #define SW_COL_DETACHED		"detached"
+#define SW_COL_COST_NS		"cost_ns"
+#define SW_COL_COST_FIXED_NS	"cost_fixed_ns"
+#define SW_COL_COST_TOTAL_NS	"cost_total_ns"
 
 /* Lists, in the files' order: initializers of arrays, or printf arguments. */
 #define SW_COLS_TIMING SW_COL_CALLS, SW_COL_MIN_NS, SW_COL_AVG_NS, \
@@ -89,7 +95,25 @@
 	SW_COL_EV_UNMEASURED
 #define SW_COLS_CPI SW_COL_CPI_MIN, SW_COL_CPI_AVG, SW_COL_CPI_MAX
 #define SW_COLS_STATS_TAIL SW_COL_FILTERED, SW_COL_FILTERED_SHORT, \
-	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED
+	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED, \
+	SW_COL_COST_NS, SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS
 #define SW_COLS_KEYS_HEAD SW_COL_PROBE, SW_COL_KEY, SW_COLS_TIMING
+
+/*
+ * The overhead file: stopwatch's share of each CPU.  A line
+ * "SW_OVERHEAD_INTERVAL NS" (the wall-clock interval since the previous
+ * read of the file, or since load), a line "SW_OVERHEAD_FIXED" followed by
+ * pairs of a mechanism's name and its fixed nanoseconds per call included
+ * in the estimates (0: not measured, not included), then a table:
+ * SW_COLS_OVERHEAD, one row per online CPU, last the row SW_OVERHEAD_ALL
+ * (its share is of all the online CPUs together; its samples column "-").
+ * share_pct, ns and runs are over the interval; total_ns and total_runs
+ * since load; samples is the timed handler runs since load.
+ */
+#define SW_OVERHEAD_INTERVAL	"interval_ns"
+#define SW_OVERHEAD_FIXED	"fixed_ns"
+#define SW_OVERHEAD_ALL		"all"
+#define SW_COLS_OVERHEAD "cpu", "share_pct", "ns", "runs", "total_ns", \
+	"total_runs", "samples"
 
 #endif
