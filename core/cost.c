@@ -31,6 +31,7 @@ static const char *const sw_cost_mech_names[SW_COST_MECHS] = {
 	[SW_COST_KRETPROBE_FTRACE] = "kretprobe_ftrace",
 	[SW_COST_TRAMP] = "trampoline",
 	[SW_COST_UPROBE] = "uprobe",
+	[SW_COST_SPAN] = "span_point",
 };
 
 /* The previous read of the overhead file, under sw_cost_lock. */

@@ -36,6 +36,7 @@ enum sw_cost_mech {
 	SW_COST_KRETPROBE_FTRACE,	/* on ftrace's call at the entry */
 	SW_COST_TRAMP,
 	SW_COST_UPROBE,
+	SW_COST_SPAN,		/* a span's point, any kind: not measured */
 	SW_COST_MECHS,
 };
 

@@ -25,6 +25,7 @@
 #include "control/span-btf.h"
 #include "control/target.h"
 #include "control/upoint.h"
+#include "output/cost.h"
 
 struct sw_trace_args {
 	struct sw_target t;
@@ -132,6 +133,7 @@ static int sw_trace_record(struct sw_trace_args *a, const char *dir,
 
 int cmd_trace(int argc, char **argv)
 {
+	struct sw_overhead cost[2] = { 0 };
 	struct sw_trace_args a = { 0 };
 	struct sw_pattern_src src = { 0 };
 	struct sw_expansion e = { 0 };
@@ -208,9 +210,14 @@ int cmd_trace(int argc, char **argv)
 		close(fd);
 		file = tmp;
 	}
+	/* What stopwatch costs meanwhile: unknown (not said) without it. */
+	if (sw_overhead_read(dir, &cost[0], NULL))
+		cost[0].have = false;
 	ret = sw_trace_record(&a, dir, file);
 	if (ret)
 		goto cleanup;
+	if (sw_overhead_read(dir, &cost[1], NULL))
+		cost[1].have = false;
 	free(line);
 	line = sw_ctl_build('-', e.name, e.n, tag, NULL);
 	if (line && !sw_ctl_write(dir, "probes", line, &err))
@@ -224,6 +231,10 @@ int cmd_trace(int argc, char **argv)
 		if (fflush(stdout) && !ret)
 			ret = -EIO;
 	}
+	/* The report's last line; beside a JSON or a file, on stderr. */
+	if (!ret)
+		sw_cost_fprint(a.output || a.json ? stderr : stdout, &cost[0],
+			       &cost[1]);
 cleanup:
 	if (added) {
 		free(line);

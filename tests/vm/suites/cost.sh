@@ -110,8 +110,19 @@ check "stopwatch time ends with its cost line" \
 "$SW" time --json "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.json" 2>>"$R/time.err"
 check "stopwatch time --json has stopwatch_cost" \
 	grep -Eq '"stopwatch_cost":\{"share_pct":[0-9.]+,"cpus":[0-9]+,"seconds":[0-9.]+,"calls":[0-9]+,"ns_per_call":[0-9.]+,"ns":[0-9]+\}' "$R/time.json"
+# stopwatch span and trace end with theirs too (span points: their
+# handlers' own time only, no mechanism part).
+"$SW" span --start "$SYS_GETPPID:tid" --stop "$SYS_GETPPID%return:tid" \
+	-- "$CR" getppid "$N" 1 >"$R/span.out" 2>"$R/span.err"
+diag "span: $(tail -n 1 "$R/span.out")"
+check "stopwatch span ends with its cost line" \
+	sh -c "tail -n 1 '$R/span.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+"$SW" trace "$SYS_GETPPID" -- "$CR" getppid 2000 1 >"$R/trace.out" 2>"$R/trace.err"
+diag "trace: $(tail -n 1 "$R/trace.out")"
+check "stopwatch trace ends with its cost line" \
+	sh -c "tail -n 1 '$R/trace.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
 "$SW" time --no-such-option "$SYS_GETPPID" >/dev/null 2>"$R/badopt.err"
-is "stopwatch time --no-such-option fails" "$?" 2
+is "stopwatch time --no-such-option fails (exit 1)" "$?" 1
 check "and names the option" grep -q "no-such-option" "$R/badopt.err"
 
 unload
