@@ -26,6 +26,13 @@ DEFINE_PER_CPU(struct sw_cost_cpu, sw_cost_cpu);
 /* Per mechanism, the fixed nanoseconds per call, written at load only. */
 static u64 sw_cost_fixed_ns[SW_COST_MECHS];
 
+/*
+ * What timing itself adds to a timed run: the least time of an empty
+ * window (a stamp, then the time since it), measured at load and taken
+ * off every timed run.
+ */
+static u64 sw_cost_self_ns;
+
 static const char *const sw_cost_mech_names[SW_COST_MECHS] = {
 	[SW_COST_KRETPROBE] = "kretprobe",
 	[SW_COST_KRETPROBE_FTRACE] = "kretprobe_ftrace",
@@ -83,8 +90,10 @@ notrace void sw_cost_end(struct sw_cost_acc __percpu *acc,
 			 enum sw_cost_mech mech, enum sw_cost_half half, u64 t0)
 {
 	struct sw_cost_cpu *c = this_cpu_ptr(&sw_cost_cpu);
-	u64 ns = sw_clock_since(t0);
+	u64 ns = sw_clock_since(t0), self = READ_ONCE(sw_cost_self_ns);
 	u32 gap = c->gap;
+
+	ns = ns > self ? ns - self : 0;
 
 	if (acc) {
 		struct sw_cost_acc *a = this_cpu_ptr(acc);
@@ -137,8 +146,9 @@ static void sw_cost_pct(struct seq_file *m, u64 part, u64 whole)
 /*
  * The overhead file.  First line: the interval since the previous read,
  * in ns; second: the mechanisms' fixed costs per call included in the
- * estimates (0: not measured, not included); then a header, a row per
- * online CPU and the row "all".
+ * estimates (0: not measured, not included) and what timing takes off
+ * each timed run (self); then a header, a row per online CPU and the row
+ * "all".
  * Context: process context; takes sw_cost_lock.
  */
 static int sw_cost_show(struct seq_file *m)
@@ -156,6 +166,7 @@ static int sw_cost_show(struct seq_file *m)
 	for (i = 0; i < SW_COST_MECHS; i++)
 		seq_printf(m, " %s %llu", sw_cost_mech_names[i],
 			   sw_cost_fixed(i));
+	seq_printf(m, " %s %llu", SW_OVERHEAD_SELF, sw_cost_self_ns);
 	seq_printf(m, "\n%-6s %10s %14s %12s %16s %14s %10s\n",
 		   SW_COLS_OVERHEAD);
 	for_each_online_cpu(cpu) {
@@ -196,6 +207,22 @@ static const struct sw_ctl_file sw_cost_ctl = {
 	.apply = sw_cost_apply,
 };
 
+/* The least time of an empty timed window, in the clock's ns. */
+static u64 sw_cost_measure_self(void)
+{
+	u64 best = U64_MAX, t0, d;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		preempt_disable();
+		t0 = sw_cost_begin();
+		d = sw_clock_since(t0);
+		preempt_enable();
+		best = min(best, d);
+	}
+	return best;
+}
+
 /**
  * sw_cost_init() - start every CPU's countdown and add the overhead file.
  *
@@ -216,6 +243,7 @@ int sw_cost_init(void)
 		c->gap = sw_cost_next_gap(c);
 		c->left = c->gap;
 	}
+	sw_cost_self_ns = sw_cost_measure_self();
 	sw_cost_prev_at = ktime_get_ns();
 	sw_cost_file = sw_debugfs_add_ctl(SW_FILE_OVERHEAD, 0400, NULL,
 					  &sw_cost_ctl);

@@ -5,7 +5,8 @@
  *
  * Each CPU counts handler runs down (sw_cost_due(), one decrement and one
  * branch per run); the run that reaches zero is timed whole by the clock
- * calls are timed by, reloads the countdown with a pseudo-random gap (mean
+ * calls are timed by (less what an empty timed window reads, measured at
+ * load), reloads the countdown with a pseudo-random gap (mean
  * SW_COST_PERIOD, so that no periodic pattern of entries and exits is
  * always or never sampled), and is folded into its probe's accumulators
  * (agg/cost.h, by half) and into its CPU's estimate of the time spent in

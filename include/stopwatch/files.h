@@ -104,7 +104,9 @@
  * "SW_OVERHEAD_INTERVAL NS" (the wall-clock interval since the previous
  * read of the file, or since load), a line "SW_OVERHEAD_FIXED" followed by
  * pairs of a mechanism's name and its fixed nanoseconds per call included
- * in the estimates (0: not measured, not included), then a table:
+ * in the estimates (0: not measured, not included), last the pair
+ * SW_OVERHEAD_SELF and the nanoseconds an empty timed window reads, taken
+ * off each timed run; then a table:
  * SW_COLS_OVERHEAD, one row per online CPU, last the row SW_OVERHEAD_ALL
  * (its share is of all the online CPUs together; its samples column "-").
  * share_pct, ns and runs are over the interval; total_ns and total_runs
@@ -113,6 +115,7 @@
 #define SW_OVERHEAD_INTERVAL	"interval_ns"
 #define SW_OVERHEAD_FIXED	"fixed_ns"
 #define SW_OVERHEAD_ALL		"all"
+#define SW_OVERHEAD_SELF	"self"
 #define SW_COLS_OVERHEAD "cpu", "share_pct", "ns", "runs", "total_ns", \
 	"total_runs", "samples"
 

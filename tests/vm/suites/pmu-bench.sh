@@ -97,7 +97,7 @@ r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')
 if [ "$r" = ok ]; then
 	tr0=$(bench)
 	is "the trampoline counted every hit" \
-		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2, $(NF - 1) }' "$D/stats")" \
+		"$(col sw_test_leaf calls) $(col sw_test_leaf attach)" \
 		"$((K + 1)) 1"
 	is "trampoline: events instructions" "$(ctl events instructions)" ok
 	tr1=$(bench)
