@@ -58,13 +58,25 @@ is "a write to the overhead file is refused" "$(ctl overhead reset)" EPERM
 check "last_error says the overhead file is read-only" \
 	grep -q "overhead: read-only" "$D/last_error"
 
-# The workload alone, then probed (attach=kretprobe: what calib measured).
-base=$("$CR" getppid "$N" "$RUNS" | sed -n 's/.*ns_per_call=//p')
+# rate: the least ns per call of RUNS runs of N getppid calls (the run
+# least disturbed: in a guest without -icount the host's load moves the
+# times).
+rate() {
+	"$CR" getppid "$N" "$RUNS" | sed -n 's/^runs=\([^ ]*\).*/\1/p' |
+		tr ',' '\n' | sort -g | head -n 1
+}
+
+# The workload alone, then probed (attach=kretprobe: what calib measured),
+# then alone again: the bare rate is the lesser of the two.
+bare1=$(rate)
 is "probe $SYS_GETPPID" "$(ctl probes "+$SYS_GETPPID attach=kretprobe")" ok
 ov ns >/dev/null
-probed=$("$CR" getppid "$N" "$RUNS" | sed -n 's/.*ns_per_call=//p')
+probed=$(rate)
 cp "$D/overhead" "$R/overhead.run"
 cp "$D/stats" "$R/stats.run"
+ctl probes "-$SYS_GETPPID" >/dev/null
+bare2=$(rate)
+base=$(awk -v a="$bare1" -v b="$bare2" 'BEGIN { print (a < b ? a : b) }')
 calls=$(col "$SYS_GETPPID" calls "$R/stats.run")
 cost=$(col "$SYS_GETPPID" cost_ns "$R/stats.run")
 cfix=$(col "$SYS_GETPPID" cost_fixed_ns "$R/stats.run")
@@ -74,7 +86,7 @@ oruns=$(awk '$1 == "all" { print $4 }' "$R/overhead.run")
 oint=$(awk '$1 == "interval_ns" { print $2 }' "$R/overhead.run")
 oshare=$(awk '$1 == "all" { print $2 }' "$R/overhead.run")
 ncpu=$(awk '$1 ~ /^[0-9]+$/ { n++ } END { print n }' "$R/overhead.run")
-diag "getppid: bare ${base} ns/call, probed ${probed} ns/call; cost_ns $cost (fixed $cfix), calls $calls; overhead: $ons ns, $oruns runs, share $oshare% of $ncpu CPUs over $oint ns"
+diag "getppid: bare ${base} ns/call (${bare1}, ${bare2}), probed ${probed} ns/call; cost_ns $cost (fixed $cfix), calls $calls; overhead: $ons ns, $oruns runs, share $oshare% of $ncpu CPUs over $oint ns"
 printf 'arch=%s kernel=%s base=%s probed=%s cost_ns=%s fixed=%s calls=%s overhead_ns=%s runs=%s interval=%s share=%s\n' \
 	"$SW_ARCH" "$(uname -r)" "$base" "$probed" "$cost" "$cfix" "$calls" \
 	"$ons" "$oruns" "$oint" "$oshare" >>"$R/numbers"
@@ -98,8 +110,6 @@ check "overhead runs ($oruns) within 10% of 2 x calls" \
 check "overhead share ($oshare%) = ns / (interval x CPUs)" \
 	awk -v s="$oshare" -v o="$ons" -v i="$oint" -v n="$ncpu" \
 	'BEGIN { e = 100 * o / (i * n); exit !(s >= e - 0.002 && s <= e + 0.002) }'
-ctl probes "-$SYS_GETPPID attach=kretprobe" >/dev/null
-ctl probes "-$SYS_GETPPID" >/dev/null
 
 # stopwatch time: the cost line.
 "$SW" time --attach kretprobe --no-hist "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.out" 2>"$R/time.err"
