@@ -92,12 +92,21 @@ printf 'arch=%s kernel=%s base=%s probed=%s cost_ns=%s fixed=%s calls=%s overhea
 	"$ons" "$oruns" "$oint" "$oshare" >>"$R/numbers"
 is "calls counted" "$calls" $((N * RUNS))
 check "cost_ns observed ($cost ns, of which fixed $cfix)" test "${cost:-0}" -gt 0
-# The bound: the probe's observed cost within a factor 2 of the
-# workload's slowdown per call (the slowdown also holds cache and branch
-# effects on the workload no handler sees; TCG times are noisy).
-check "cost_ns $cost within [1/2, 2] x the slowdown per call ($base -> $probed ns)" \
-	awk -v c="$cost" -v b="$base" -v p="$probed" \
-	'BEGIN { d = p - b; exit !(d > 0 && c >= d / 2 && c <= d * 2) }'
+# The bound: under -icount (sw_icount=1: guest time is guest instructions,
+# the host's load does not move it) the probe's observed cost within
+# [0.8, 1.25] x the workload's slowdown per call (the slowdown also holds
+# what no handler sees: cache and branch effects on the workload).
+# Without -icount (the x86_64 guests) a TCG guest's times move with the
+# host's load (bare rates of one boot seen 2x apart): a sanity factor of 4
+# only.
+if grep -qw sw_icount=1 /proc/cmdline; then
+	lo=0.8 hi=1.25
+else
+	lo=0.25 hi=4
+fi
+check "cost_ns $cost within [$lo, $hi] x the slowdown per call ($base -> $probed ns)" \
+	awk -v c="$cost" -v b="$base" -v p="$probed" -v lo="$lo" -v hi="$hi" \
+	'BEGIN { d = p - b; exit !(d > 0 && c >= d * lo && c <= d * hi) }'
 check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
 # The overhead file's estimate over the run (its gaps are random, mean 64
 # handler runs): within 25% of calls x cost_ns, and two runs per call.
