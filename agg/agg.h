@@ -27,6 +27,7 @@
 #include <linux/smp.h>
 
 #include "lib/stats.h"
+#include "cost.h"
 #include "lib/bdtab.h"
 #include "lib/evcall.h"
 #include "lib/events.h"
@@ -205,6 +206,7 @@ struct sw_aggs {
 	struct sw_gen __rcu *gen;
 	struct sw_bdgen __rcu *bd;
 	struct sw_evgen __rcu *evs;
+	struct sw_cost_acc __percpu *cost;
 	u32 path_id;
 	u32 trace;
 };

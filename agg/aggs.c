@@ -19,11 +19,15 @@ int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,
 {
 	struct sw_bdgen *bd = NULL;
 	struct sw_evgen *evs = NULL;
+	struct sw_cost_acc __percpu *cost;
 	struct sw_gen *g;
 
+	cost = alloc_percpu(struct sw_cost_acc);
+	if (!cost)
+		return -ENOMEM;
 	g = sw_gen_alloc();
 	if (!g)
-		return -ENOMEM;
+		goto out_free_cost;
 	if (by.k[0] != SW_KEY_NONE) {
 		bd = sw_bdgen_alloc(by, set);
 		if (!bd)
@@ -37,12 +41,15 @@ int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,
 	RCU_INIT_POINTER(a->gen, g);
 	RCU_INIT_POINTER(a->bd, bd);
 	RCU_INIT_POINTER(a->evs, evs);
+	a->cost = cost;
 	return 0;
 
 out_free_bd:
 	sw_bdgen_free(bd);
 out_free_gen:
 	sw_gen_free(g);
+out_free_cost:
+	free_percpu(cost);
 	return -ENOMEM;
 }
 
@@ -60,4 +67,6 @@ void sw_aggs_free(struct sw_aggs *a)
 	RCU_INIT_POINTER(a->gen, NULL);
 	RCU_INIT_POINTER(a->bd, NULL);
 	RCU_INIT_POINTER(a->evs, NULL);
+	free_percpu(a->cost);
+	a->cost = NULL;
 }

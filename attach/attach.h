@@ -44,6 +44,7 @@ struct sw_kretprobe {
 };
 
 int sw_kretprobe_check_params(void);
+void sw_cost_calibrate(void);
 int sw_maxactive(void);
 void sw_kretprobe_init(struct sw_kretprobe *k, const char *symbol,
 		       struct sw_aggs *aggs, const struct sw_spec *spec);

@@ -17,6 +17,7 @@
 #include "control/control.h"
 #include "wrapper/kprobes.h"
 #include "core/core.h"
+#include "core/cost.h"
 #include "attach.h"
 
 /*
@@ -115,7 +116,8 @@ int sw_maxactive(void)
 
 /*
  * sw_krp_entry(), sw_krp_return() - the kretprobe's handlers: the core's
- * entry half, and its exit half.
+ * entry half, and its exit half.  On a run sw_cost_due() chooses, the
+ * same through a timed variant (core/cost.h), out of line.
  * Context: sw_krp_entry() is the kprobe pre-handler: preemption disabled,
  * possibly interrupts off or NMI; the same under PREEMPT_RT.
  * sw_krp_return() is the kretprobe return handler on the calling thread:
@@ -125,46 +127,107 @@ int sw_maxactive(void)
  * out: kretprobes then gives the instance back and runs no return handler
  * for it.
  */
-static int sw_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int sw_krp_entry_work(struct kretprobe_instance *ri,
+					     struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	return !k || !sw_krp_enter(&k->target, ri, regs);
 }
-NOKPROBE_SYMBOL(sw_krp_entry);
 
-static int sw_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void sw_krp_return_work(struct kretprobe_instance *ri,
+					       struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
 		sw_krp_exit(&k->target, sw_krp_rec(ri), regs);
-	return 0;
 }
-NOKPROBE_SYMBOL(sw_krp_return);
 
 /*
  * sw_krp_entry_nospec(), sw_krp_return_nospec() - the same for a probe
  * with no filters or keys of its own (most of them).
  * Context: as sw_krp_entry() and sw_krp_return().
  */
-static int sw_krp_entry_nospec(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
+static __always_inline int
+sw_krp_entry_nospec_work(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return sw_krp_enter_nospec(ri, regs);
 }
-NOKPROBE_SYMBOL(sw_krp_entry_nospec);
 
-static int sw_krp_return_nospec(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
+static __always_inline void
+sw_krp_return_nospec_work(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
 		sw_krp_exit_nospec(&k->target, sw_krp_rec(ri), regs);
-	return 0;
 }
-NOKPROBE_SYMBOL(sw_krp_return_nospec);
+
+/* The probe's cost accumulators, or NULL when its kretprobe is gone. */
+static __always_inline struct sw_cost_acc __percpu *
+sw_krp_cost(struct kretprobe_instance *ri)
+{
+	struct sw_kretprobe *k = sw_krp_of(ri);
+
+	return likely(k) ? k->target.aggs->cost : NULL;
+}
+
+/* Whether the probe hits through ftrace or a breakpoint. */
+static __always_inline enum sw_cost_mech
+sw_krp_mech(struct kretprobe_instance *ri)
+{
+	struct sw_kretprobe *k = sw_krp_of(ri);
+
+	return likely(k) && (k->krp.kp.flags & KPROBE_FLAG_FTRACE) ?
+	       SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+}
+
+/*
+ * SW_KRP_HANDLERS() - a pair of handlers, @entry and @ret, running
+ * @entry##_work and @ret##_work, and their timed variants.
+ */
+#define SW_KRP_HANDLERS(entry, ret)					\
+static noinline int entry##_timed(struct kretprobe_instance *ri,	\
+				  struct pt_regs *regs)			\
+{									\
+	u64 t0 = sw_cost_begin();					\
+	int r = entry##_work(ri, regs);					\
+									\
+	sw_cost_end(sw_krp_cost(ri), sw_krp_mech(ri), SW_COST_ENTRY,	\
+		    t0);						\
+	return r;							\
+}									\
+NOKPROBE_SYMBOL(entry##_timed);						\
+static int entry(struct kretprobe_instance *ri, struct pt_regs *regs)	\
+{									\
+	if (sw_cost_due())						\
+		return entry##_timed(ri, regs);				\
+	return entry##_work(ri, regs);					\
+}									\
+NOKPROBE_SYMBOL(entry);							\
+static noinline void ret##_timed(struct kretprobe_instance *ri,	\
+				 struct pt_regs *regs)			\
+{									\
+	u64 t0 = sw_cost_begin();					\
+									\
+	ret##_work(ri, regs);						\
+	sw_cost_end(sw_krp_cost(ri), sw_krp_mech(ri), SW_COST_EXIT,	\
+		    t0);						\
+}									\
+NOKPROBE_SYMBOL(ret##_timed);						\
+static int ret(struct kretprobe_instance *ri, struct pt_regs *regs)	\
+{									\
+	if (sw_cost_due())						\
+		ret##_timed(ri, regs);					\
+	else								\
+		ret##_work(ri, regs);					\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(ret)
+
+SW_KRP_HANDLERS(sw_krp_entry, sw_krp_return);
+SW_KRP_HANDLERS(sw_krp_entry_nospec, sw_krp_return_nospec);
 
 #ifdef SW_DEBUG
 /*

@@ -13,6 +13,7 @@
 #include <linux/ptrace.h>
 
 #include "core/core.h"
+#include "core/cost.h"
 #include "wrapper/kprobes.h"
 #include "tramp.h"
 
@@ -92,11 +93,9 @@ NOKPROBE_SYMBOL(sw_tf_real_caller);
  * companion (an RCU-sched read-side section its detach waits for).  No
  * locks, no allocation.
  */
-notrace void sw_tramp_enter(void *frame)
+static __always_inline void sw_tramp_enter_work(struct sw_tramp_frame *f,
+						struct sw_tramp *t)
 {
-	struct sw_tramp_frame *f = frame;
-	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
-
 	if (unlikely(!t) || unlikely(!READ_ONCE(t->armed)))
 		return;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
@@ -106,6 +105,28 @@ notrace void sw_tramp_enter(void *frame)
 		atomic_long_inc(&t->reentry);
 	}
 	this_cpu_dec(sw_tramp_busy);
+}
+
+/* The entry half timed, on a run sw_cost_due() chose (core/cost.h). */
+static noinline notrace void sw_tramp_enter_timed(struct sw_tramp_frame *f)
+{
+	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
+	u64 t0 = sw_cost_begin();
+
+	sw_tramp_enter_work(f, t);
+	sw_cost_end(t ? t->target.aggs->cost : NULL, SW_COST_TRAMP,
+		    SW_COST_ENTRY, t0);
+}
+NOKPROBE_SYMBOL(sw_tramp_enter_timed);
+
+notrace void sw_tramp_enter(void *frame)
+{
+	struct sw_tramp_frame *f = frame;
+
+	if (sw_cost_due())
+		sw_tramp_enter_timed(f);
+	else
+		sw_tramp_enter_work(f, READ_ONCE(sw_tramp_slot[f->idx]));
 }
 NOKPROBE_SYMBOL(sw_tramp_enter);
 
@@ -128,11 +149,9 @@ NOKPROBE_SYMBOL(sw_tramp_enter);
  * counted in miss_reentry, its pending entry (if any) recovered by the
  * pending stack as orphaned.
  */
-notrace void sw_tramp_exit(void *frame)
+static __always_inline void sw_tramp_exit_work(struct sw_tramp_frame *f,
+					       struct sw_tramp *t)
 {
-	struct sw_tramp_frame *f = frame;
-	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
-
 	if (unlikely(!t) || unlikely(t->seq != f->seq))
 		return;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
@@ -142,6 +161,28 @@ notrace void sw_tramp_exit(void *frame)
 	} else
 		atomic_long_inc(&t->reentry);
 	this_cpu_dec(sw_tramp_busy);
+}
+
+/* The exit half timed, on a run sw_cost_due() chose (core/cost.h). */
+static noinline notrace void sw_tramp_exit_timed(struct sw_tramp_frame *f)
+{
+	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
+	u64 t0 = sw_cost_begin();
+
+	sw_tramp_exit_work(f, t);
+	sw_cost_end(t ? t->target.aggs->cost : NULL, SW_COST_TRAMP,
+		    SW_COST_EXIT, t0);
+}
+NOKPROBE_SYMBOL(sw_tramp_exit_timed);
+
+notrace void sw_tramp_exit(void *frame)
+{
+	struct sw_tramp_frame *f = frame;
+
+	if (sw_cost_due())
+		sw_tramp_exit_timed(f);
+	else
+		sw_tramp_exit_work(f, READ_ONCE(sw_tramp_slot[f->idx]));
 }
 NOKPROBE_SYMBOL(sw_tramp_exit);
 

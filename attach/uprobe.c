@@ -62,6 +62,7 @@
 
 #include "control/control.h"
 #include "core/core.h"
+#include "core/cost.h"
 #include "attach.h"
 
 /* Filters that hold for a whole process: decided per address space. */
@@ -178,6 +179,25 @@ static bool sw_up_filter(SW_UPROBE_FILTER_ARGS(uc, mm))
 NOKPROBE_SYMBOL(sw_up_filter);
 
 /*
+ * sw_up_cost() - where a timed run of a site's handler is folded: its one
+ * probe's cost accumulators, or none when the site has several probes or
+ * a span's point (the run then counts in its CPU's estimate only).
+ * Context: as sw_up_entry().
+ */
+static __always_inline struct sw_cost_acc __percpu *
+sw_up_cost(const struct sw_uset *set)
+{
+	const struct sw_uprobe *u;
+
+	if (set->n != 1)
+		return NULL;
+	u = set->p[0];
+	if (u->on_entry || u->on_return || !u->target.aggs)
+		return NULL;
+	return u->target.aggs->cost;
+}
+
+/*
  * sw_up_entry() - uprobe handler, at the function's first instruction:
  * the entry half of each armed probe of the site, in order.
  * Context: the probed task, process context, preemption enabled (see the
@@ -189,10 +209,14 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
 	struct sw_uset *set;
-	bool wanted;
+	bool wanted, timed;
+	u64 t0 = 0;
 	int i;
 
 	preempt_disable();
+	timed = sw_cost_due();
+	if (timed)
+		t0 = sw_cost_begin();
 	set = rcu_dereference_sched(site->set);
 	wanted = !set->n;	/* a site on its way out: leave it be */
 	for (i = 0; i < set->n; i++) {
@@ -215,6 +239,8 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 		else if (!wanted && sw_up_wants_current(u))
 			wanted = true;
 	}
+	if (timed)
+		sw_cost_end(sw_up_cost(set), SW_COST_UPROBE, SW_COST_ENTRY, t0);
 	preempt_enable();
 	return wanted ? 0 : UPROBE_HANDLER_REMOVE;
 }
@@ -235,9 +261,14 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
 	struct sw_uset *set;
+	bool timed;
+	u64 t0 = 0;
 	int i;
 
 	preempt_disable();
+	timed = sw_cost_due();
+	if (timed)
+		t0 = sw_cost_begin();
 	set = rcu_dereference_sched(site->set);
 	for (i = set->n - 1; i >= 0; i--) {
 		struct sw_uprobe *u = set->p[i];
@@ -252,6 +283,8 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 		if (sw_up_wants_current(u))
 			sw_core_exit_stacked(u, &u->target, regs);
 	}
+	if (timed)
+		sw_cost_end(sw_up_cost(set), SW_COST_UPROBE, SW_COST_EXIT, t0);
 	preempt_enable();
 	return 0;
 }

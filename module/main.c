@@ -78,6 +78,7 @@ static int __init stopwatch_init(void)
 	ret = sw_core_init();
 	if (ret)
 		goto out_pmu_exit;
+	sw_cost_calibrate();
 	ret = sw_registry_init();
 	if (ret)
 		goto out_core_cleanup;

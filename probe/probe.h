@@ -19,6 +19,7 @@
 #include "agg/agg.h"
 #include "attach/attach.h"
 #include "core/core.h"
+#include "core/cost.h"
 #include "pmu/pmu.h"
 
 /**

@@ -24,16 +24,17 @@
  * probe is attached (attach: SW_STATS_ATTACH_*, lib/attachtab.h) and
  * why a kernel function with attach=auto is not on a trampoline
  * (attach_err: a positive errno, 0 when it is or was not asked to be);
- * last whether its function went with its module (detached: 1, the
- * probe counts nothing more; 0 otherwise), and the wall time's
- * percentiles (p50_ns, p90_ns, p99_ns, p999_ns: sw_lhist_quantile()).
+ * whether its function went with its module (detached: 1, the
+ * probe counts nothing more; 0 otherwise), the wall time's percentiles
+ * (p50_ns, p90_ns, p99_ns, p999_ns: sw_lhist_quantile()), and last what
+ * its calls cost the machine (sw_probe_cost()).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
 		   SW_COLS_STATS_HEAD);
 	sw_evgen_header(m, set);
-	seq_printf(m, " %10s %14s %14s %6s %10s %8s %12s %12s %12s %12s\n",
+	seq_printf(m, " %10s %14s %14s %6s %10s %8s %12s %12s %12s %12s %8s %13s %14s\n",
 		   SW_COLS_STATS_TAIL);
 }
 
@@ -71,6 +72,29 @@ static int sw_probe_detached(struct sw_probe *p)
 	return p->tramp ? sw_tramp_detached(&p->tp) : sw_kretprobe_gone(&p->kp);
 }
 
+/*
+ * sw_probe_cost() - what one call of @p costs, in ns, observed: the mean
+ * time of its entry handler plus that of its exit handler, over the runs
+ * sampled since the probe was added (core/cost.h; a reset does not clear
+ * them), plus its mechanism's fixed cost per call, the part around the
+ * handlers (kprobe and kretprobe machinery), where it was measured at
+ * load (@fixed: that part, 0 where not measured and not included: a
+ * trampoline's stub and ftrace's call to it, a uprobe's breakpoint and
+ * return trap).  0 and 0 until a run of the probe has been sampled.
+ * Context: process context.
+ */
+static u64 sw_probe_cost(struct sw_probe *p, u64 *fixed)
+{
+	enum sw_cost_mech mech = p->upath ? SW_COST_UPROBE :
+				 p->tramp ? SW_COST_TRAMP :
+				 p->kp.krp.kp.flags & KPROBE_FLAG_FTRACE ?
+				 SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+	u64 samples, ns = sw_cost_acc_mean(p->aggs.cost, &samples);
+
+	*fixed = samples ? sw_cost_fixed(mech) : 0;
+	return samples ? ns + *fixed : 0;
+}
+
 /**
  * sw_stats_row() - one probe's row of the stats file.
  * @m:   seq_file
@@ -84,8 +108,8 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	struct sw_timing *tm = buf->tm;
 	const struct sw_stats *st = &tm->st;
 	unsigned long miss_max, miss_re;
+	u64 filtered[3], cost, fixed;
 	struct sw_evgen *evs;
-	u64 filtered[3];
 
 	sw_gen_read(g, tm);
 	sw_gen_filtered(g, filtered);
@@ -97,14 +121,24 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	evs = rcu_dereference_protected(p->aggs.evs, 1);
 	if (evs)
 		sw_evgen_cols(m, evs, &buf->evr);
-	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d %12llu %12llu %12llu %12llu\n",
+	cost = sw_probe_cost(p, &fixed);
+	/*
+	 * The estimated total: every call the probe saw, measured or
+	 * filtered (one filtered at entry ran only the entry half: counted
+	 * whole, an upper estimate).
+	 */
+	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d %12llu %12llu %12llu %12llu %8llu %13llu %14llu\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
 		   filtered[SW_FILTERED_LONG],
 		   p->upath ? SW_STATS_ATTACH_UPROBE :
 		   p->tramp ? SW_STATS_ATTACH_TRAMPOLINE :
 			      SW_STATS_ATTACH_KRETPROBE,
 		   p->attach_err, sw_probe_detached(p), tm->pct[SW_PCT_50],
-		   tm->pct[SW_PCT_90], tm->pct[SW_PCT_99], tm->pct[SW_PCT_999]);
+		   tm->pct[SW_PCT_90], tm->pct[SW_PCT_99], tm->pct[SW_PCT_999],
+		   cost, fixed,
+		   cost * (st->count + filtered[SW_FILTERED_ENTRY] +
+			   filtered[SW_FILTERED_SHORT] +
+			   filtered[SW_FILTERED_LONG]));
 }
 
 /**

@@ -28,6 +28,7 @@
 #include "wrapper/timekeeping.h"
 #include "wrapper/tracepoint.h"
 #include "core/core.h"
+#include "core/cost.h"
 #include "attach/attach.h"
 #include "sampler/trace.h"
 #include "span.h"
@@ -237,11 +238,12 @@ static void sw_span_close(struct sw_span *sp, const u64 k[2], u32 nkeys,
 NOKPROBE_SYMBOL(sw_span_close);
 
 /*
- * sw_span_hit() - a point was hit.
+ * sw_span_hit_work() - a point was hit.
  * Context: the point's handler: preemption disabled, maybe IRQs off or
  * NMI; the same under PREEMPT_RT.  No locks, no allocation.
  */
-static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
+static void sw_span_hit_work(struct sw_span_pt *pt, const u64 *args,
+			     u64 retval)
 {
 	const struct sw_span_point *p = &pt->p;
 	struct sw_span *sp = pt->span;
@@ -302,6 +304,37 @@ static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
 	 */
 	sw_span_ev_open(sp, k, &st);
 	sw_span_table_put(s, &st);
+}
+NOKPROBE_SYMBOL(sw_span_hit_work);
+
+/*
+ * sw_span_hit_timed() - the same, timed (core/cost.h): counted in its
+ * CPU's estimate of stopwatch's time, without the mechanism's fixed part
+ * (not measured for span points).
+ * Context: as sw_span_hit_work().
+ */
+static noinline void sw_span_hit_timed(struct sw_span_pt *pt,
+				       const u64 *args, u64 retval)
+{
+	u64 t0 = sw_cost_begin();
+
+	sw_span_hit_work(pt, args, retval);
+	sw_cost_end(NULL, SW_COST_SPAN,
+		    pt->p.role == SW_PT_STOP ? SW_COST_EXIT : SW_COST_ENTRY, t0);
+}
+NOKPROBE_SYMBOL(sw_span_hit_timed);
+
+/*
+ * sw_span_hit() - a point was hit: sw_span_hit_work(), timed on the runs
+ * sw_cost_due() chooses.
+ * Context: as sw_span_hit_work().
+ */
+static void sw_span_hit(struct sw_span_pt *pt, const u64 *args, u64 retval)
+{
+	if (sw_cost_due())
+		sw_span_hit_timed(pt, args, retval);
+	else
+		sw_span_hit_work(pt, args, retval);
 }
 NOKPROBE_SYMBOL(sw_span_hit);
 

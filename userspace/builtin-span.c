@@ -29,6 +29,7 @@
 #include "control/span-btf.h"
 #include "control/target.h"
 #include "control/upoint.h"
+#include "output/cost.h"
 #include "output/stat-display.h"
 
 #define SW_SPAN_MAXPT 8
@@ -478,7 +479,8 @@ static int sw_span_human(FILE *out, const struct sw_span_args *a, char **hdr,
 }
 
 static int sw_span_report(FILE *out, const struct sw_span_args *a,
-			  const char *dir, const char *id, const char *name)
+			  const char *dir, const char *id, const char *name,
+			  const struct sw_overhead *cost)
 {
 	char *stats = NULL, *hist = NULL, **hdr = NULL, **val = NULL, path[160];
 	uint64_t div = 1;
@@ -502,6 +504,7 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 		fprintf(out, "{\"span\":\"%s\"", name);
 		for (i = 1; i < n; i++)
 			fprintf(out, ",\"%s\":%s", hdr[i], val[i]);
+		sw_cost_json(out, &cost[0], &cost[1]);
 		fprintf(out, "}\n");
 		goto cleanup;
 	}
@@ -509,6 +512,7 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 		ret = sw_span_human(out, a, hdr, val, n, name, div);
 		if (!ret && hist)
 			fprintf(out, "\n%s", hist);
+		sw_cost_fprint(out, &cost[0], &cost[1]);
 		goto cleanup;
 	}
 	fprintf(out, "%s\n", name);
@@ -524,6 +528,7 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 	}
 	if (hist)
 		fprintf(out, "\n%s", hist);
+	sw_cost_fprint(out, &cost[0], &cost[1]);
 cleanup:
 	for (i = 0; hdr && i < 128; i++) {
 		free(hdr[i]);
@@ -538,6 +543,7 @@ cleanup:
 
 int cmd_span(int argc, char **argv)
 {
+	struct sw_overhead cost[2] = { 0 };
 	struct sw_span_args a = { 0 };
 	struct sw_err err = { "" };
 	char *dir = NULL, *line = NULL, name[80], id[80], rm[96];
@@ -610,6 +616,9 @@ int cmd_span(int argc, char **argv)
 	if (a.keep)
 		goto cleanup;
 	added = true;
+	/* What stopwatch costs meanwhile: unknown (not said) without it. */
+	if (sw_overhead_read(dir, &cost[0], NULL))
+		cost[0].have = false;
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1)
 			ret = -errno;
@@ -619,8 +628,10 @@ int cmd_span(int argc, char **argv)
 	if (!ret)
 		sw_span_wait(&a, child, &status);
 	child = 0;
+	if (sw_overhead_read(dir, &cost[1], NULL))
+		cost[1].have = false;
 	if (!ret)
-		ret = sw_span_report(out, &a, dir, id, name);
+		ret = sw_span_report(out, &a, dir, id, name, cost);
 cleanup:
 	if (added) {
 		snprintf(rm, sizeof(rm), "-%s\n", id);

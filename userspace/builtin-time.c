@@ -561,6 +561,9 @@ int cmd_time(int argc, char **argv)
 	r.events = events;
 	r.filtered = po.min_ns || po.max_ns || po.pid || po.tgid || po.follow ||
 		     po.comm || po.cgroup || po.cpus;
+	/* What stopwatch costs meanwhile: unknown (not said) without it. */
+	if (sw_overhead_read(dir, &r.cost0, NULL))
+		r.cost0.have = false;
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1) {
 			ret = -errno;
@@ -571,6 +574,8 @@ int cmd_time(int argc, char **argv)
 	}
 	ret = sw_time_wait(&a, dir, &r, child, &status);
 	child = 0;
+	if (sw_overhead_read(dir, &r.cost1, NULL))
+		r.cost1.have = false;
 	if (!ret)
 		ret = sw_time_report_load(&r, dir);
 remove:

@@ -25,6 +25,7 @@
 #include "control/span-btf.h"
 #include "control/target.h"
 #include "control/upoint.h"
+#include "output/cost.h"
 
 struct sw_trace_args {
 	struct sw_target t;
@@ -167,6 +168,7 @@ static int sw_trace_spans_check(const char *dir)
 
 int cmd_trace(int argc, char **argv)
 {
+	struct sw_overhead cost[2] = { 0 };
 	struct sw_trace_args a = { 0 };
 	struct sw_pattern_src src = { 0 };
 	struct sw_expansion e = { 0 };
@@ -253,9 +255,14 @@ record:
 		close(fd);
 		file = tmp;
 	}
+	/* What stopwatch costs meanwhile: unknown (not said) without it. */
+	if (sw_overhead_read(dir, &cost[0], NULL))
+		cost[0].have = false;
 	ret = sw_trace_record(&a, dir, file);
 	if (ret)
 		goto cleanup;
+	if (sw_overhead_read(dir, &cost[1], NULL))
+		cost[1].have = false;
 	if (added) {
 		free(line);
 		line = sw_ctl_build('-', e.name, e.n, tag, NULL);
@@ -277,6 +284,10 @@ record:
 		if (fflush(stdout) && !ret)
 			ret = -EIO;
 	}
+	/* The report's last line; beside a JSON or a file, on stderr. */
+	if (!ret)
+		sw_cost_fprint(a.output || a.json ? stderr : stdout, &cost[0],
+			       &cost[1]);
 cleanup:
 	if (added) {
 		free(line);

@@ -31,9 +31,11 @@
  *      columns), read from the log-linear histograms; the hists file's
  *      row titles go on with the same percentiles (a 1.5 reader of the
  *      hists file refuses them: its parser takes no more than stddev)
+ * 1.7: cost_ns, cost_fixed_ns, cost_total_ns appended after the
+ *      percentiles (what the probe's own handlers cost); the overhead file
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 6
+#define SW_STATS_FORMAT_MINOR 7
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -46,6 +48,7 @@
 #define SW_FILE_KEYS		"keys"
 #define SW_FILE_HISTS		"hists"
 #define SW_DIR_HIST		"hist"
+#define SW_FILE_OVERHEAD	"overhead"
 
 /* The version file's line that names the statistics layout. */
 #define SW_VERSION_FORMAT_KEY	"stats_format"
@@ -88,6 +91,9 @@
 #define SW_COL_P90_NS		"p90_ns"
 #define SW_COL_P99_NS		"p99_ns"
 #define SW_COL_P999_NS		"p999_ns"
+#define SW_COL_COST_NS		"cost_ns"
+#define SW_COL_COST_FIXED_NS	"cost_fixed_ns"
+#define SW_COL_COST_TOTAL_NS	"cost_total_ns"
 
 /* Lists, in the files' order: initializers of arrays, or printf arguments. */
 #define SW_COLS_TIMING SW_COL_CALLS, SW_COL_MIN_NS, SW_COL_AVG_NS, \
@@ -99,9 +105,29 @@
 #define SW_COLS_CPI SW_COL_CPI_MIN, SW_COL_CPI_AVG, SW_COL_CPI_MAX
 #define SW_COLS_STATS_TAIL SW_COL_FILTERED, SW_COL_FILTERED_SHORT, \
 	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED, \
-	SW_COLS_PCT
+	SW_COLS_PCT, SW_COL_COST_NS, SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS
 /* The percentiles, enum sw_pct's order (lib/stats.h). */
 #define SW_COLS_PCT SW_COL_P50_NS, SW_COL_P90_NS, SW_COL_P99_NS, SW_COL_P999_NS
 #define SW_COLS_KEYS_HEAD SW_COL_PROBE, SW_COL_KEY, SW_COLS_TIMING
+
+/*
+ * The overhead file: stopwatch's share of each CPU.  A line
+ * "SW_OVERHEAD_INTERVAL NS" (the wall-clock interval since the previous
+ * read of the file, or since load), a line "SW_OVERHEAD_FIXED" followed by
+ * pairs of a mechanism's name and its fixed nanoseconds per call included
+ * in the estimates (0: not measured, not included), last the pair
+ * SW_OVERHEAD_SELF and the nanoseconds an empty timed window reads, taken
+ * off each timed run; then a table:
+ * SW_COLS_OVERHEAD, one row per online CPU, last the row SW_OVERHEAD_ALL
+ * (its share is of all the online CPUs together; its samples column "-").
+ * share_pct, ns and runs are over the interval; total_ns and total_runs
+ * since load; samples is the timed handler runs since load.
+ */
+#define SW_OVERHEAD_INTERVAL	"interval_ns"
+#define SW_OVERHEAD_FIXED	"fixed_ns"
+#define SW_OVERHEAD_ALL		"all"
+#define SW_OVERHEAD_SELF	"self"
+#define SW_COLS_OVERHEAD "cpu", "share_pct", "ns", "runs", "total_ns", \
+	"total_runs", "samples"
 
 #endif

@@ -539,7 +539,8 @@ struct sw_prom_ctx {
 /* Columns the Prometheus writer maps onto named metrics. */
 static const char *const sw_prom_known[] = {
 	SW_COLS_TIMING, SW_COL_MISSED, SW_COL_MISS_MAXACTIVE,
-	SW_COL_MISS_REENTRY, SW_COL_MIGRATED, SW_COLS_PCT,
+	SW_COL_MISS_REENTRY, SW_COL_MIGRATED, SW_COLS_PCT, SW_COL_COST_NS,
+	SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS,
 };
 
 static const struct {
@@ -552,6 +553,12 @@ static const struct {
 	{ SW_COL_MAX_NS, "duration_max_seconds", "Longest call" },
 	{ SW_COL_STDDEV_NS, "duration_stddev_seconds",
 	  "Standard deviation of the call duration" },
+	{ SW_COL_COST_NS, "cost_per_call_seconds",
+	  "What one call costs in stopwatch's handlers, observed on sampled calls, with the mechanism's fixed part where measured" },
+	{ SW_COL_COST_FIXED_NS, "cost_fixed_per_call_seconds",
+	  "The mechanism's fixed part of the cost per call (0: not measured, not included)" },
+	{ SW_COL_COST_TOTAL_NS, "cost_seconds",
+	  "Estimated total cost of the probe's calls" },
 };
 
 static bool sw_prom_is_known(const char *col)

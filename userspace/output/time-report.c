@@ -11,6 +11,7 @@
 #include "control/debugfs.h"
 #include "control/pmu-events.h"
 #include "base/json.h"
+#include "output/cost.h"
 #include "control/probe-spec.h"
 #include "output/stat-display.h"
 #include "output/time-report.h"
@@ -285,7 +286,10 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 		sw_json_str(f, r->tag);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"elapsed_s\":%.3f,\"functions\":[", r->elapsed);
+	fprintf(f, ",\"elapsed_s\":%.3f", r->elapsed);
+	if (r->final)
+		sw_cost_json(f, &r->cost0, &r->cost1);
+	fputs(",\"functions\":[", f);
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
 		fputs(j ? ",{" : "{", f);
@@ -493,11 +497,19 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 	return sw_print_hists_keys(f, r, s);
 }
 
-int sw_time_report_print(FILE *f, const struct sw_time_report *r)
+int sw_time_report_print(FILE *f, struct sw_time_report *r)
 {
+	int ret;
+
 	if (!r->snap)
 		return 0;
-	return sw_time_report_fprint(f, r, r->snap);
+	r->final = true;
+	ret = sw_time_report_fprint(f, r, r->snap);
+	if (!ret && !r->json) {
+		sw_cost_fprint(f, &r->cost0, &r->cost1);
+		ret = ferror(f) ? -EIO : 0;
+	}
+	return ret;
 }
 
 int sw_time_report_fprint_delta(FILE *f, const struct sw_time_report *r,

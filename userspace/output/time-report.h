@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "control/overhead.h"
 #include "control/pattern.h"
 #include "control/snapshot.h"
 #include "base/table.h"
@@ -54,6 +55,8 @@ struct sw_time_report {
 	struct sw_table *keys;
 	unsigned int interval;
 	FILE *out;
+	struct sw_overhead cost0, cost1;	/* the overhead file, before and after */
+	bool final;	/* printing the final report: with the cost */
 };
 
 int sw_time_report_init(struct sw_time_report *r, const char *dir,
@@ -68,7 +71,7 @@ int sw_time_report_interval(struct sw_time_report *r, const char *dir,
 			    double at);
 
 /* Prints the final report. Return: 0, -ENOMEM or -EIO. */
-int sw_time_report_print(FILE *f, const struct sw_time_report *r);
+int sw_time_report_print(FILE *f, struct sw_time_report *r);
 
 /* Prints the final report of snapshot @s (host tests, and _print()). */
 int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,

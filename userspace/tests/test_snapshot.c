@@ -480,7 +480,7 @@ static void check_captured(const char *arch, const char *const *events,
 	static const char *const tail[] = {
 		"filtered", "filtered_short", "filtered_long", "attach",
 		"attach_err", "detached", "p50_ns", "p90_ns", "p99_ns",
-		"p999_ns",
+		"p999_ns", "cost_ns", "cost_fixed_ns", "cost_total_ns",
 	};
 	static const char *const probes[] = { "vfs_read", "vfs_write" };
 	char dir[64], name[64];
@@ -490,7 +490,7 @@ static void check_captured(const char *arch, const char *const *events,
 	snprintf(dir, sizeof(dir), "fixtures/%s", arch);
 	s = load_ok(dir, &all);
 	/* The columns, in the module's order; only cpi_* have decimals. */
-	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 10);
+	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 13);
 	for (i = 0; i < 10; i++, c++)
 		assert_string_equal(s->col[c], base[i]);
 	for (i = 0; i < nevents; i++)
@@ -503,7 +503,7 @@ static void check_captured(const char *arch, const char *const *events,
 		assert_string_equal(s->col[c++], "cpi_avg");
 		assert_string_equal(s->col[c++], "cpi_max");
 	}
-	for (i = 0; i < 10; i++, c++)
+	for (i = 0; i < 13; i++, c++)
 		assert_string_equal(s->col[c], tail[i]);
 	for (c = 0; c < s->ncols; c++)
 		assert_int_equal(s->places[c],

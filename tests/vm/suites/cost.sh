@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/suites/cost.sh - stopwatch's observed cost against an
+# independent measurement: a tight loop of getppid(2) (callrate) timed
+# without and with a kretprobe on the syscall; the extra time per call is
+# what the probe cost the workload, and the probe's cost_ns (its handlers,
+# timed on sampled runs, plus the kretprobe's fixed part calibrated at
+# load) must come within a stated bound of it.  The overhead file's
+# nanoseconds over the run must agree with calls x cost_ns, and its share
+# with those nanoseconds over the interval.  stopwatch time ends with its
+# cost line (--json has it, span and trace end with theirs too: in a
+# long run only, sw_long=1); a write to the overhead file and an unknown
+# option are refused with a message.  A few seconds per boot.
+#
+# Runs in the guest with the repository top as the working directory; uses
+# SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
+
+. "$SW_REPO/tests/vm/tap.sh"
+. "$SW_REPO/tests/vm/lib.sh"
+
+R=${SW_RESULTS:-/tmp}/cost
+mkdir -p "$R"
+CR=$P/callrate
+
+[ -x "$SW" ] || skip_all "$SW not built (see cost.prepare)"
+[ -r "$MOD" ] || skip_all "module $MOD not built"
+[ -x "$CR" ] || skip_all "$CR not built (see cost.prepare)"
+
+if [ "$SW_ARCH" = arm64 ]; then
+	SYS_GETPPID=__arm64_sys_getppid
+else
+	SYS_GETPPID=__x64_sys_getppid
+fi
+N=${SW_COST_N:-20000}
+RUNS=5
+
+# ov KEY: a value of the overhead file's "all" row by column name; reads
+# the file (so its interval restarts).
+ov() {
+	awk -v c="$1" '$1 == "cpu" { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == "all" && k { print $k }' "$D/overhead"
+}
+
+unload
+is "module loads" "$(load)" ok || skip_all "stopwatch.ko did not load"
+cp "$D/overhead" "$R/overhead.load"
+check "overhead file: interval, fixed costs, a row per online CPU and all" \
+	awk -v n="$(grep -c '^processor' /proc/cpuinfo)" '
+		NR == 1 && $1 == "interval_ns" && $2 > 0 { a = 1 }
+		NR == 2 && $1 == "fixed_ns" { b = 1 }
+		$1 ~ /^[0-9]+$/ { rows++ }
+		$1 == "all" { all = 1 }
+		END { exit !(a && b && all && (rows == n || n == 0)) }' "$R/overhead.load"
+diag "$(sed -n 2p "$R/overhead.load")"
+fixed=$(awk '$1 == "fixed_ns" { for (i = 2; i < NF; i += 2) if ($i == "kretprobe") print $(i + 1) }' "$R/overhead.load")
+check "the kretprobe's fixed cost was measured at load ($fixed ns)" \
+	test "${fixed:-0}" -gt 0
+is "a write to the overhead file is refused" "$(ctl overhead reset)" EPERM
+check "last_error says the overhead file is read-only" \
+	grep -q "overhead: read-only" "$D/last_error"
+
+# rate: the least ns per call of RUNS runs of N getppid calls (the run
+# least disturbed: in a guest without -icount the host's load moves the
+# times).
+rate() {
+	"$CR" getppid "$N" "$RUNS" | sed -n 's/^runs=\([^ ]*\).*/\1/p' |
+		tr ',' '\n' | sort -g | head -n 1
+}
+
+# The workload alone, then probed (attach=kretprobe: what calib measured),
+# then alone again: the bare rate is the lesser of the two.
+bare1=$(rate)
+is "probe $SYS_GETPPID" "$(ctl probes "+$SYS_GETPPID attach=kretprobe")" ok
+ov ns >/dev/null
+probed=$(rate)
+cp "$D/overhead" "$R/overhead.run"
+cp "$D/stats" "$R/stats.run"
+ctl probes "-$SYS_GETPPID" >/dev/null
+bare2=$(rate)
+base=$(awk -v a="$bare1" -v b="$bare2" 'BEGIN { print (a < b ? a : b) }')
+calls=$(col "$SYS_GETPPID" calls "$R/stats.run")
+cost=$(col "$SYS_GETPPID" cost_ns "$R/stats.run")
+cfix=$(col "$SYS_GETPPID" cost_fixed_ns "$R/stats.run")
+ctot=$(col "$SYS_GETPPID" cost_total_ns "$R/stats.run")
+ons=$(awk '$1 == "all" { print $3 }' "$R/overhead.run")
+oruns=$(awk '$1 == "all" { print $4 }' "$R/overhead.run")
+oint=$(awk '$1 == "interval_ns" { print $2 }' "$R/overhead.run")
+oshare=$(awk '$1 == "all" { print $2 }' "$R/overhead.run")
+ncpu=$(awk '$1 ~ /^[0-9]+$/ { n++ } END { print n }' "$R/overhead.run")
+diag "getppid: bare ${base} ns/call (${bare1}, ${bare2}), probed ${probed} ns/call; cost_ns $cost (fixed $cfix), calls $calls; overhead: $ons ns, $oruns runs, share $oshare% of $ncpu CPUs over $oint ns"
+printf 'arch=%s kernel=%s base=%s probed=%s cost_ns=%s fixed=%s calls=%s overhead_ns=%s runs=%s interval=%s share=%s\n' \
+	"$SW_ARCH" "$(uname -r)" "$base" "$probed" "$cost" "$cfix" "$calls" \
+	"$ons" "$oruns" "$oint" "$oshare" >>"$R/numbers"
+is "calls counted" "$calls" $((N * RUNS))
+check "cost_ns observed ($cost ns, of which fixed $cfix)" test "${cost:-0}" -gt 0
+# The bound: under -icount (sw_icount=1: guest time is guest instructions,
+# the host's load does not move it) the probe's observed cost within
+# [0.8, 1.25] x the workload's slowdown per call (the slowdown also holds
+# what no handler sees: cache and branch effects on the workload).
+# Without -icount (the x86_64 guests) a TCG guest's times move with the
+# host's load (bare rates of one boot seen 2x apart): a sanity factor of 4
+# only.
+if grep -qw sw_icount=1 /proc/cmdline; then
+	lo=0.8 hi=1.25
+else
+	lo=0.25 hi=4
+fi
+check "cost_ns $cost within [$lo, $hi] x the slowdown per call ($base -> $probed ns)" \
+	awk -v c="$cost" -v b="$base" -v p="$probed" -v lo="$lo" -v hi="$hi" \
+	'BEGIN { d = p - b; exit !(d > 0 && c >= d * lo && c <= d * hi) }'
+check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
+# The overhead file's estimate over the run (its gaps are random, mean 64
+# handler runs): within 25% of calls x cost_ns, and two runs per call.
+check "overhead ns over the run ($ons) within 25% of calls x cost_ns" \
+	awk -v o="$ons" -v c="$cost" -v n="$calls" \
+	'BEGIN { e = c * n; exit !(e > 0 && o >= e * 0.75 && o <= e * 1.25) }'
+check "overhead runs ($oruns) within 10% of 2 x calls" \
+	awk -v r="$oruns" -v n="$calls" \
+	'BEGIN { exit !(r >= 2 * n * 0.9 && r <= 2 * n * 1.1) }'
+check "overhead share ($oshare%) = ns / (interval x CPUs)" \
+	awk -v s="$oshare" -v o="$ons" -v i="$oint" -v n="$ncpu" \
+	'BEGIN { e = 100 * o / (i * n); exit !(s >= e - 0.002 && s <= e + 0.002) }'
+
+# stopwatch time: the cost line.
+"$SW" time --attach kretprobe --no-hist "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.out" 2>"$R/time.err"
+is "stopwatch time runs" "$?" 0
+line=$(grep '^stopwatch cost ' "$R/time.out")
+diag "$line"
+check "stopwatch time ends with its cost line" \
+	sh -c "tail -n 1 '$R/time.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+"$SW" time --no-such-option "$SYS_GETPPID" >/dev/null 2>"$R/badopt.err"
+is "stopwatch time --no-such-option fails (exit 1)" "$?" 1
+check "and names the option" grep -q "no-such-option" "$R/badopt.err"
+# The rest costs TCG seconds per command (pattern expansion, BTF): only
+# in a long run (boot with sw_long=1: tests/vm/run.sh --suite cost
+# --append sw_long=1).
+if [ "$(cmdarg sw_long)" = 1 ]; then
+	"$SW" time --json "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.json" 2>>"$R/time.err"
+	check "stopwatch time --json has stopwatch_cost" \
+		grep -Eq '"stopwatch_cost":\{"share_pct":[0-9.]+,"cpus":[0-9]+,"seconds":[0-9.]+,"calls":[0-9]+,"ns_per_call":[0-9.]+,"ns":[0-9]+\}' "$R/time.json"
+	# stopwatch span and trace end with theirs too (span points: their
+	# handlers' own time only, no mechanism part).
+	"$SW" span --start "$SYS_GETPPID:tid" --stop "$SYS_GETPPID%return:tid" \
+		-- "$CR" getppid "$N" 1 >"$R/span.out" 2>"$R/span.err"
+	diag "span: $(tail -n 1 "$R/span.out")"
+	check "stopwatch span ends with its cost line" \
+		sh -c "tail -n 1 '$R/span.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+	"$SW" trace "$SYS_GETPPID" -- "$CR" getppid 2000 1 >"$R/trace.out" 2>"$R/trace.err"
+	diag "trace: $(tail -n 1 "$R/trace.out")"
+	check "stopwatch trace ends with its cost line" \
+		sh -c "tail -n 1 '$R/trace.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+else
+	skip "time --json, span and trace cost lines: a long run only (sw_long=1)"
+fi
+
+unload
