@@ -43,6 +43,8 @@ struct sw_report_args {
 	bool quiet;
 	bool by_period;
 	bool no_demangle;
+	const char *vmlinux;
+	const char *kmod_dir;
 	double min_pct;
 	uint64_t limit;
 	uint32_t *pids;
@@ -217,6 +219,13 @@ static int sw_report_parse_args(int argc, char **argv, struct sw_report_args *a)
 		SW_OPT_STRING(0, "debuginfo-path", &a->debuginfo_path, "P",
 			      "where to find separate debuginfo (libdwfl syntax;\n"
 			      "default :.debug:/usr/lib/debug)"),
+		SW_OPT_STRING('k', "vmlinux", &a->vmlinux, "FILE",
+			      "the kernel's ELF file with debug information, for\n"
+			      "kernel source lines (default: Debian's\n"
+			      "linux-image-*-dbg path for the recorded release)"),
+		SW_OPT_STRING(0, "kmod-dir", &a->kmod_dir, "DIR",
+			      "look here first for modules' .ko files (their\n"
+			      "source lines; default /lib/modules/RELEASE)"),
 		SW_OPT_BOOL(0, "no-demangle", &a->no_demangle,
 			    "keep C++ and Rust symbol names mangled"),
 		SW_OPT_BOOL('q', "quiet", &a->quiet, "no '#' header lines"),
@@ -755,6 +764,8 @@ static int sw_report_load(struct sw_report *r)
 	so.debuginfo_path = a->debuginfo_path;
 	so.all_pids = a->all_pids || a->npids;
 	so.no_demangle = a->no_demangle;
+	so.vmlinux = a->vmlinux;
+	so.kmod_dir = a->kmod_dir;
 	so.warn = sw_report_warn;
 	ret = sw_session_open(a->input, &so, &r->s, &err);
 	if (ret) {

@@ -392,6 +392,73 @@ int sw_facts_write(struct swd_writer *w, struct sw_facts *f, bool deflate)
 	return ret;
 }
 
+/*
+ * The GNU build-id in a buffer of ELF notes (what /sys/kernel/notes and
+ * /sys/module/NAME/notes/.note.gnu.build-id hold): its length, or 0.
+ */
+static unsigned int sw_notes_build_id(const char *buf, size_t len,
+				      unsigned char *bid)
+{
+	size_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t nsz, dsz, type;
+		size_t name, desc;
+
+		memcpy(&nsz, buf + off, 4);
+		memcpy(&dsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name = off + 12;
+		desc = name + ((nsz + 3u) & ~3u);
+		if (desc > len || dsz > len - desc)
+			return 0;
+		if (type == 3 && nsz == 4 && !memcmp(buf + name, "GNU", 4) &&
+		    dsz > 0 && dsz <= SW_BUILD_ID_MAX) {
+			memcpy(bid, buf + desc, dsz);
+			return dsz;
+		}
+		off = desc + ((dsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/* "hex [kernel.kallsyms]" and "hex [module]" lines of the running kernel. */
+static void sw_kernel_build_ids(FILE *f)
+{
+	char hex[2 * SW_BUILD_ID_MAX + 1], path[320];
+	unsigned char bid[SW_BUILD_ID_MAX];
+	struct dirent *de;
+	unsigned int n;
+	size_t len;
+	char *buf;
+	DIR *d;
+
+	if (!sw_read_path("/sys/kernel/notes", &buf, &len)) {
+		n = sw_notes_build_id(buf, len, bid);
+		if (n)
+			fprintf(f, "%s [kernel.kallsyms]\n",
+				sw_build_id_hex(hex, bid, n));
+		free(buf);
+	}
+	d = opendir("/sys/module");
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/module/%s/notes/.note.gnu.build-id", de->d_name);
+		if (sw_read_path(path, &buf, &len))
+			continue;
+		n = sw_notes_build_id(buf, len, bid);
+		if (n)
+			fprintf(f, "%s [%s]\n", sw_build_id_hex(hex, bid, n),
+				de->d_name);
+		free(buf);
+	}
+	closedir(d);
+}
+
 int sw_recorder_finish_file(struct sw_recorder *r, const char *counters,
 			    const char *end_kv)
 {
@@ -412,6 +479,7 @@ int sw_recorder_finish_file(struct sw_recorder *r, const char *counters,
 			fprintf(f, "%s %s\n",
 				sw_build_id_hex(hex, bid, (unsigned int)n), p);
 	}
+	sw_kernel_build_ids(f);
 	if (fclose(f)) {
 		free(bids);
 		return -ENOMEM;

@@ -365,6 +365,8 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 	if (o) {
 		s->sym.no_src = o->no_src;
 		s->sym.no_demangle = o->no_demangle;
+		s->sym.vmlinux = o->vmlinux;
+		s->sym.kmod_dir = o->kmod_dir;
 		s->sym.warn = o->warn;
 		s->sym.warn_arg = o->warn_arg;
 	}
@@ -402,6 +404,9 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 	s->sym.build_id_of = sw_session_build_id;
 	s->sym.perfmap_arg = s;
 
+	memcpy(s->krelease, s->kernel.release, SW_RELEASE_LEN);
+	s->krelease[SW_RELEASE_LEN] = '\0';
+	s->sym.krelease = s->krelease;
 	sec = swd_find(s->file, SWD_SEC_KALLSYMS);
 	if (sec) {
 		char ref[SW_SYMNAME_LEN + 1];

@@ -82,6 +82,9 @@ static inline uint64_t sw_losses_samples(const struct sw_losses *l)
  *                  process tree
  * @no_src:         never look up source lines
  * @no_demangle:    keep C++ and Rust names mangled
+ * @vmlinux:        the kernel's ELF file with debug information (source
+ *                  lines of kernel code), or NULL to look for it
+ * @kmod_dir:       a folder to look in first for modules' files, or NULL
  * @warn:           called with warnings (missing files, stale builds)
  * @warn_arg:       its argument
  */
@@ -90,6 +93,8 @@ struct sw_session_opts {
 	bool all_pids;
 	bool no_src;
 	bool no_demangle;
+	const char *vmlinux;
+	const char *kmod_dir;
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
 };
@@ -110,6 +115,7 @@ struct sw_cpu_recs {
  * @stream:      the first SW_REC_STREAM found (settings), or zeroed
  * @have_stream: @stream is valid
  * @kernel:      the SW_REC_KERNEL record, or zeroed
+ * @krelease:    its release, NUL-terminated ("" when none)
  * @target_pid:  the recorded command's or -p process, 0 for all
  * @lost:        losses
  * @cpus:        records per CPU, in file order
@@ -137,6 +143,7 @@ struct sw_session {
 	struct sw_rec_stream stream;
 	bool have_stream;
 	struct sw_rec_kernel kernel;
+	char krelease[SW_RELEASE_LEN + 1];
 	uint32_t target_pid;
 	struct sw_losses lost;
 	struct sw_cpu_recs *cpus;

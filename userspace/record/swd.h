@@ -53,7 +53,9 @@
  * @SWD_SEC_KALLSYMS: /proc/kallsyms at record time (deflated)
  * @SWD_SEC_MODULES:  /proc/modules at record time
  * @SWD_SEC_RECORDS:  sampler records of CPU @arg, whole records only
- * @SWD_SEC_BUILDIDS: "hex-build-id path" lines of the mapped files
+ * @SWD_SEC_BUILDIDS: "hex-build-id path" lines of the mapped files, and of
+ *                    the kernel ("[kernel.kallsyms]") and its modules
+ *                    ("[name]") at record end
  * @SWD_SEC_PERFMAP:  /tmp/perf-@arg.map (JIT symbols) at record end
  * @SWD_SEC_VDSO:     the vdso image of the recording machine (deflated)
  * @SWD_SEC_COUNTERS: the sampler control file at the end of recording:

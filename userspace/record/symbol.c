@@ -3,10 +3,12 @@
  * symbol.c - symbols and source lines for sampled addresses, with elfutils
  * libdwfl for ELF images.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +26,27 @@
 /**
  * struct sw_dso - the symbolizer's state for one image.
  * @tried:     loading was attempted
+ * @kernel:    a kernel or module image (addresses go through @kname)
+ * @kother:    a file was found for it, but of another build (build-id)
+ * @cb:        @dwfl's callbacks (libdwfl keeps the pointer: they live as
+ *             long as the session)
  * @dwfl:      libdwfl session holding the one module, or NULL
  * @mod:       the module
  * @bias:      libdwfl's load bias of @mod (0: reported at link addresses)
  * @nload:     PT_LOAD segments
  * @load:      their file offset, size and virtual address
  * @perfmap:   JIT symbols of an anonymous image
+ * @kname:     kernel and module images: the ELF file's function symbols by
+ *             name (an address is found from its kallsyms name and offset,
+ *             whatever KASLR or the module loader did); NULL name = a name
+ *             the file has twice, not to be trusted
+ * @nkname:    their number
  */
 struct sw_dso {
 	bool tried;
+	bool kernel;
+	bool kother;
+	Dwfl_Callbacks cb;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	GElf_Addr bias;
@@ -43,6 +57,11 @@ struct sw_dso {
 		uint64_t vaddr;
 	} load[SW_MAX_LOADS];
 	struct sw_symtab perfmap;
+	struct sw_kname {
+		const char *name;
+		GElf_Addr addr;
+	} *kname;
+	size_t nkname;
 };
 
 static struct sw_dso *sw_dso_of(struct sw_machine *m, uint32_t image)
@@ -61,6 +80,7 @@ static void sw_dso_free(struct sw_dso *d)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	sw_symtab_free(&d->perfmap);
+	free(d->kname);
 	free(d);
 }
 
@@ -219,17 +239,22 @@ static void sw_warn(struct sw_symbolizer *s, const char *fmt, ...)
 	s->warn(s->warn_arg, msg);
 }
 
+/* @d's libdwfl callbacks: offline images, debuginfo on the search path. */
+static const Dwfl_Callbacks *sw_dso_callbacks(struct sw_symbolizer *s,
+					      struct sw_dso *d)
+{
+	d->cb.find_elf = dwfl_build_id_find_elf;
+	d->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	d->cb.section_address = dwfl_offline_section_address;
+	d->cb.debuginfo_path = &s->debuginfo_path;
+	return &d->cb;
+}
+
 /* Opens an ELF image (a file or the vdso bytes) with libdwfl. */
 static void sw_dso_load_elf(struct sw_symbolizer *s, uint32_t image,
 			    struct sw_dso *d)
 {
 	struct sw_image *img = &s->m->image[image];
-	Dwfl_Callbacks cb = {
-		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
-		.section_address = dwfl_offline_section_address,
-		.debuginfo_path = &s->debuginfo_path,
-	};
 	unsigned char bid[SW_BUILD_ID_MAX];
 	char h1[2 * SW_BUILD_ID_MAX + 1], h2[2 * SW_BUILD_ID_MAX + 1];
 	const char *path = img->path;
@@ -276,7 +301,7 @@ static void sw_dso_load_elf(struct sw_symbolizer *s, uint32_t image,
 			}
 		}
 	}
-	d->dwfl = dwfl_begin(&cb);
+	d->dwfl = dwfl_begin(sw_dso_callbacks(s, d));
 	if (!d->dwfl) {
 		close(fd);
 		return;
@@ -347,6 +372,205 @@ static uint64_t sw_dso_vaddr(const struct sw_dso *d, uint64_t off)
 	return off;
 }
 
+static int sw_kname_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sw_kname *)a)->name,
+		      ((const struct sw_kname *)b)->name);
+}
+
+/* The function symbols of a kernel or module ELF file, sorted by name. */
+static void sw_kdso_names(struct sw_dso *d)
+{
+	int n = dwfl_module_getsymtab(d->mod), i;
+	size_t k = 0, j;
+
+	if (n <= 0)
+		return;
+	d->kname = calloc((size_t)n, sizeof(*d->kname));
+	if (!d->kname)
+		return;
+	for (i = 1; i < n; i++) {
+		GElf_Addr addr;
+		GElf_Sym sym;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+
+		if (name && *name && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    sym.st_shndx != SHN_UNDEF) {
+			d->kname[k].name = name;
+			d->kname[k++].addr = addr;
+		}
+	}
+	qsort(d->kname, k, sizeof(*d->kname), sw_kname_cmp);
+	/* A name the file has twice (static functions) cannot be placed. */
+	for (j = 1; j < k; j++)
+		if (d->kname[j - 1].name && d->kname[j].name &&
+		    !strcmp(d->kname[j - 1].name, d->kname[j].name)) {
+			d->kname[j].addr = d->kname[j - 1].addr = 0;
+		}
+	d->nkname = k;
+}
+
+/* NAME.ko, NAME.ko.xz, ... (a '-' in a file name is '_' to the kernel). */
+static bool sw_kmod_name_is(const char *file, const char *name)
+{
+	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst",
+					   ".ko.gz", ".ko.debug" };
+	size_t n = strlen(name), i;
+
+	for (i = 0; i < n; i++)
+		if (!file[i] || (file[i] != name[i] &&
+				 !((file[i] == '-' || file[i] == '_') &&
+				   (name[i] == '-' || name[i] == '_'))))
+			return false;
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (!strcmp(file + n, ext[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Opens @path for a kernel image's source lines, if its build-id is the
+ * recorded one (or none was recorded): true when it is taken.
+ */
+static bool sw_kdso_open(struct sw_symbolizer *s, struct sw_dso *d,
+			 const char *image, const char *path)
+{
+	unsigned char want[SW_BUILD_ID_MAX];
+	unsigned int wsize = 0;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n;
+
+	if (s->build_id_of)
+		wsize = s->build_id_of(s->perfmap_arg, image, want);
+	d->dwfl = dwfl_begin(sw_dso_callbacks(s, d));
+	if (!d->dwfl)
+		return false;
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_offline(d->dwfl, image, path, -1);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	n = d->mod ? dwfl_module_build_id(d->mod, &bits, &vaddr) : -1;
+	if (d->mod && (!wsize || ((unsigned int)n == wsize &&
+				  !memcmp(bits, want, wsize)))) {
+		sw_kdso_names(d);
+		return true;
+	}
+	d->kother |= d->mod != NULL;
+	dwfl_end(d->dwfl);
+	d->dwfl = NULL;
+	d->mod = NULL;
+	return false;
+}
+
+/*
+ * Looks for module @name's file under @dir, @depth folders deep, and
+ * takes the first that sw_kdso_open() accepts (a build of another kernel
+ * beside it is passed over).
+ */
+static bool sw_kmod_find(struct sw_symbolizer *s, struct sw_dso *d,
+			 const char *image, const char *dir, const char *name,
+			 int depth)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	bool found = false;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return false;
+	while (!found && (de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (sw_kmod_name_is(de->d_name, name))
+			found = !access(path, R_OK) &&
+				sw_kdso_open(s, d, image, path);
+		else if (depth > 0 && de->d_type == DT_DIR)
+			found = sw_kmod_find(s, d, image, path, name, depth - 1);
+	}
+	closedir(dp);
+	return found;
+}
+
+/*
+ * A kernel or module image's ELF file with debug information: -k/--vmlinux
+ * or --kmod-dir first, then where Debian's linux-image-*-dbg and the
+ * module tree put them for the recorded release.
+ */
+static void sw_kdso_load(struct sw_symbolizer *s, uint32_t image,
+			 struct sw_dso *d)
+{
+	struct sw_image *img = &s->m->image[image];
+	const char *rel = s->krelease && *s->krelease ? s->krelease : NULL;
+	char path[PATH_MAX], dir[PATH_MAX], name[256];
+	const char *why = "no file with its debug information was found";
+	bool ok = false;
+	size_t n;
+
+	d->tried = true;
+	d->kernel = true;
+	if (img->kind == SW_IMG_KERNEL) {
+		/* Each a folder and a name, around the release. */
+		static const char *const at[][2] = {
+			{ "/usr/lib/debug/boot/vmlinux-", "" },
+			{ "/usr/lib/debug/lib/modules/", "/vmlinux" },
+			{ "/lib/modules/", "/build/vmlinux" },
+			{ "/boot/vmlinux-", "" },
+		};
+		size_t i;
+
+		if (s->vmlinux) {
+			ok = sw_kdso_open(s, d, img->path, s->vmlinux);
+			if (!ok)
+				why = "the -k/--vmlinux file is not the recorded kernel";
+		}
+		for (i = 0; !ok && !s->vmlinux && rel &&
+			    i < sizeof(at) / sizeof(at[0]); i++) {
+			snprintf(path, sizeof(path), "%s%s%s", at[i][0], rel,
+				 at[i][1]);
+			if (!access(path, R_OK))
+				ok = sw_kdso_open(s, d, img->path, path);
+		}
+	} else {
+		n = strlen(img->path);
+		if (n < 3 || n - 2 >= sizeof(name))
+			return;
+		memcpy(name, img->path + 1, n - 2);
+		name[n - 2] = '\0';
+		if (s->kmod_dir)
+			ok = sw_kmod_find(s, d, img->path, s->kmod_dir, name, 4);
+		if (!ok && rel) {
+			snprintf(dir, sizeof(dir), "/usr/lib/debug/lib/modules/%s", rel);
+			ok = sw_kmod_find(s, d, img->path, dir, name, 6);
+		}
+		if (!ok && rel) {
+			snprintf(dir, sizeof(dir), "/lib/modules/%s", rel);
+			ok = sw_kmod_find(s, d, img->path, dir, name, 6);
+		}
+	}
+	if (!ok && d->kother)
+		why = "the files found are other builds (their build-id is not the recorded one)";
+	if (!ok)
+		sw_warn(s, "%s: %s: its source lines are unknown", img->path, why);
+}
+
+/* An address inside a kernel or module function, in @d's ELF file. */
+static bool sw_kdso_addr(const struct sw_dso *d, const char *sym,
+			 uint64_t off, GElf_Addr *addr)
+{
+	struct sw_kname key = { .name = sym };
+	const struct sw_kname *k;
+
+	if (!d->nkname)
+		return false;
+	k = bsearch(&key, d->kname, d->nkname, sizeof(key), sw_kname_cmp);
+	if (!k || !k->addr)
+		return false;
+	*addr = k->addr + off;
+	return true;
+}
+
 static const char *sw_base(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -365,8 +589,14 @@ static int sw_res_srcline(struct sw_symbolizer *s, struct sw_symres *r,
 	r->flags |= SW_SYMRES_SRC;
 	r->srcline = s->m->unknown;
 	if (d && d->mod) {
-		Dwfl_Line *l = dwfl_module_getsrc(d->mod, r->vaddr + d->bias);
+		Dwfl_Line *l = NULL;
+		GElf_Addr a;
 
+		if (!d->kernel)
+			l = dwfl_module_getsrc(d->mod, r->vaddr + d->bias);
+		else if ((r->flags & SW_SYMRES_KNOWN) &&
+			 sw_kdso_addr(d, sw_str(s->m, r->sym), r->sym_off, &a))
+			l = dwfl_module_getsrc(d->mod, a);
 		if (l)
 			file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
 	}
@@ -503,10 +733,18 @@ int64_t sw_symbolize(struct sw_symbolizer *s, uint32_t image, uint64_t rel,
 	r = &s->res[id];
 	if (srcline && !s->no_src && !(r->flags & SW_SYMRES_SRC)) {
 		struct sw_image *img = &s->m->image[image];
-		struct sw_dso *d = img->kind == SW_IMG_FILE ||
-					   img->kind == SW_IMG_VDSO ?
-					   img->priv : NULL;
+		struct sw_dso *d = NULL;
 
+		if (img->kind == SW_IMG_FILE || img->kind == SW_IMG_VDSO) {
+			d = img->priv;
+		} else if (img->kind == SW_IMG_KERNEL ||
+			   img->kind == SW_IMG_MODULE) {
+			d = sw_dso_of(s->m, image);
+			if (!d)
+				return -ENOMEM;
+			if (!d->tried)
+				sw_kdso_load(s, image, d);
+		}
 		ret = sw_res_srcline(s, r, d);
 		if (ret)
 			return ret;

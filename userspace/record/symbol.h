@@ -69,6 +69,11 @@ struct sw_symres {
  * @build_id_of:    callback giving the build-id the recorder read from a
  *                  file (checked against the file when it is opened):
  *                  returns its size, or 0 when none was recorded
+ * @krelease:       the recorded kernel release (kernel and module files
+ *                  with debug information are looked for under it)
+ * @vmlinux:        the kernel's ELF file with debug information, or NULL
+ *                  to look where Debian's linux-image-*-dbg puts it
+ * @kmod_dir:       a folder to look in first for modules' files, or NULL
  * @no_src:         never look up source lines
  * @no_demangle:    keep C++ and Rust names of user code mangled
  * @warn:           called once per image with a problem (may be NULL)
@@ -90,6 +95,9 @@ struct sw_symbolizer {
 	void *perfmap_arg;
 	unsigned int (*build_id_of)(void *arg, const char *path,
 				    unsigned char *bid);
+	const char *krelease;
+	const char *vmlinux;
+	const char *kmod_dir;
 	bool no_src;
 	bool no_demangle;
 	void (*warn)(void *arg, const char *msg);

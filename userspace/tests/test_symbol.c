@@ -223,6 +223,56 @@ static void test_stale_build_id(void **state)
 }
 
 /*
+ * A module's code gets its source lines from its .ko (a relocatable
+ * file, found under kmod_dir by the module's name), placed through the
+ * function's kallsyms name and offset: the load address does not matter.
+ * A .ko whose build-id is not the recorded one is not used.
+ */
+static void test_module_srcline(void **state)
+{
+	static const char ks[] =
+		"ffffffffc0a00000 t mod_hot\t[symmod]\n"
+		"ffffffffc0a00400 t mod_warm\t[symmod]\n";
+	const struct sw_symres *r;
+	struct ctx *c = ctx_new(NULL);
+	int64_t img, id;
+
+	(void)state;
+	assert_int_equal(sw_symbolizer_set_kallsyms(&c->s, ks, sizeof(ks) - 1,
+						    NULL, 0), 0);
+	c->s.kmod_dir = symbin();
+	c->s.krelease = "0.0-test";
+	img = sw_machine_image(&c->m, SW_IMG_MODULE, "[symmod]", 0, NULL, 0);
+	assert_true(img >= 0);
+	id = sw_symbolize(&c->s, (uint32_t)img, 0xffffffffc0a00000ull, true);
+	assert_true(id >= 0);
+	r = sw_symres_get(&c->s, (uint32_t)id);
+	assert_string_equal(sw_str(&c->m, r->sym), "mod_hot");
+	assert_string_equal(sw_str(&c->m, r->srcline), "symmod.c:301");
+	id = sw_symbolize(&c->s, (uint32_t)img, 0xffffffffc0a00400ull, true);
+	assert_true(id >= 0);
+	r = sw_symres_get(&c->s, (uint32_t)id);
+	assert_string_equal(sw_str(&c->m, r->sym), "mod_warm");
+	assert_string_equal(sw_str(&c->m, r->srcline), "symmod.c:321");
+	ctx_free(c);
+
+	c = ctx_new(NULL);
+	assert_int_equal(sw_symbolizer_set_kallsyms(&c->s, ks, sizeof(ks) - 1,
+						    NULL, 0), 0);
+	c->s.kmod_dir = symbin();
+	c->s.build_id_of = wrong_build_id;
+	img = sw_machine_image(&c->m, SW_IMG_MODULE, "[symmod]", 0, NULL, 0);
+	id = sw_symbolize(&c->s, (uint32_t)img, 0xffffffffc0a00000ull, true);
+	assert_true(id >= 0);
+	r = sw_symres_get(&c->s, (uint32_t)id);
+	assert_string_equal(sw_str(&c->m, r->sym), "mod_hot");
+	assert_string_equal(sw_str(&c->m, r->srcline), "[unknown]");
+	assert_non_null(strstr(c->warned, "[symmod]: "));
+	assert_non_null(strstr(c->warned, "source lines are unknown"));
+	ctx_free(c);
+}
+
+/*
  * A real PIE process with a shared library at randomized addresses: its
  * own function pointers, resolved through MMAP records made from its
  * /proc/self/maps, give its own names and lines.
@@ -380,6 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie_nopie_lib),
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_module_srcline),
 		cmocka_unit_test(test_separate_debuginfo),
 		cmocka_unit_test(test_stale_build_id),
 		cmocka_unit_test(test_live_process),

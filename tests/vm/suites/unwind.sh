@@ -205,6 +205,59 @@ diag "mangled: $dm of $all samples under main;swdemo::outer;sw::demo::Widget::sp
 cmp_ge "C++ and Rust frames demangled (samples in Widget::spin under swdemo::outer)" "$dm" 100
 is "--no-demangle: the same samples under the mangled names" "$raw" "$dm"
 
+# --- kernel source lines: the module's functions, from its own debug info ------
+# Samples in stopwatch.ko's handlers (a probe on getppid, called in a loop)
+# resolve to file:line through the .ko that --kmod-dir finds, whatever
+# address the loader gave the module; each line must exist in that file.
+GP=$(ksym '^__(x64|arm64)_sys_getppid$')
+"$SW" record -q -a -e $EV -F 1999 -o "$TMP/kmod.swd" -- \
+	"$SW" time "$GP" -- "$P/getppid_loop" 200000 >/dev/null 2>&1
+"$SW" report -i "$TMP/kmod.swd" --sort image,symbol,srcline -q \
+	--kmod-dir "$(dirname "$MOD")" >"$TMP/kmod.txt" 2>"$TMP/kmod.err"
+# kmod_rows FILE: "rows-with-file:line rows-in-[stopwatch] good-c bad-c":
+# a line in a .c file must be in the project's file of that name, within
+# it; a header's line may be a kernel header's inlined into the module
+# (percpu.h, kprobes.h: names the project's wrappers share), not checked.
+kmod_rows() {
+	n=0 t=0 good=0 bad=0
+	while read -r _ _ img _ sym src; do
+		[ "$img" = "[stopwatch]" ] || continue
+		t=$((t + 1))
+		case $src in
+		*.[chS]:[0-9]*) ;;
+		*) echo "$sym (no line)" >>"$TMP/kmod.other"; continue ;;
+		esac
+		n=$((n + 1))
+		case $src in *.c:*) ;; *) echo "$sym $src" >>"$TMP/kmod.other"; continue ;; esac
+		# the module's sources: the top-level folders
+		f=$(find "$SW_REPO" -maxdepth 2 \( -name build -o -name .cache -o \
+			-name .git -o -name userspace -o -name tests \) -prune -o \
+			-name "${src%%:*}" -print 2>/dev/null | head -n 1)
+		if [ -n "$f" ] && [ "${src##*:}" -le "$(wc -l <"$f")" ]; then
+			good=$((good + 1))
+		else
+			bad=$((bad + 1))
+			echo "$sym $src (not in the project's file)" >>"$TMP/kmod.other"
+		fi
+	done <"$1"
+	echo "$n $t $good $bad"
+}
+: >"$TMP/kmod.other"
+set -- $(kmod_rows "$TMP/kmod.txt")
+diag "rows without a line or in headers: $(tr '\n' ' ' <"$TMP/kmod.other")"
+diag "stopwatch.ko rows: ${2:-0}, with file:line ${1:-0}, in the project's .c files ${3:-0}; e.g. $(grep -m 2 '\[stopwatch\]' "$TMP/kmod.txt" | tr -s ' ' | tr '\n' ' ')"
+cmp_ge "samples in stopwatch.ko's functions" "${2:-0}" 3
+# (a row without one: code of no line, cleanup_module's .exit.text, say)
+cmp_ge "stopwatch.ko rows: 90% have a source line (from the .ko's DWARF)" \
+	"$((${1:-0} * 100))" "$((${2:-1} * 90))"
+cmp_ge "... some in the project's .c files" "${3:-0}" 1
+is "... every .c line within the project's file of that name" "${4:-x}" 0
+"$SW" report -i "$TMP/kmod.swd" --sort image,symbol,srcline -q \
+	--kmod-dir /nonexistent -k /nonexistent >"$TMP/kmod0.txt" 2>"$TMP/kmod0.err"
+set -- $(kmod_rows "$TMP/kmod0.txt")
+check "without the file: no source lines, and a warning says why" \
+	sh -c "[ '${1:-1}' = 0 ] && grep -q 'source lines are unknown' '$TMP/kmod0.err'"
+
 # --- stock Debian programs: share of samples that reach __libc_start_main --------
 # reach FOLDED COMM: "reaching total" over the samples of COMM.
 reach() {
