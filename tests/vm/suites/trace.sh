@@ -4,7 +4,8 @@
 # and the trampoline, records written + lost = calls traced, one thread's
 # calls in time order, a call that migrates between CPUs (cpu_start !=
 # cpu_end), a user function's calls, --min filtering in the module, and
-# "stopwatch script --json" reading a saved recording back.  The recording
+# "stopwatch script --json" reading a saved recording back, and its
+# timelines (script --perfetto, --chrome) counted.  The recording
 # of the getppid run is kept in the results directory (trace-getppid.swd)
 # for the host's decoder tests.
 #
@@ -93,6 +94,84 @@ if "$SW" trace -o "$TMP/g.swd" "$GETPPID" -- "$P/getppid_loop" 300 \
 else
 	not_ok "trace -o" "$(cat "$TMP/o.err")"
 fi
+
+# --- timelines: script --perfetto and --chrome --------------------------------
+# The 300 calls of g.swd, and a recording with all a timeline shows:
+# $GETPPID traced with two events' deltas while "record -g" samples the
+# command.  Each export is counted by tests/timeline-check.py (its own
+# protobuf reader; python3's json), against what script --json reads
+# from the same file: a slice per call, a counter value per call and
+# event, a sample per sample.  The recording and both exports are kept
+# in the results directory (trace-timeline.*).
+TLC=$SW_REPO/userspace/tests/timeline-check.py
+# tl_counts SWD: "calls samples" of script --json of SWD.
+tl_counts() {
+	"$SW" script -i "$1" --json --all-pids >"$TMP/tl.json" 2>/dev/null
+	echo "$(grep -c '^{"type":"call",' "$TMP/tl.json") $(grep -c '^{"type":"sample",' "$TMP/tl.json")"
+}
+# tl_check NAME SWD NEV: both exports of SWD, checked.
+tl_check() {
+	set -- "$1" "$2" "$3" $(tl_counts "$2")
+	if ! "$SW" script -i "$2" --all-pids --perfetto "$TMP/$1.pftrace" \
+		--chrome "$TMP/$1.chrome.json" 2>"$TMP/$1.err"; then
+		not_ok "$1: script --perfetto --chrome" "$(cat "$TMP/$1.err")"
+		return
+	fi
+	is "$1: chrome: an X event per call" \
+		"$(grep -c '"ph":"X"' "$TMP/$1.chrome.json")" "$4"
+	is "$1: chrome: an i event per sample" \
+		"$(grep -c '"ph":"i"' "$TMP/$1.chrome.json")" "$5"
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip "$1: perfetto and chrome trace counts: no python3 in this guest"
+		return
+	fi
+	if ! python3 "$TLC" perfetto "$TMP/$1.pftrace" >"$TMP/$1.pf" 2>&1; then
+		not_ok "$1: perfetto trace holds together" "$(cat "$TMP/$1.pf")"
+		return
+	fi
+	diag "$1: $(tr '\n' ' ' <"$TMP/$1.pf")"
+	pf() { sed -n "s/^$1=//p" "$TMP/$2.pf"; }
+	is "$1: perfetto: a slice begin and end per call, none left open" \
+		"$(pf begin "$1") $(pf end "$1") $(pf open "$1")" "$4 $4 0"
+	is "$1: perfetto: a PerfSample per sample" "$(pf samples "$1")" "$5"
+	is "$1: perfetto: a counter value per call and event" \
+		"$(pf counter_values "$1")" "$(($4 * $3))"
+	check "$1: perfetto: slices named $GETPPID, a thread getppid_loop" \
+		sh -c "grep -qx 'names=.*$GETPPID.*' '$TMP/$1.pf' && grep -qx 'threads=.*getppid_loop.*' '$TMP/$1.pf'"
+	is "$1: chrome: the json parses, stack frames hold together" \
+		"$(python3 "$TLC" chrome "$TMP/$1.chrome.json" | sed -n 's/^ph_X=//p')" "$4"
+}
+if [ -s "$TMP/g.swd" ]; then
+	tl_check g "$TMP/g.swd" 0
+else
+	skip "timelines of g.swd: trace -o failed"
+fi
+if [ "$(ctl events cpu-clock,context-switches) $(ctl probes "+$GETPPID trace=on")" = "ok ok" ]; then
+	"$SW" record -q -e cpu-clock -F 999 -g -o "$TMP/tl.swd" -- \
+		"$P/getppid_loop" 3000 >/dev/null 2>"$TMP/tlrec.err"
+	is "timeline recording: record -g of traced calls, exit status 0" "$?" 0 ||
+		diag "$(tail -n 3 "$TMP/tlrec.err")"
+	ctl probes "-$GETPPID" >/dev/null
+	ctl events '' >/dev/null
+	set -- $(tl_counts "$TMP/tl.swd")
+	diag "timeline recording: $1 calls, $2 samples"
+	cmp_ge "timeline recording: the command's 3000 calls" "$1" 3000
+	tl_check tl "$TMP/tl.swd" 2
+	if [ -d "$SW_RESULTS" ]; then
+		cp "$TMP/tl.swd" "$SW_RESULTS/trace-timeline.swd"
+		cp "$TMP/tl.pftrace" "$SW_RESULTS/trace-timeline.pftrace" 2>/dev/null
+		cp "$TMP/tl.chrome.json" "$SW_RESULTS/trace-timeline.chrome.json" 2>/dev/null
+	fi
+else
+	not_ok "timeline recording: events and a traced $GETPPID" "$(cat "$D/last_error" 2>/dev/null)"
+	ctl probes "-$GETPPID" >/dev/null 2>&1
+	ctl events '' >/dev/null 2>&1
+fi
+# Bad input: an unwritable output, a recording cut short.
+"$SW" script -i "$TMP/g.swd" --perfetto /proc/nonexistent/x.pftrace \
+	2>"$TMP/bad.err" && rc=0 || rc=$?
+check "an unwritable --perfetto file: an error naming it (exit $rc)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'cannot write /proc/nonexistent/x.pftrace' '$TMP/bad.err'"
 
 # A call that sleeps on CPU 0 and returns on CPU 1.
 if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
