@@ -1256,10 +1256,10 @@ fi
 
 # --- script --perfetto / --chrome: timelines ---------------------------------
 # fixtures/trace/getppid-x86_64.swd (the module's): 300 traced getppid
-# calls of one thread; and swd-gen's recording with samples and traced
-# calls of two event deltas (a recording of the module's with samples is
-# megabytes of kernel symbols: tests/vm/suites/trace.sh checks one in the
-# guest).  Each export is read back three ways: protoc --decode with the
+# calls of one thread; and swd-gen's recording with samples, traced calls
+# of two event deltas and spans around them (a recording of the module's
+# with samples is megabytes of kernel symbols: tests/vm/suites/trace.sh
+# checks one in the guest).  Each export is read back three ways: protoc --decode with the
 # program's own perfetto_trace.proto, timeline-check.py (a protobuf
 # reader of its own, and python3's json), and speedscope in headless
 # Chromium for the Chrome JSON (scripts/deps.sh test installs them).
@@ -1307,6 +1307,16 @@ for tl in getppid gen; do
 			ok "$tl: protoc: the slices' name $fn and the thread's $th"
 		else
 			not_ok "$tl: protoc: the slices' name and the thread's" "no $fn or $th"
+		fi
+		if [ $tl = gen ]; then
+			# swd-gen's span "request" (SW_CALL_F_SPAN): a slice
+			# of that name, category span (iid 2), per sample
+			got="$(grep -c 'category_iids: 2$' "$tmp/$tl.txt") $(grep -c '"cat":"span"' "$tmp/$tl.chrome.json") $(grep -c '^{"name":"request","cat":"span"' "$tmp/$tl.chrome.json")"
+			if [ "$got" = "$samples $samples $samples" ] && grep -q 'name: "request"' "$tmp/$tl.txt"; then
+				ok "$tl: spans: slices named by the span, category span ($got)"
+			else
+				not_ok "$tl: spans: slices named by the span" "got $got, want $samples each"
+			fi
 		fi
 		if [ "$samples" -gt 0 ]; then
 			# each function name a sample's stack has in script --json

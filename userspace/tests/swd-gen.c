@@ -15,8 +15,9 @@
  * --warm-period P gives sym_warm's samples a period of P (periods vary
  * from sample to sample under a frequency, as with record -F).
  * --calls K adds K traced calls before each sample: the sampled process's
- * calls of "sym_work" (trace id 1), each with two event deltas (the
- * timeline exports' benchmark).
+ * calls of "sym_work" (trace id 1), each with two event deltas, the first
+ * of each K (K >= 2) a span "request" (span id 1) around the others (the
+ * timeline exports' tests and benchmark).
  *
  * The profile: process "symprog" (pid 1000, symprog-pie with
  * libsymlib.so) and a short-lived child "symchild" (pid 1001, fork + exec
@@ -247,13 +248,15 @@ static uint64_t ret_in(const struct img *im, const struct fn *f)
 	return im->base + f->vaddr + 1 + (f->size > 2 ? 4 % (f->size - 1) : 0);
 }
 
-/* A traced call of id 1 that returned at @t after @dur ns, two events. */
-static void call(int cpu, uint64_t t, uint32_t pid, uint32_t dur)
+/* A traced call (or @span) of id 1 that returned at @t after @dur ns,
+ * two events. */
+static void call(int cpu, uint64_t t, uint32_t pid, uint32_t dur, bool span)
 {
 	size_t size = sizeof(struct sw_rec_call) + 16;
 	struct sw_rec_call *c = rec(cpu, size);
 
-	hdr(&c->h, SW_REC_CALL, 2 << SW_CALL_NEV_SHIFT, size, t);
+	hdr(&c->h, SW_REC_CALL,
+	    2 << SW_CALL_NEV_SHIFT | (span ? SW_CALL_F_SPAN : 0), size, t);
 	c->pid = c->tid = pid;
 	c->dur = dur;
 	c->id = 1;
@@ -382,7 +385,7 @@ int main(int argc, char **argv)
 		 "command=symprog\ntarget_pid=%d\nstart_realtime_ns=1700000000000000000\n"
 		 "event=cpu-clock\nrate=period=%" PRIu64 "\nperiod=%" PRIu64 "\ncallchain=%s\n%s",
 		 PID_MAIN, PERIOD, PERIOD, stacks ? "kernel,user" : "none",
-		 ncalls ? "trace_ids=1:sym_work\n" : "");
+		 ncalls ? "trace_ids=1:sym_work\nspan_ids=1:request\n" : "");
 	swd_write_section(&w, SWD_SEC_META, 0, meta, strlen(meta), false);
 	swd_write_section(&w, SWD_SEC_KALLSYMS, 0, kallsyms,
 			  sizeof(kallsyms) - 1, true);
@@ -464,9 +467,12 @@ int main(int argc, char **argv)
 		}
 		if (!stacks)
 			nk = nu = 0;
-		for (k = 0; k < ncalls; k++)
+		/* the span from t - 400 us to t - 100 us, the calls in it */
+		for (k = ncalls >= 2; k < ncalls; k++)
 			call(cpu, t - 400000 + 100000 * k / ncalls + 50000 / ncalls,
-			     pid, (uint32_t)(40000 / ncalls + k));
+			     pid, (uint32_t)(40000 / ncalls + k), false);
+		if (ncalls >= 2)
+			call(cpu, t - 100000, pid, 300000, true);
 		sample(cpu, t, pid, ip, period, user, kfr, nk, ufr, nu);
 		taken[cpu]++;
 		written[cpu]++;

@@ -104,6 +104,7 @@ fi
 # event, a sample per sample.  The recording and both exports are kept
 # in the results directory (trace-timeline.*).
 TLC=$SW_REPO/userspace/tests/timeline-check.py
+t_tl=$(date +%s)
 # tl_counts SWD: "calls samples" of script --json of SWD.
 tl_counts() {
 	"$SW" script -i "$1" --json --all-pids >"$TMP/tl.json" 2>/dev/null
@@ -172,6 +173,7 @@ fi
 	2>"$TMP/bad.err" && rc=0 || rc=$?
 check "an unwritable --perfetto file: an error naming it (exit $rc)" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'cannot write /proc/nonexistent/x.pftrace' '$TMP/bad.err'"
+diag "timelines: $(($(date +%s) - t_tl)) s"
 
 # A call that sleeps on CPU 0 and returns on CPU 1.
 if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
