@@ -8,6 +8,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "output/timeline.h"
 
@@ -199,6 +201,15 @@ static void sw_timeline_summary(const struct sw_timeline_opts *o,
 		ops->name);
 }
 
+/* @a and @b name the same file. */
+static bool sw_timeline_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int sw_timeline_export(const struct sw_timeline_opts *o,
 		       const struct sw_timeline_ops *ops)
 {
@@ -206,6 +217,8 @@ int sw_timeline_export(const struct sw_timeline_opts *o,
 	struct sw_err err = { "" };
 	struct sw_timeline_run *r;
 	struct sw_timeline *tl;
+	bool regular = false;
+	struct stat st;
 	char *ids;
 	int ret;
 
@@ -233,6 +246,12 @@ int sw_timeline_export(const struct sw_timeline_opts *o,
 	free(ids);
 	sw_timeline_ev_names(tl);
 	tl->path = o->output;
+	if (sw_timeline_same_file(o->input, o->output)) {
+		ret = -EINVAL;
+		fprintf(stderr, "stopwatch %s: %s is the recording: not written\n",
+			o->cmd, o->output);
+		goto out_close;
+	}
 	tl->out = fopen(o->output, "w");
 	if (!tl->out) {
 		ret = -errno;
@@ -240,6 +259,8 @@ int sw_timeline_export(const struct sw_timeline_opts *o,
 			o->output, strerror(-ret));
 		goto out_close;
 	}
+	/* a partial file is removed on failure, a device or pipe left be */
+	regular = !fstat(fileno(tl->out), &st) && S_ISREG(st.st_mode);
 	setvbuf(tl->out, NULL, _IOFBF, 1 << 20);
 	r->w = calloc(1, ops->size);
 	if (!r->w) {
@@ -256,11 +277,15 @@ int sw_timeline_export(const struct sw_timeline_opts *o,
 out_fclose:
 	if (fclose(tl->out) && !ret)
 		ret = -errno;
-	if (ret)
-		fprintf(stderr, "stopwatch %s: writing %s (%s): %s\n", o->cmd,
-			o->output, ops->name, strerror(-ret));
-	else if (!ret)
+	if (ret) {
+		fprintf(stderr, "stopwatch %s: writing %s (%s): %s%s\n",
+			o->cmd, o->output, ops->name, strerror(-ret),
+			regular ? "; removed" : "");
+		if (regular)
+			unlink(o->output);
+	} else {
 		sw_timeline_summary(o, ops, tl);
+	}
 out_close:
 	free(tl->ev_buf);
 	sw_call_names_free(&tl->names);

@@ -1372,6 +1372,19 @@ F=fixtures/trace/getppid-x86_64.swd
 run "$SW" script -i "$F" --perfetto "$tmp/no/such/dir/x.pftrace"
 expect "script --perfetto to an unwritable file: an error naming it" 1 "" \
 	"stopwatch script: cannot write $tmp/no/such/dir/x.pftrace: No such file or directory"
+cp "$F" "$tmp/same.swd"
+run "$SW" script -i "$tmp/same.swd" --chrome "$tmp/same.swd"
+if [ "$rc" = 1 ] && cmp -s "$F" "$tmp/same.swd" &&
+   grep -qx "stopwatch script: $tmp/same.swd is the recording: not written" "$tmp/err"; then
+	ok "script --chrome onto the recording itself: refused, the recording intact"
+else
+	not_ok "script --chrome onto the recording itself: refused" "rc $rc"
+fi
+if [ -w /dev/full ]; then
+	run "$SW" script -i "$F" --perfetto /dev/full
+	expect "script --perfetto to a full device: the write error said" 1 "" \
+		"stopwatch script: writing /dev/full (perfetto): Input/output error"
+fi
 run "$SW" script -i "$F" --perfetto "$tmp/a" --json
 expect "script --perfetto with --json: refused" 1 "" \
 	"stopwatch script: --json goes with neither --perfetto nor --chrome"
