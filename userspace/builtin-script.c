@@ -306,21 +306,16 @@ static int sw_script_timelines(const struct sw_script_args *a)
 		.input = a->input, .debuginfo_path = a->debuginfo_path,
 		.all_pids = a->all_pids, .cmd = "script",
 	};
-	int ret = 0;
 
 	if (a->json) {
 		fprintf(stderr, "stopwatch script: --json goes with neither --perfetto nor --chrome\n");
 		return -EINVAL;
 	}
-	if (a->perfetto) {
-		t.output = a->perfetto;
-		ret = sw_timeline_export(&t, &sw_perfetto_ops);
-	}
-	if (!ret && a->chrome) {
-		t.output = a->chrome;
-		ret = sw_timeline_export(&t, &sw_chrome_ops);
-	}
-	return ret;
+	if (a->perfetto)
+		t.outs[t.nouts++] = (struct sw_timeline_out){ &sw_perfetto_ops, a->perfetto };
+	if (a->chrome)
+		t.outs[t.nouts++] = (struct sw_timeline_out){ &sw_chrome_ops, a->chrome };
+	return sw_timeline_export(&t);
 }
 
 int cmd_script(int argc, char **argv)

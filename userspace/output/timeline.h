@@ -52,7 +52,7 @@ struct sw_timeline_ops {
 };
 
 /**
- * struct sw_timeline - one export.
+ * struct sw_timeline - one writer's view of an export.
  * @s:        the recording
  * @out:      the output file
  * @path:     its name
@@ -61,33 +61,38 @@ struct sw_timeline_ops {
  * @calls:    call records given to the writer
  * @samples:  samples given to the writer
  * @threads:  threads given to the writer
- * @bad:      call records that did not decode (skipped)
  */
 struct sw_timeline {
 	struct sw_session *s;
 	FILE *out;
 	const char *path;
-	const char *ev_names[SW_CALL_NEV_MASK + 1];
-	uint64_t calls, samples, threads, bad;
-	/* private */
-	struct sw_call_names names, span_names;
+	const char *const *ev_names;
+	uint64_t calls, samples, threads;
+	/* private: (pid, tid) already announced */
 	struct sw_u64map seen;
-	char *ev_buf;
-	char ev_default[SW_CALL_NEV_MASK + 1][8];
-	int64_t frames[SW_TIMELINE_MAX_FRAMES];
 };
+
+/* One file to write, in one format. */
+struct sw_timeline_out {
+	const struct sw_timeline_ops *ops;
+	const char *path;
+};
+
+#define SW_TIMELINE_MAX_OUTS 2
 
 /**
  * struct sw_timeline_opts - what to export, where.
  * @input:          the recording
- * @output:         the file to write
+ * @outs:           the files to write (one replay feeds them all)
+ * @nouts:          their number, at most SW_TIMELINE_MAX_OUTS
  * @debuginfo_path: libdwfl's search path, or NULL
  * @all_pids:       every process, not only the recorded command's
  * @cmd:            the command, for messages ("script")
  */
 struct sw_timeline_opts {
 	const char *input;
-	const char *output;
+	struct sw_timeline_out outs[SW_TIMELINE_MAX_OUTS];
+	unsigned int nouts;
 	const char *debuginfo_path;
 	bool all_pids;
 	const char *cmd;
@@ -97,18 +102,16 @@ extern const struct sw_timeline_ops sw_perfetto_ops;
 extern const struct sw_timeline_ops sw_chrome_ops;
 
 /**
- * sw_timeline_export() - write a recording as a timeline.
- * @o:   what and where
- * @ops: the format
+ * sw_timeline_export() - write a recording as timelines.
+ * @o: what and where
  *
  * Errors (an unreadable recording, an unwritable output) are said on
- * stderr naming the file; a recording cut short is exported as far as
- * it was read, and the loss said.
+ * stderr naming the file, and no output is left behind; a recording cut
+ * short is exported as far as it was read, and the loss said.
  *
  * Return: 0 or a negative errno.
  */
-int sw_timeline_export(const struct sw_timeline_opts *o,
-		       const struct sw_timeline_ops *ops);
+int sw_timeline_export(const struct sw_timeline_opts *o);
 
 /* A frame's function name ("[unknown]" for -1). */
 const char *sw_timeline_frame_name(const struct sw_timeline *tl, int64_t id);

@@ -8,6 +8,8 @@
 #
 # usage: timeline-check.py perfetto FILE   prints key=value counts
 #        timeline-check.py chrome FILE
+#        timeline-check.py perfetto FILE chrome FILE   both, the keys
+#                                         prefixed "perfetto." and "chrome."
 # Exits 1 (saying why) when the file does not hold together: a slice end
 # without its begin, a sample whose call stack or frame was never
 # interned, a stack frame whose parent is missing.
@@ -152,14 +154,17 @@ def chrome(path):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("perfetto", "chrome"):
-        sys.exit("usage: timeline-check.py perfetto|chrome FILE")
-    try:
-        c = (perfetto if sys.argv[1] == "perfetto" else chrome)(sys.argv[2])
-    except (ValueError, KeyError, IndexError, json.JSONDecodeError) as e:
-        sys.exit("timeline-check.py: %s: %s" % (sys.argv[2], e))
-    for k in sorted(c):
-        print("%s=%s" % (k, c[k]))
+    args = sys.argv[1:]
+    if not args or len(args) % 2 or any(a not in ("perfetto", "chrome") for a in args[::2]):
+        sys.exit("usage: timeline-check.py perfetto|chrome FILE [perfetto|chrome FILE]")
+    for kind, path in zip(args[::2], args[1::2]):
+        try:
+            c = (perfetto if kind == "perfetto" else chrome)(path)
+        except (ValueError, KeyError, IndexError, json.JSONDecodeError) as e:
+            sys.exit("timeline-check.py: %s: %s" % (path, e))
+        pre = kind + "." if len(args) > 2 else ""
+        for k in sorted(c):
+            print("%s%s=%s" % (pre, k, c[k]))
 
 
 main()
