@@ -8,7 +8,8 @@
 #   build  compiler, kernel headers, host test framework
 #   test   build + what the VM suites and peers need (QEMU, busybox, kernel
 #          image, cross compiler, perf, bpftrace, bcc and its libbpf-tools,
-#          python3, dkms;
+#          python3, dkms; protoc, Chromium and speedscope for the timeline
+#          exports' checks;
 #          the 6.12 and 6.12-rt kernels come from tests/vm/run.sh --kernel)
 set -eu
 
@@ -29,6 +30,11 @@ test|all)
 	pkgs="$pkgs python3 linux-perf bpftrace bpfcc-tools libbpf-tools golang-go dkms"
 	# serve's tests: a client, and an OpenMetrics parser
 	pkgs="$pkgs curl python3-prometheus-client"
+	# script --perfetto/--chrome's checks: protoc decodes the Perfetto
+	# trace, speedscope (npm, below) shows the Chrome one in Chromium
+	pkgs="$pkgs protobuf-compiler chromium"
+	# (a machine with its own node, e.g. NodeSource's, keeps it)
+	command -v npm >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
 	# the stopwatch program for the arm64 guest: static, from multiarch libraries
 	pkgs="$pkgs libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 libprotobuf-c-dev:arm64 libbpf-dev:arm64"
 	pkgs="$pkgs libpfm4-dev:arm64 libiberty-dev:arm64"
@@ -63,6 +69,24 @@ fetch_promtool() {
 	fi
 	rm -rf "$tmp"
 }
+# speedscope (a flame graph viewer that opens Chrome's JSON traces), from
+# npm into .cache/tools/speedscope/ (cli.sh opens its page in headless
+# Chromium); a pinned version, fetched once.
+SPEEDSCOPE_VERSION=1.25.0
+fetch_speedscope() {
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	d=$top/.cache/tools/speedscope
+	grep -qs "\"version\": \"$SPEEDSCOPE_VERSION\"" \
+		"$d/node_modules/speedscope/package.json" && return 0
+	command -v npm >/dev/null 2>&1 || {
+		echo "deps.sh: no npm: speedscope not fetched; its check will be skipped" >&2
+		return 0
+	}
+	mkdir -p "$d"
+	npm install --silent --no-audit --no-fund --prefix "$d" \
+		"speedscope@$SPEEDSCOPE_VERSION" >/dev/null 2>&1 ||
+		echo "deps.sh: npm install speedscope failed; its check will be skipped" >&2
+}
 case $want in
 test|all) fetch_promtool ;;
 esac
@@ -73,7 +97,16 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+# npm's speedscope needs npm, which the packages bring
+fetch_after() {
+	case $want in
+	test|all) fetch_speedscope ;;
+	esac
+}
+if [ -z "$missing" ]; then
+	fetch_after
+	exit 0
+fi
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -87,3 +120,4 @@ esac
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fetch_after

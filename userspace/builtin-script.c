@@ -16,12 +16,14 @@
 #include "control/probe-spec.h"
 #include "control/target.h"
 #include "lib/parse.h"
+#include "output/timeline.h"
 #include "record/calls.h"
 #include "record/session.h"
 
 struct sw_script_args {
 	const char *input;
 	const char *debuginfo_path;
+	const char *perfetto, *chrome;
 	bool json;
 	bool all_pids;
 	bool graph;
@@ -51,7 +53,7 @@ struct sw_script {
 
 static const struct sw_cmd_doc sw_script_doc = {
 	.name = "script",
-	.usage = "stopwatch script [-i FILE] [--json] [--graph] [FILTERS]",
+	.usage = "stopwatch script [-i FILE] [--json | --graph | --perfetto OUT | --chrome OUT] [FILTERS]",
 	.about =
 		"Print a recording as one stream in time order: each traced call (its\n"
 		"start, duration, thread, CPUs, return value and event counts), each\n"
@@ -66,7 +68,9 @@ static const struct sw_cmd_doc sw_script_doc = {
 		"  stopwatch script -i calls.swd\n"
 		"  stopwatch script -i calls.swd --min 1ms --comm make -C 0-1\n"
 		"  stopwatch script -i calls.swd --graph\n"
-		"  stopwatch script -i prof.swd --json | jq 'select(.type==\"call\")'\n",
+		"  stopwatch script -i prof.swd --json | jq 'select(.type==\"call\")'\n"
+		"  stopwatch script -i calls.swd --perfetto calls.pftrace   (ui.perfetto.dev)\n"
+		"  stopwatch script -i calls.swd --chrome calls.json        (speedscope, chrome://tracing)\n",
 };
 
 static const char *sw_script_comm(struct sw_script *sc, uint32_t pid,
@@ -428,6 +432,25 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	return ret;
 }
 
+/* --perfetto and --chrome: the timelines, output/timeline.c. */
+static int sw_script_timelines(const struct sw_script_args *a)
+{
+	struct sw_timeline_opts t = {
+		.input = a->input, .debuginfo_path = a->debuginfo_path,
+		.all_pids = a->all_pids, .cmd = "script",
+	};
+
+	if (a->json) {
+		fprintf(stderr, "stopwatch script: --json goes with neither --perfetto nor --chrome\n");
+		return -EINVAL;
+	}
+	if (a->perfetto)
+		t.outs[t.nouts++] = (struct sw_timeline_out){ &sw_perfetto_ops, a->perfetto };
+	if (a->chrome)
+		t.outs[t.nouts++] = (struct sw_timeline_out){ &sw_chrome_ops, a->chrome };
+	return sw_timeline_export(&t);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct sw_script_args a = { .input = SW_RECORD_DEFAULT_OUTPUT };
@@ -438,6 +461,12 @@ int cmd_script(int argc, char **argv)
 		SW_OPT_BOOL(0, "json", &a.json,
 			    "one JSON object per line (type: call, sample, comm,\n"
 			    "fork, exit, mmap)"),
+		SW_OPT_STRING(0, "perfetto", &a.perfetto, "OUT",
+			      "write a Perfetto trace to OUT instead: a track per\n"
+			      "thread, a slice per call, counters of its events,\n"
+			      "samples with their stacks"),
+		SW_OPT_STRING(0, "chrome", &a.chrome, "OUT",
+			      "write Chrome's JSON trace events to OUT instead"),
 		SW_OPT_BOOL(0, "all-pids", &a.all_pids,
 			    "every process, not only the recorded command's"),
 		SW_OPT_BOOL(0, "graph", &a.graph,
@@ -473,6 +502,8 @@ int cmd_script(int argc, char **argv)
 			argv[n]);
 		return -EINVAL;
 	}
+	if (a.perfetto || a.chrome)
+		return sw_script_timelines(&a);
 	o.json = a.json;
 	o.all_pids = a.all_pids;
 	o.graph = a.graph;

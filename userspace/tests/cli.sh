@@ -1254,6 +1254,152 @@ else
 	skipped "serve over HTTP" "no curl here"
 fi
 
+# --- script --perfetto / --chrome: timelines ---------------------------------
+# fixtures/trace/getppid-x86_64.swd (the module's): 300 traced getppid
+# calls of one thread; and swd-gen's recording with samples, traced calls
+# of two event deltas and spans around them (a recording of the module's
+# with samples is megabytes of kernel symbols: tests/vm/suites/trace.sh
+# checks one in the guest).  Each export is read back three ways: protoc --decode with the
+# program's own perfetto_trace.proto, timeline-check.py (a protobuf
+# reader of its own, and python3's json), and speedscope in headless
+# Chromium for the Chrome JSON (scripts/deps.sh test installs them).
+PROTOC=$(command -v protoc || true)
+SPEEDSCOPE=../../.cache/tools/speedscope/node_modules/speedscope/dist/release
+PROTO=../output/perfetto_trace.proto
+# tl_decode FILE: the Perfetto trace FILE as protoc prints it.
+tl_decode() {
+	"$PROTOC" --proto_path="$(dirname "$PROTO")" \
+		--decode perfetto.protos.Trace "$PROTO" < "$1"
+}
+[ -n "$GEN" ] && [ -n "$SYMBIN" ] &&
+	"$GEN" --samples 2000 --calls 3 "$SYMBIN" "$tmp/gen.swd"
+for tl in getppid gen; do
+	case $tl in
+	getppid) F=fixtures/trace/getppid-x86_64.swd fn=__x64_sys_getppid th=getppid_loop ;;
+	gen) F=$tmp/gen.swd fn=sym_work th=symprog ;;
+	esac
+	[ -s "$F" ] || { skipped "$tl: timelines" "no $F (swd-gen not built)"; continue; }
+	"$SW" script -i "$F" --json --all-pids > "$tmp/$tl.json" 2>/dev/null
+	calls=$(grep -c '^{"type":"call",' "$tmp/$tl.json")
+	samples=$(grep -c '^{"type":"sample",' "$tmp/$tl.json")
+	nev=$(grep -m 1 '^{"type":"call",' "$tmp/$tl.json" | sed -n 's/.*"ev":\[\([0-9,]*\)\].*/\1/p' | tr ',' '\n' | grep -c .)
+	run "$SW" script -i "$F" --all-pids --perfetto "$tmp/$tl.pftrace" --chrome "$tmp/$tl.chrome.json"
+	expect "$tl: script --perfetto --chrome ($calls calls, $samples samples)" 0
+	if grep -q "$tmp/$tl.pftrace: $calls calls, $samples samples" "$tmp/err"; then
+		ok "$tl: stderr says what was written"
+	else
+		not_ok "$tl: stderr says what was written" "want $calls calls, $samples samples"
+	fi
+	if [ -z "$PROTOC" ]; then
+		skipped "$tl: protoc --decode" "no protoc (scripts/deps.sh installs protobuf-compiler)"
+	elif ! tl_decode "$tmp/$tl.pftrace" > "$tmp/$tl.txt" 2> "$tmp/err"; then
+		not_ok "$tl: protoc --decode perfetto.protos.Trace" "$(head -c 300 "$tmp/err")"
+	else
+		got="$(grep -c 'type: TYPE_SLICE_BEGIN' "$tmp/$tl.txt") $(grep -c 'type: TYPE_SLICE_END' "$tmp/$tl.txt") $(grep -c 'perf_sample {' "$tmp/$tl.txt") $(grep -c 'extra_counter_values:' "$tmp/$tl.txt")"
+		want="$calls $calls $samples $((calls * nev))"
+		if [ "$got" = "$want" ]; then
+			ok "$tl: protoc: slice begins, ends, samples, counter values ($got)"
+		else
+			not_ok "$tl: protoc: slice begins, ends, samples, counter values" "got $got, want $want"
+		fi
+		if grep -q "name: \"$fn\"" "$tmp/$tl.txt" &&
+		   grep -q "thread_name: \"$th\"" "$tmp/$tl.txt"; then
+			ok "$tl: protoc: the slices' name $fn and the thread's $th"
+		else
+			not_ok "$tl: protoc: the slices' name and the thread's" "no $fn or $th"
+		fi
+		if [ $tl = gen ]; then
+			# swd-gen's span "request" (SW_CALL_F_SPAN): a slice
+			# of that name, category span (iid 2), per sample
+			got="$(grep -c 'category_iids: 2$' "$tmp/$tl.txt") $(grep -c '"cat":"span"' "$tmp/$tl.chrome.json") $(grep -c '^{"name":"request","cat":"span"' "$tmp/$tl.chrome.json")"
+			if [ "$got" = "$samples $samples $samples" ] && grep -q 'name: "request"' "$tmp/$tl.txt"; then
+				ok "$tl: spans: slices named by the span, category span ($got)"
+			else
+				not_ok "$tl: spans: slices named by the span" "got $got, want $samples each"
+			fi
+		fi
+		if [ "$samples" -gt 0 ]; then
+			# each function name a sample's stack has in script --json
+			# is interned for the Perfetto stacks
+			sed -n 's/^{"type":"sample".*"stack":\[//p' "$tmp/$tl.json" |
+				grep -o '"sym":"[^"]*"' | sed 's/"sym":"//; s/"$//' | sort -u > "$tmp/$tl.syms"
+			sed -n 's/^ *str: "\(.*\)"$/\1/p' "$tmp/$tl.txt" | sort -u > "$tmp/$tl.strs"
+			missing=$(comm -23 "$tmp/$tl.syms" "$tmp/$tl.strs" | head -n 3)
+			if [ -s "$tmp/$tl.syms" ] && [ -z "$missing" ]; then
+				ok "$tl: protoc: the samples' $(wc -l < "$tmp/$tl.syms") functions interned"
+			else
+				not_ok "$tl: protoc: the samples' functions interned" "missing: $missing"
+			fi
+		fi
+	fi
+	if ! command -v python3 >/dev/null 2>&1; then
+		skipped "$tl: timeline-check.py" "no python3"
+	else
+		python3 ./timeline-check.py perfetto "$tmp/$tl.pftrace" > "$tmp/$tl.pf" 2>&1
+		got=$(sed -n 's/^\(begin\|end\|open\|samples\)=//p' "$tmp/$tl.pf" | tr '\n' ' ')
+		if [ "$got" = "$calls $calls 0 $samples " ]; then
+			ok "$tl: timeline-check.py perfetto: begins, ends, none open, samples"
+		else
+			not_ok "$tl: timeline-check.py perfetto" "$(cat "$tmp/$tl.pf")"
+		fi
+		python3 ./timeline-check.py chrome "$tmp/$tl.chrome.json" > "$tmp/$tl.ct" 2>&1
+		got=$(sed -n 's/^\(ph_X\|ph_i\)=//p' "$tmp/$tl.ct" | tr '\n' ' ')
+		want="$calls "
+		[ "$samples" -gt 0 ] && want="$calls $samples "
+		if [ "$got" = "$want" ]; then
+			ok "$tl: timeline-check.py chrome: X per call, i per sample"
+		else
+			not_ok "$tl: timeline-check.py chrome" "$(cat "$tmp/$tl.ct")"
+		fi
+	fi
+	# up to 3 tries: on a loaded machine the page may come before the
+	# profile is drawn
+	for _ in 1 2 3; do
+		./timeline-view.sh "$SPEEDSCOPE" "$tmp/$tl.chrome.json" > "$tmp/$tl.dom" 2> "$tmp/err"
+		vrc=$?
+		[ $vrc != 0 ] || ! grep -q "$fn" "$tmp/$tl.dom" || break
+	done
+	if [ $vrc = 2 ]; then
+		skipped "$tl: speedscope shows it" "$(cat "$tmp/err") (scripts/deps.sh test)"
+	elif grep -q "$fn" "$tmp/$tl.dom" &&
+	     grep -q "$th (tid [0-9]*)" "$tmp/$tl.dom"; then
+		ok "$tl: speedscope in headless Chromium shows $fn, thread $th"
+	else
+		not_ok "$tl: speedscope shows it" "exit $vrc; page: $(head -c 300 "$tmp/$tl.dom")"
+	fi
+done
+F=fixtures/trace/getppid-x86_64.swd
+run "$SW" script -i "$F" --perfetto "$tmp/no/such/dir/x.pftrace"
+expect "script --perfetto to an unwritable file: an error naming it" 1 "" \
+	"stopwatch script: cannot write $tmp/no/such/dir/x.pftrace: No such file or directory"
+cp "$F" "$tmp/same.swd"
+run "$SW" script -i "$tmp/same.swd" --chrome "$tmp/same.swd"
+if [ "$rc" = 1 ] && cmp -s "$F" "$tmp/same.swd" &&
+   grep -qx "stopwatch script: $tmp/same.swd is the recording: not written" "$tmp/err"; then
+	ok "script --chrome onto the recording itself: refused, the recording intact"
+else
+	not_ok "script --chrome onto the recording itself: refused" "rc $rc"
+fi
+if [ -w /dev/full ]; then
+	run "$SW" script -i "$F" --perfetto /dev/full
+	expect "script --perfetto to a full device: the write error said" 1 "" \
+		"stopwatch script: writing /dev/full (perfetto): Input/output error"
+fi
+run "$SW" script -i "$F" --perfetto "$tmp/a" --json
+expect "script --perfetto with --json: refused" 1 "" \
+	"stopwatch script: --json goes with neither --perfetto nor --chrome"
+# A recording cut short: what was read is exported, the loss said.
+head -c 9000 "$F" > "$tmp/cut.swd"
+"$SW" script -i "$tmp/cut.swd" --json 2>/dev/null | grep -c '^{"type":"call",' > "$tmp/cutn"
+run "$SW" script -i "$tmp/cut.swd" --chrome "$tmp/cut.json"
+if [ "$rc" = 0 ] && grep -q "cut.swd: the final counters are missing (recording cut short): exported what was read" "$tmp/err" &&
+   [ "$(grep -c '"ph":"X"' "$tmp/cut.json")" = "$(cat "$tmp/cutn")" ] &&
+   [ "$(cat "$tmp/cutn")" -gt 0 ] && [ "$(cat "$tmp/cutn")" -lt 300 ]; then
+	ok "a recording cut short: its $(cat "$tmp/cutn") calls exported, the loss said"
+else
+	not_ok "a recording cut short: exported, the loss said" "rc $rc, $(cat "$tmp/cutn") calls"
+fi
+
 # --- the documentation agrees with the option tables --------------------------
 
 # The option names a command's --help lists (-h/--help left out: every

@@ -6,7 +6,7 @@
  *
  *   swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N]
  *           [--no-stacks] [--no-synth] [--raw DIR] [--warm-period P]
- *           SYMBIN_DIR OUT.swd
+ *           [--calls K] SYMBIN_DIR OUT.swd
  *
  * --raw DIR also writes each CPU's records to DIR/samples/cpuN, as the
  * sampler's relay files would hold them (a fake debugfs for record).
@@ -14,6 +14,10 @@
  * start (as in a stream that continues an earlier one).
  * --warm-period P gives sym_warm's samples a period of P (periods vary
  * from sample to sample under a frequency, as with record -F).
+ * --calls K adds K traced calls before each sample: the sampled process's
+ * calls of "sym_work" (trace id 1), each with two event deltas, the first
+ * of each K (K >= 2) a span "request" (span id 1) around the others (the
+ * timeline exports' tests and benchmark).
  *
  * The profile: process "symprog" (pid 1000, symprog-pie with
  * libsymlib.so) and a short-lived child "symchild" (pid 1001, fork + exec
@@ -244,6 +248,23 @@ static uint64_t ret_in(const struct img *im, const struct fn *f)
 	return im->base + f->vaddr + 1 + (f->size > 2 ? 4 % (f->size - 1) : 0);
 }
 
+/* A traced call (or @span) of id 1 that returned at @t after @dur ns,
+ * two events. */
+static void call(int cpu, uint64_t t, uint32_t pid, uint32_t dur, bool span)
+{
+	size_t size = sizeof(struct sw_rec_call) + 16;
+	struct sw_rec_call *c = rec(cpu, size);
+
+	hdr(&c->h, SW_REC_CALL,
+	    2 << SW_CALL_NEV_SHIFT | (span ? SW_CALL_F_SPAN : 0), size, t);
+	c->pid = c->tid = pid;
+	c->dur = dur;
+	c->id = 1;
+	c->cpu = (uint16_t)cpu;
+	c->words[0] = dur / 10;
+	c->words[1] = dur & 3;
+}
+
 static void sample(int cpu, uint64_t t, uint32_t pid, uint64_t ip,
 		   uint64_t period, bool user, const uint64_t *kfr, int nk,
 		   const uint64_t *ufr, int nu)
@@ -279,10 +300,11 @@ int main(int argc, char **argv)
 		{ "raw", required_argument, NULL, 'r' },
 		{ "no-synth", no_argument, NULL, 's' },
 		{ "warm-period", required_argument, NULL, 'w' },
+		{ "calls", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t nsamples = 1000, lost = 0, cut = 0, i, t = 1000000000ULL;
-	uint64_t warm_period = PERIOD;
+	uint64_t warm_period = PERIOD, ncalls = 0, k;
 	uint64_t child_start, child_end, taken[2] = { 0 }, written[2] = { 0 };
 	bool end = true, stacks = true, synth = true;
 	struct img pie = { 0 }, nopie = { 0 }, lib = { 0 };
@@ -319,12 +341,15 @@ int main(int argc, char **argv)
 		case 's':
 			synth = false;
 			break;
+		case 'C':
+			ncalls = strtoull(optarg, NULL, 10);
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] [--no-synth] [--raw DIR] SYMBIN_DIR OUT.swd\n");
+		fprintf(stderr, "usage: swd-gen [--samples N] [--no-end] [--cut BYTES] [--lost N] [--no-stacks] [--no-synth] [--raw DIR] [--calls K] SYMBIN_DIR OUT.swd\n");
 		return 2;
 	}
 	elf_version(EV_CURRENT);
@@ -358,8 +383,9 @@ int main(int argc, char **argv)
 	snprintf(meta, sizeof(meta),
 		 "hostname=gen\nrelease=6.1.0-test\nmachine=x86_64\n"
 		 "command=symprog\ntarget_pid=%d\nstart_realtime_ns=1700000000000000000\n"
-		 "event=cpu-clock\nrate=period=%" PRIu64 "\nperiod=%" PRIu64 "\ncallchain=%s\n",
-		 PID_MAIN, PERIOD, PERIOD, stacks ? "kernel,user" : "none");
+		 "event=cpu-clock\nrate=period=%" PRIu64 "\nperiod=%" PRIu64 "\ncallchain=%s\n%s",
+		 PID_MAIN, PERIOD, PERIOD, stacks ? "kernel,user" : "none",
+		 ncalls ? "trace_ids=1:sym_work\nspan_ids=1:request\n" : "");
 	swd_write_section(&w, SWD_SEC_META, 0, meta, strlen(meta), false);
 	swd_write_section(&w, SWD_SEC_KALLSYMS, 0, kallsyms,
 			  sizeof(kallsyms) - 1, true);
@@ -441,6 +467,12 @@ int main(int argc, char **argv)
 		}
 		if (!stacks)
 			nk = nu = 0;
+		/* the span from t - 400 us to t - 100 us, the calls in it */
+		for (k = ncalls >= 2; k < ncalls; k++)
+			call(cpu, t - 400000 + 100000 * k / ncalls + 50000 / ncalls,
+			     pid, (uint32_t)(40000 / ncalls + k), false);
+		if (ncalls >= 2)
+			call(cpu, t - 100000, pid, 300000, true);
 		sample(cpu, t, pid, ip, period, user, kfr, nk, ufr, nu);
 		taken[cpu]++;
 		written[cpu]++;

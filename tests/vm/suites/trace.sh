@@ -6,8 +6,9 @@
 # cpu_end), a user function's calls, --min filtering in the module,
 # "stopwatch script --json" reading a saved recording back, script's
 # filters (--min keeps exactly the calls at or over the threshold; --comm,
-# -p, -C), and --graph's nesting of sw_testmod's chain f1 > f2 > f3 x 2
-# (each inner call inside its parent's interval).  The recording
+# -p, -C), --graph's nesting of sw_testmod's chain f1 > f2 > f3 x 2
+# (each inner call inside its parent's interval), and its timelines
+# (script --perfetto, --chrome) counted.  The recording
 # of the getppid run is kept in the results directory (trace-getppid.swd)
 # for the host's decoder tests.
 #
@@ -175,6 +176,77 @@ if "$SW" trace -o "$TMP/g.swd" "$GETPPID" -- "$P/getppid_loop" 300 \
 else
 	not_ok "trace -o" "$(cat "$TMP/o.err")"
 fi
+
+# --- timelines: script --perfetto and --chrome --------------------------------
+# A recording with all a timeline shows: $GETPPID traced with two events'
+# deltas while "record -g" samples the command.  Both exports are counted
+# by tests/timeline-check.py (its own protobuf reader; python3's json)
+# against what script --json reads from the same file: a slice per call,
+# a counter value per call and event, a sample per sample.  (The host's
+# cli.sh checks the exports of the getppid recording above, kept as a
+# fixture.)  The recording and its exports are kept in the results
+# directory (trace-timeline.*).
+TLC=$SW_REPO/userspace/tests/timeline-check.py
+t_tl=$(date +%s)
+if [ "$(ctl events cpu-clock,context-switches) $(ctl probes "+$GETPPID trace=on")" = "ok ok" ]; then
+	"$SW" record -q -e cpu-clock -F 999 -g -o "$TMP/tl.swd" -- \
+		"$P/getppid_loop" 1000 >/dev/null 2>"$TMP/tlrec.err"
+	is "timeline recording: record -g of traced calls, exit status 0" "$?" 0 ||
+		diag "$(tail -n 3 "$TMP/tlrec.err")"
+	ctl probes "-$GETPPID" >/dev/null
+	ctl events '' >/dev/null
+	t_rec=$(date +%s)
+	"$SW" script -i "$TMP/tl.swd" --json --all-pids >"$TMP/tl.json" 2>/dev/null
+	t_json=$(date +%s)
+	calls=$(grep -c '^{"type":"call",' "$TMP/tl.json")
+	samples=$(grep -c '^{"type":"sample",' "$TMP/tl.json")
+	diag "timeline recording: $calls calls, $samples samples"
+	cmp_ge "timeline recording: the command's 1000 calls" "$calls" 1000
+	cmp_gt "timeline recording: some samples" "$samples" 0
+	if "$SW" script -i "$TMP/tl.swd" --all-pids --perfetto "$TMP/tl.pftrace" \
+		--chrome "$TMP/tl.chrome.json" 2>"$TMP/tl.err"; then
+		t_exp=$(date +%s)
+		diag "timelines: record $((t_rec - t_tl)) s, script --json $((t_json - t_rec)) s, both exports $((t_exp - t_json)) s"
+		is "chrome: an X event per call, an i event per sample" \
+			"$(grep -c '"ph":"X"' "$TMP/tl.chrome.json") $(grep -c '"ph":"i"' "$TMP/tl.chrome.json")" \
+			"$calls $samples"
+		if ! command -v python3 >/dev/null 2>&1; then
+			skip "perfetto trace counts: no python3 in this guest"
+		elif ! python3 "$TLC" perfetto "$TMP/tl.pftrace" chrome \
+			"$TMP/tl.chrome.json" >"$TMP/tl.pf" 2>&1; then
+			not_ok "the perfetto and chrome traces hold together" "$(cat "$TMP/tl.pf")"
+		else
+			diag "$(tr '\n' ' ' <"$TMP/tl.pf")"
+			pf() { sed -n "s/^$1=//p" "$TMP/tl.pf"; }
+			is "perfetto: a slice begin and end per call, none left open" \
+				"$(pf perfetto.begin) $(pf perfetto.end) $(pf perfetto.open)" "$calls $calls 0"
+			is "perfetto: a PerfSample per sample" "$(pf perfetto.samples)" "$samples"
+			is "perfetto: a counter value per call and event" \
+				"$(pf perfetto.counter_values)" "$((calls * 2))"
+			check "perfetto: slices named $GETPPID, a thread getppid_loop" \
+				sh -c "grep -qx 'perfetto.names=.*$GETPPID.*' '$TMP/tl.pf' && grep -qx 'perfetto.threads=.*getppid_loop.*' '$TMP/tl.pf'"
+			is "chrome: the json parses, its stack frames hold together" \
+				"$(pf chrome.ph_X)" "$calls"
+		fi
+	else
+		not_ok "script --perfetto --chrome" "$(cat "$TMP/tl.err")"
+	fi
+	if [ -d "$SW_RESULTS" ]; then
+		cp "$TMP/tl.swd" "$SW_RESULTS/trace-timeline.swd"
+		cp "$TMP/tl.pftrace" "$SW_RESULTS/trace-timeline.pftrace" 2>/dev/null
+		cp "$TMP/tl.chrome.json" "$SW_RESULTS/trace-timeline.chrome.json" 2>/dev/null
+	fi
+else
+	not_ok "timeline recording: events and a traced $GETPPID" "$(cat "$D/last_error" 2>/dev/null)"
+	ctl probes "-$GETPPID" >/dev/null 2>&1
+	ctl events '' >/dev/null 2>&1
+fi
+# Bad input: an unwritable output.
+"$SW" script -i "$TMP/g.swd" --perfetto /proc/nonexistent/x.pftrace \
+	2>"$TMP/bad.err" && rc=0 || rc=$?
+check "an unwritable --perfetto file: an error naming it (exit $rc)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'cannot write /proc/nonexistent/x.pftrace' '$TMP/bad.err'"
+diag "timelines: $(($(date +%s) - t_tl)) s"
 
 # A call that sleeps on CPU 0 and returns on CPU 1.
 if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
