@@ -19,7 +19,7 @@
  * @o:          what and where
  * @s:          the recording
  * @names:      probes' names by id (META trace_ids)
- * @span_names: spans' names by id (META span_ids)
+ * @span_names: spans' names by id (META trace_span_ids)
  * @ev_buf:     the META events value, split into @ev_names
  * @ev_default: "evN"
  * @ev_names:   the events' names
@@ -348,7 +348,7 @@ int sw_timeline_export(const struct sw_timeline_opts *o)
 	ids = sw_session_meta(r->s, "trace_ids");
 	sw_call_names_parse(&r->names, ids);
 	free(ids);
-	ids = sw_session_meta(r->s, "span_ids");
+	ids = sw_session_meta(r->s, "trace_span_ids");
 	sw_call_names_parse(&r->span_names, ids);
 	free(ids);
 	sw_timeline_ev_names(r);

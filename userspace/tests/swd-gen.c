@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 		 "command=symprog\ntarget_pid=%d\nstart_realtime_ns=1700000000000000000\n"
 		 "event=cpu-clock\nrate=period=%" PRIu64 "\nperiod=%" PRIu64 "\ncallchain=%s\n%s",
 		 PID_MAIN, PERIOD, PERIOD, stacks ? "kernel,user" : "none",
-		 ncalls ? "trace_ids=1:sym_work\nspan_ids=1:request\n" : "");
+		 ncalls ? "trace_ids=1:sym_work\ntrace_span_ids=1:request\n" : "");
 	swd_write_section(&w, SWD_SEC_META, 0, meta, strlen(meta), false);
 	swd_write_section(&w, SWD_SEC_KALLSYMS, 0, kallsyms,
 			  sizeof(kallsyms) - 1, true);
