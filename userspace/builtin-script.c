@@ -444,6 +444,15 @@ static int sw_script_timelines(const struct sw_script_args *a)
 		fprintf(stderr, "stopwatch script: --json goes with neither --perfetto nor --chrome\n");
 		return -EINVAL;
 	}
+	/* A timeline is the whole recording: the viewer zooms and filters. */
+	if (a->graph || a->t.pid || a->t.tid || a->t.cpus || a->t.comm ||
+	    a->t.min_ns) {
+		fprintf(stderr, "stopwatch script: %s shapes the printed stream; --perfetto and --chrome export the whole recording\n",
+			a->graph ? "--graph" : a->t.min_ns ? "--min" :
+			a->t.pid ? "-p/--pid" : a->t.tid ? "-t/--tid" :
+			a->t.cpus ? "-C/--cpu" : "--comm");
+		return -EINVAL;
+	}
 	if (a->perfetto)
 		t.outs[t.nouts++] = (struct sw_timeline_out){ &sw_perfetto_ops, a->perfetto };
 	if (a->chrome)

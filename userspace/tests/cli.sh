@@ -1388,6 +1388,9 @@ fi
 run "$SW" script -i "$F" --perfetto "$tmp/a" --json
 expect "script --perfetto with --json: refused" 1 "" \
 	"stopwatch script: --json goes with neither --perfetto nor --chrome"
+run "$SW" script -i "$F" --chrome "$tmp/a" --min 1ms
+expect "script --chrome with --min: refused, the option named" 1 "" \
+	"stopwatch script: --min shapes the printed stream; --perfetto and --chrome export the whole recording"
 # A recording cut short: what was read is exported, the loss said.
 head -c 9000 "$F" > "$tmp/cut.swd"
 "$SW" script -i "$tmp/cut.swd" --json 2>/dev/null | grep -c '^{"type":"call",' > "$tmp/cutn"
