@@ -55,6 +55,15 @@ ksym() {
 		/proc/kallsyms
 }
 
+# once_per_arch: true on each arch's first kernel of the matrix (6.1) or
+# in a long run (sw_long=1).  For checks of the program's own logic on a
+# recording the module made, where the kernel cannot change the answer:
+# the recording itself is checked on every kernel, its reading once.
+once_per_arch() {
+	case $(uname -r) in 6.1.*) return 0 ;; esac
+	[ "$(cmdarg sw_long)" = 1 ]
+}
+
 kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
 hw_pmu() {

@@ -211,7 +211,7 @@ is "--no-demangle: the same samples under the mangled names" "$raw" "$dm"
 # address the loader gave the module; each line must exist in that file.
 GP=$(ksym '^__(x64|arm64)_sys_getppid$')
 "$SW" record -q -a -e $EV -F 1999 -o "$TMP/kmod.swd" -- \
-	"$SW" time "$GP" -- "$P/getppid_loop" 200000 >/dev/null 2>&1
+	"$SW" time "$GP" -- "$P/getppid_loop" 80000 >/dev/null 2>&1
 "$SW" report -i "$TMP/kmod.swd" --sort image,symbol,srcline -q \
 	--kmod-dir "$(dirname "$MOD")" >"$TMP/kmod.txt" 2>"$TMP/kmod.err"
 # kmod_rows FILE: "rows-with-file:line rows-in-[stopwatch] good-c bad-c":
