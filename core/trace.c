@@ -33,9 +33,7 @@ void sw_core_trace(const struct sw_aggs *a, const struct sw_spec *s,
 		   const struct sw_ret *r)
 {
 	const struct sw_evset *set = NULL;
-	struct task_struct *t = current;
 	struct sw_samp_cpu *cpu;
-	struct sw_rec_call *rec;
 	u32 nkeys = 0, nev = 0, len, i;
 	u16 flags = a->trace & SW_TRACE_RET ? SW_CALL_F_RET : 0;
 	bool path = r->pd && r->pd->pgen;
@@ -58,22 +56,10 @@ void sw_core_trace(const struct sw_aggs *a, const struct sw_spec *s,
 		}
 	}
 	flags |= nkeys << SW_CALL_NKEYS_SHIFT | nev << SW_CALL_NEV_SHIFT;
-	len = sizeof(*rec) + 8 * sw_call_nwords(flags);
-	rec = sw_trace_reserve(len, &cpu);
-	if (!rec)
+	w = sw_call_rec_start(flags, now, r->ns, (u16)a->path_id, (u16)c->cpu,
+			      &cpu, &len);
+	if (!w)
 		return;
-	rec->h.type = SW_REC_CALL;
-	rec->h.flags = flags;
-	rec->h.size = len;
-	rec->h.time = now;
-	rec->tid = t->pid;
-	rec->pid = t->tgid;
-	rec->dur = flags & SW_CALL_F_DUR64 ? U32_MAX : (u32)r->ns;
-	rec->id = (u16)a->path_id;
-	rec->cpu = (u16)c->cpu;
-	w = rec->words;
-	if (flags & SW_CALL_F_DUR64)
-		*w++ = r->ns;
 	if (flags & SW_CALL_F_RET)
 		*w++ = regs_return_value(regs);
 	if (path)

@@ -90,9 +90,7 @@ static void sw_span_trace(struct sw_span *sp, const u64 k[2], u32 nkeys,
 			  const struct sw_pending *pd)
 {
 	const struct sw_evset *set;
-	struct task_struct *t = current;
 	struct sw_samp_cpu *cpu;
-	struct sw_rec_call *rec;
 	u16 flags = SW_CALL_F_SPAN;
 	u32 nev = 0, len, i;
 	u64 *w;
@@ -108,22 +106,10 @@ static void sw_span_trace(struct sw_span *sp, const u64 k[2], u32 nkeys,
 		}
 	}
 	flags |= nkeys << SW_CALL_NKEYS_SHIFT | nev << SW_CALL_NEV_SHIFT;
-	len = sizeof(*rec) + 8 * sw_call_nwords(flags);
-	rec = sw_trace_reserve(len, &cpu);
-	if (!rec)
+	w = sw_call_rec_start(flags, now, ns, (u16)sp->id, (u16)cpu0, &cpu,
+			      &len);
+	if (!w)
 		return;
-	rec->h.type = SW_REC_CALL;
-	rec->h.flags = flags;
-	rec->h.size = len;
-	rec->h.time = now;
-	rec->tid = t->pid;
-	rec->pid = t->tgid;
-	rec->dur = flags & SW_CALL_F_DUR64 ? U32_MAX : (u32)ns;
-	rec->id = (u16)sp->id;
-	rec->cpu = (u16)cpu0;
-	w = rec->words;
-	if (flags & SW_CALL_F_DUR64)
-		*w++ = ns;
 	for (i = 0; i < nkeys; i++)
 		*w++ = k[i];
 	if (flags & SW_CALL_F_EV_BAD)
