@@ -33,7 +33,7 @@ static const struct kernel_param_ops sw_bits_param_ops = {
 	.set = sw_param_set_bits,
 	.get = param_get_uint,
 };
-module_param_cb(hist_bits, &sw_bits_param_ops, &sw_timing_bits, 0444);
+module_param_cb(hist_bits, &sw_bits_param_ops, &sw_timing_bits, 0400);
 MODULE_PARM_DESC(hist_bits,
 		 "Wall-time histograms split each power of two into 2^hist_bits buckets, 0 to 6 (default 4: percentiles within 6.25%); each costs (37 - hist_bits) * 2^hist_bits + 28 counts of 8 bytes per probe per CPU");
 

@@ -13,6 +13,7 @@
 #include <linux/cpumask.h>
 #include <linux/kprobes.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -52,10 +53,23 @@ static struct sw_cost_prev __percpu *sw_cost_prev;
 static u64 sw_cost_prev_at;
 static struct sw_file *sw_cost_file;
 
+/*
+ * cost_sample=0 leaves every handler run untimed (one in 2^32 at most):
+ * exact per-call instruction counts (QEMU -icount) then do not depend on
+ * which runs were timed.
+ */
+static bool cost_sample = true;
+module_param(cost_sample, bool, 0400);
+MODULE_PARM_DESC(cost_sample,
+		 "time a sample of the handlers' runs for the overhead file and cost_ns (default 1)");
+
 /* The next gap: uniform in [PERIOD / 2, 3 * PERIOD / 2), mean PERIOD. */
 static __always_inline u32 sw_cost_next_gap(struct sw_cost_cpu *c)
 {
 	u32 x = c->rnd;
+
+	if (!cost_sample)
+		return U32_MAX;
 
 	x ^= x << 13;
 	x ^= x >> 17;

@@ -39,7 +39,10 @@ unload() {
 	fi
 }
 
-load() { "$P/modload" "$MOD" "$*"; }
+# SW_LOAD_EXTRA: parameters a suite adds to every load (cost_sample=0
+# where exact per-call instruction counts must not depend on which
+# handler runs the cost sampler timed).
+load() { "$P/modload" "$MOD" "$*${SW_LOAD_EXTRA:+ $SW_LOAD_EXTRA}"; }
 
 ctl() { "$P/swwrite" "$D/$1" "$2"; }
 

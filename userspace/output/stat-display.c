@@ -309,7 +309,9 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 		if (!strcmp(name, SW_COL_MISS_MAXACTIVE) ||
 		    !strcmp(name, SW_COL_MISS_REENTRY) || !strcmp(name, SW_COL_ATTACH) ||
 		    !strcmp(name, SW_COL_ATTACH_ERR) || !strcmp(name, SW_COL_DETACHED) ||
-		    !strcmp(name, SW_COL_COST_FIXED_NS))
+		    !strcmp(name, SW_COL_COST_FIXED_NS) ||
+		    !strcmp(name, SW_COL_COST_NS) ||
+		    !strcmp(name, SW_COL_COST_TOTAL_NS))
 			continue;
 		if (hr->brief_events && !note && sw_is_event_extra(name) &&
 		    !sw_ends_with(name, "_ns"))

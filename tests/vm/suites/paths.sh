@@ -24,6 +24,8 @@
 
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
+# Exact instruction counts: no handler run timed by the cost sampler.
+SW_LOAD_EXTRA=cost_sample=0
 
 R=${SW_RESULTS:-$TMP}/paths
 CPU1=/sys/devices/system/cpu/cpu1/online
@@ -33,7 +35,7 @@ DMOD=$(dirname "$MOD")/debug/stopwatch.ko
 # --- helpers ---------------------------------------------------------------
 
 # dload ARGS: load the test build with ARGS (as lib.sh's load does $MOD).
-dload() { "$P/modload" "$DMOD" "$*"; }
+dload() { "$P/modload" "$DMOD" "$*${SW_LOAD_EXTRA:+ $SW_LOAD_EXTRA}"; }
 
 tctl() { "$P/swwrite" "$T/ctl" "$1"; }
 # tctlx K CMD: CMD K times (each from its own write).

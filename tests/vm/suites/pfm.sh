@@ -15,6 +15,8 @@
 
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
+# Exact instruction counts: no handler run timed by the cost sampler.
+SW_LOAD_EXTRA=cost_sample=0
 
 [ -x "$SW" ] || skip_all "$SW not built (see pfm.prepare)"
 
