@@ -255,9 +255,13 @@ if [ "${2:-0}" -eq 0 ]; then
 	skip "module source lines: no sample landed in stopwatch.ko's code (see the diagnostics above)"
 else
 cmp_ge "samples in stopwatch.ko's functions" "${2:-0}" 3
-# (a row without one: code of no line, cleanup_module's .exit.text, say)
-cmp_ge "stopwatch.ko rows: 90% have a source line (from the .ko's DWARF)" \
-	"$((${1:-0} * 100))" "$((${2:-1} * 90))"
+# A row without one is a sample kallsyms gives to a function it lies
+# past (cleanup_module's .exit.text, code of no symbol): a few such
+# rows, at most 3 or a tenth of them (13 of 15 on one arm64 6.1 boot).
+nol=$((${2:-0} - ${1:-0})) lim=$((${2:-0} / 10))
+[ "$lim" -ge 3 ] || lim=3
+cmp_le "stopwatch.ko rows: all but a few have a source line (from the .ko's DWARF): $nol without" \
+	"$nol" "$lim"
 cmp_ge "... some in the project's .c files" "${3:-0}" 1
 is "... every .c line within the project's file of that name" "${4:-x}" 0
 fi
