@@ -482,6 +482,13 @@ np=$!
 	-o "$TMP/f.swd" >/dev/null 2>"$TMP/f.err" &
 rp=$!
 check "firing: a dwarf recording of nofp runs" sampling 30
+# The sampler may run before the recorder has handed nofp's tables over.
+_n=0
+while [ "$(awk '$1 == "processes" { print $2 }' "$D/unwind")" = 0 ] &&
+	[ "$_n" -lt 100 ]; do
+	sleep 0.1
+	_n=$((_n + 1))
+done
 cmp_ge "firing: nofp's tables mapped into it" \
 	"$(awk '$1 == "processes" { print $2 }' "$D/unwind")" 1
 cmp_gt "firing: the traced probe fires" "$(col "$GP" calls)" 0
