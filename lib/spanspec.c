@@ -407,6 +407,10 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 			err->why = "unknown token (start= stop= slots= age_ms= or a filter)";
 			return -EINVAL;
 		}
+		if (!strncmp(tok, "attach=", 7) || !strncmp(tok, "args=", 5)) {
+			err->why = "attach= and args= are a probe's options; a span's points attach as kprobes, tracepoints or uprobes";
+			return -EINVAL;
+		}
 		if (olen + 1 + strlen(tok) + 1 > sizeof(opts) ||
 		    nopt == ARRAY_SIZE(optp)) {
 			err->why = "options too long";

@@ -211,6 +211,10 @@ static void test_errors(void **state)
 	BAD("+s start=f:arg0 stop=g:arg0 nope=1", -EINVAL, "nope=1", "unknown option");
 	BAD("+s start=f:arg0 stop=g:arg0 by=retval", -EINVAL, "by=retval", "pid, tgid, comm or cpu");
 	BAD("+s start=f:arg0 stop=g:arg0 junk", -EINVAL, "junk", "unknown token");
+	BAD("+s start=f:arg0 stop=g:arg0 attach=trampoline", -EINVAL,
+	    "attach=trampoline", "attach= and args= are a probe's options");
+	BAD("+s start=f:arg0 stop=g:arg0 pid=1 args=3", -EINVAL, "args=3",
+	    "attach= and args= are a probe's options");
 	BAD("+s start=f:arg0 stop=g:arg0 pid=1 trace=ret", -EINVAL, "trace=ret",
 	    "a span's trace= takes on");
 	BAD("+s start=f:arg0 stop=g:arg0 trace=yes", -EINVAL, "trace=yes",
