@@ -73,7 +73,10 @@ fails() {
 serve_start() {
 	local d=$1 i
 	shift
-	"$SW" serve --debugfs "$d" --listen 127.0.0.1:0 "$@" 2> "$tmp/serve.err" &
+	# Emptied here: the child's own redirection happens after the fork,
+	# when the loop below may already read the previous server's line.
+	: > "$tmp/serve.err"
+	"$SW" serve --debugfs "$d" --listen 127.0.0.1:0 "$@" 2>> "$tmp/serve.err" &
 	SPID=$!
 	PORT=
 	for i in $(seq 50); do
