@@ -4,7 +4,11 @@
  *
  * The frame descriptions are found through .eh_frame_hdr's sorted table
  * (dynamically linked programs and libraries have it; for static ones,
- * through the function symbols); libdw's CFI interface gives,
+ * through the function symbols).  Code built without unwind tables
+ * (-fno-asynchronous-unwind-tables) has its descriptions in .debug_frame
+ * instead, when built with -g: then the function symbols are searched
+ * too, and an address .eh_frame does not describe is looked up there.
+ * libdw's CFI interface gives,
  * address range by address range, the rules of each, which become rows:
  * the CFA as stack or frame pointer plus an offset (or the x86-64 PLT
  * expression), where the return address and the caller's frame pointer
@@ -191,8 +195,8 @@ static int sw_u64_cmp(const void *a, const void *b)
  */
 static int sw_cfi_sym_starts(Elf *elf, uint64_t **out, size_t *nout)
 {
-	uint64_t *starts = NULL, *p;
-	size_t n = 0, cap = 0, i;
+	uint64_t *starts = *out, *p;
+	size_t n = *nout, cap = *nout, i;
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -213,7 +217,8 @@ static int sw_cfi_sym_starts(Elf *elf, uint64_t **out, size_t *nout)
 				cap = cap ? cap * 2 : 1024;
 				p = realloc(starts, cap * sizeof(*p));
 				if (!p) {
-					free(starts);
+					*out = starts;
+					*nout = n;
 					return -ENOMEM;
 				}
 				starts = p;
@@ -221,10 +226,8 @@ static int sw_cfi_sym_starts(Elf *elf, uint64_t **out, size_t *nout)
 			starts[n++] = s.st_value;
 		}
 	}
-	if (!n) {
-		free(starts);
+	if (!n)
 		return -ENODATA;
-	}
 	qsort(starts, n, sizeof(*starts), sw_u64_cmp);
 	*out = starts;
 	*nout = n;
@@ -253,8 +256,12 @@ static int sw_cfi_fde_starts(Elf *elf, uint64_t **out, size_t *nout,
 		break;
 	}
 	if (!d || d->d_size < 12) {
+		*out = NULL;
+		*nout = 0;
 		if (!sw_cfi_sym_starts(elf, out, nout))
 			return 0;
+		free(*out);
+		*out = NULL;
 		return sw_err_set(err, -ENODATA,
 				  "%s: no .eh_frame_hdr and no function symbols (no call-frame information found)",
 				  path);
@@ -295,9 +302,10 @@ int sw_cfi_build(const char *path, struct sw_cfi_table *t, struct sw_err *err)
 	struct sw_cfi_regs rg;
 	struct sw_unw_row row;
 	uint64_t *starts = NULL;
-	size_t nstart = 0, cap = 0, i, nph;
+	size_t nstart = 0, cap = 0, i, k, nph;
 	const void *bid;
-	Dwarf_CFI *cfi = NULL;
+	Dwarf_CFI *cfi = NULL, *dcfi = NULL;
+	Dwarf *dw = NULL;
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	Elf *elf = NULL;
@@ -342,26 +350,43 @@ int sw_cfi_build(const char *path, struct sw_cfi_table *t, struct sw_err *err)
 	if (ret)
 		goto out;
 	cfi = dwarf_getcfi_elf(elf);
-	if (!cfi) {
-		ret = sw_err_set(err, -ENODATA, "%s: no .eh_frame: %s", path,
-				 dwarf_errmsg(-1));
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (dw)
+		dcfi = dwarf_getcfi(dw);
+	if (dcfi) {
+		/* .debug_frame describes what .eh_frame_hdr may not list. */
+		ret = sw_cfi_sym_starts(elf, &starts, &nstart);
+		if (ret == -ENOMEM)
+			goto out_push;
+		ret = 0;
+	}
+	/* Each start once: the loop below takes the next one as an end. */
+	for (i = 0, k = 0; i < nstart; i++)
+		if (!k || starts[i] != starts[k - 1])
+			starts[k++] = starts[i];
+	nstart = k;
+	if (!cfi && !dcfi) {
+		ret = sw_err_set(err, -ENODATA,
+				 "%s: no .eh_frame and no .debug_frame: %s",
+				 path, dwarf_errmsg(-1));
 		goto out;
 	}
 	for (i = 0; i < nstart; i++) {
 		uint64_t a = starts[i], next = i + 1 < nstart ? starts[i + 1] :
 					       UINT64_MAX;
-		bool any = false;
+		bool any = false, dbg = false;
 
-		if (i && starts[i] == starts[i - 1])
-			continue;
 		while (a < next) {
 			Dwarf_Frame *f;
 			Dwarf_Addr s, e;
 			bool sig;
 			int ra;
 
-			if (dwarf_cfi_addrframe(cfi, a, &f))
-				break;
+			if (!cfi || dwarf_cfi_addrframe(cfi, a, &f)) {
+				if (!dcfi || dwarf_cfi_addrframe(dcfi, a, &f))
+					break;
+				dbg = true;
+			}
 			ra = dwarf_frame_info(f, &s, &e, &sig);
 			sw_cfi_row(f, &rg, ra, &row);
 			free(f);
@@ -382,8 +407,10 @@ int sw_cfi_build(const char *path, struct sw_cfi_table *t, struct sw_err *err)
 				break;
 			a = e;
 		}
-		if (any)
+		if (any) {
 			t->fdes++;
+			t->debug_fdes += dbg;
+		}
 		/* The end of the description: no rule until the next. */
 		if (a < next && a <= UINT32_MAX) {
 			memset(&row, 0, sizeof(row));
@@ -408,6 +435,8 @@ out:
 	free(starts);
 	if (cfi)
 		dwarf_cfi_end(cfi);
+	if (dw)
+		dwarf_end(dw);	/* ends its .debug_frame CFI too */
 	if (elf)
 		elf_end(elf);
 	close(fd);

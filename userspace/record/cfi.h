@@ -21,6 +21,7 @@
  * @seg:      the loadable segments
  * @nseg:     their number
  * @fdes:     frame descriptions the rows come from
+ * @debug_fdes: of them, found in .debug_frame (not in .eh_frame)
  * @unsupported: rows whose rules the unwinder cannot follow (SW_UNW_CFA_NONE
  *            inside a frame description)
  */
@@ -32,6 +33,7 @@ struct sw_cfi_table {
 	struct sw_unw_seg seg[SW_UNW_SEGS_MAX];
 	uint32_t nseg;
 	uint32_t fdes;
+	uint32_t debug_fdes;
 	uint32_t unsupported;
 };
 

@@ -173,6 +173,97 @@ static void test_bad_files(void **state)
 	assert_null(t.rows);
 }
 
+/* @name's address and size in @path's symbol table; 0 when absent. */
+static uint64_t sym_size(const char *path, const char *name, uint64_t *size)
+{
+	int fd = open(path, O_RDONLY);
+	Elf_Scn *scn = NULL;
+	uint64_t v = 0;
+	Elf *e;
+
+	assert_true(fd >= 0);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(e);
+	while (!v && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || !s.st_value)
+				continue;
+			n = elf_strptr(e, sh.sh_link, s.st_name);
+			if (n && !strcmp(n, name)) {
+				v = s.st_value;
+				*size = s.st_size;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return v;
+}
+
+/*
+ * Code built without unwind tables keeps its call-frame information in
+ * .debug_frame: the table built from it gives, at every byte of every
+ * function of symprog.c, the rule the same code built with .eh_frame
+ * gets (the two builds differ in their tables only).
+ */
+static void test_debug_frame(void **state)
+{
+	static const char *const fn[] = {
+		"sym_hot", "sym_warm", "sym_mid", "_ZNK2sw4demo6Widget4spinEi",
+		"_ZN6swdemo4leaf17h0123456789abcdefE", "main",
+	};
+	struct sw_cfi_table te, td;
+	struct sw_err err = { "" };
+	char *pe, *pd;
+	size_t i;
+
+	(void)state;
+	assert_true(asprintf(&pe, "%s/cfiprog-eh", symbin()) > 0);
+	assert_true(asprintf(&pd, "%s/cfiprog-debug", symbin()) > 0);
+	if (sw_cfi_build(pe, &te, &err))
+		fail_msg("%s", err.msg);
+	if (sw_cfi_build(pd, &td, &err))
+		fail_msg("%s", err.msg);
+	check_valid(&td);
+	assert_int_equal(te.debug_fdes, 0);
+	assert_true(td.debug_fdes >= ARRAY_SIZE(fn));
+	for (i = 0; i < ARRAY_SIZE(fn); i++) {
+		uint64_t se = 0, sd = 0, ae = sym_size(pe, fn[i], &se),
+			 ad = sym_size(pd, fn[i], &sd), k;
+
+		assert_true(ae && ad && se && se == sd);
+		for (k = 0; k < se; k++) {
+			const struct sw_unw_row *re = sw_unw_find(te.rows, te.nr, ae + k),
+						*rd = sw_unw_find(td.rows, td.nr, ad + k);
+
+			assert_non_null(re);
+			if (!rd)
+				fail_msg("%s+%llu: no row from .debug_frame", fn[i],
+					 (unsigned long long)k);
+			if (re->cfa != rd->cfa || re->cfa_off != rd->cfa_off ||
+			    re->ra != rd->ra || re->ra_off != rd->ra_off ||
+			    re->fp != rd->fp || re->fp_off != rd->fp_off)
+				fail_msg("%s+%llu: .debug_frame's rule differs from .eh_frame's",
+					 fn[i], (unsigned long long)k);
+		}
+	}
+	sw_cfi_free(&te);
+	sw_cfi_free(&td);
+	free(pe);
+	free(pd);
+}
+
 /* The module's validation, run on the program's side too. */
 static void test_rows_check(void **state)
 {
@@ -208,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_debug_frame),
 		cmocka_unit_test(test_rows_check),
 	};
 

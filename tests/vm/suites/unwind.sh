@@ -122,13 +122,15 @@ else
 fi
 
 # --- nofp: every sample in the leaf shows the whole known chain ------------------
-# leaf_check FOLDED: "total bad" over the samples whose innermost frame is
-# nofp_leaf; bad ones lack _start ... main;nofp_outer;nofp_mid;nofp_leaf.
+# leaf_check FOLDED [COMM]: "total bad" over the samples whose innermost
+# frame is nofp_leaf; bad ones lack COMM;_start ... main;nofp_outer;
+# nofp_mid;nofp_leaf (COMM: nofp).
 leaf_check() {
-	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+	awk -v c="${2:-nofp}" '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
 		if (f[k] != "nofp_leaf") next
 		t += n
-		if ($0 !~ /^nofp;_start;__libc_start_main[^;]*;.*main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
+		if (index($0, c ";_start;__libc_start_main") != 1 ||
+		    $0 !~ /;main;nofp_outer;nofp_mid;nofp_leaf$/) b += n }
 		END { printf "%d %d\n", t, b }' "$1"
 }
 "$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp.swd" -- \
@@ -170,6 +172,24 @@ grep "nofp_leaf [0-9]*$" "$TMP/nofp.folded" |
 	while read -r l; do diag "wrong chain: $l"; done
 grep "nofp_leaf [0-9]*$" "$TMP/nofp.folded" | sort -t' ' -k2 -n -r | head -3 |
 	while read -r l; do diag "$l"; done
+# Code built without unwind tables (-fno-asynchronous-unwind-tables):
+# the program builds nofp's table from .debug_frame.  What it builds
+# does not depend on the kernel; the kernel walks it as any other.
+if ! once_per_arch; then
+	skip "nofp-dbgframe (.debug_frame only): checked on this arch's 6.1 kernel (the table is the program's work)"
+elif [ ! -x "$P/nofp-dbgframe" ]; then
+	not_ok "nofp-dbgframe built (make progs)"
+else
+	"$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/dbgf.swd" -- \
+		"$P/nofp-dbgframe" 600 >/dev/null 2>"$TMP/dbgf.err"
+	"$SW" report -i "$TMP/dbgf.swd" --folded >"$TMP/dbgf.folded" 2>/dev/null
+	set -- $(leaf_check "$TMP/dbgf.folded" nofp-dbgframe)
+	diag "nofp-dbgframe: ${2:-?} of ${1:-0} leaf samples without the whole chain"
+	cmp_ge "nofp-dbgframe (.debug_frame only): samples in nofp_leaf" "${1:-0}" 50
+	is "nofp-dbgframe: every one shows its whole chain through .debug_frame's rules" "${2:-x}" 0 ||
+		sort -t' ' -k2 -n -r "$TMP/dbgf.folded" | head -3 |
+		while read -r l; do diag "chain: $l"; done
+fi
 "$SW" report -i "$TMP/nofp.swd" >"$TMP/nofp.report" 2>/dev/null
 check "report shows how user stacks ended" \
 	grep -q "^# user stacks by unwind tables: [0-9]* complete" "$TMP/nofp.report"
