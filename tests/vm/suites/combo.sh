@@ -492,14 +492,7 @@ done
 cmp_ge "firing: nofp's tables mapped into it" \
 	"$(awk '$1 == "processes" { print $2 }' "$D/unwind")" 1
 cmp_gt "firing: the traced probe fires" "$(col "$GP" calls)" 0
-if [ "$SW_ARCH" = arm64 ] && grep -qw sw_icount=1 /proc/cmdline; then
-	# Known fault, not yet found: in 1 of 2 such boots CPU 1, back
-	# online, spun in softirqs (an RCU stall, then a soft lockup) until
-	# the module went.  Seen only on arm64 6.1 with -icount.
-	skip "firing: cpu1 unplugged under tracing and sampling: not on arm64 -icount (a known softirq stall after onlining, under investigation)"
-	skip "firing: cpu1 online again: see above"
-	skip "firing: the recording survived cpu1: see above"
-elif [ -w "$CPU1" ] && [ "$(cat "$CPU1")" = 1 ]; then
+if [ -w "$CPU1" ] && [ "$(cat "$CPU1")" = 1 ]; then
 	echo 0 >"$CPU1"
 	is "firing: cpu1 offline while tracing and sampling" "$(cat "$CPU1")" 0
 	echo 1 >"$CPU1"
