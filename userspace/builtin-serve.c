@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -360,6 +361,12 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 	}
 	b->len = (uint64_t)end;
 	sw_snapshot_free(snap);
+	/*
+	 * The reading's blocks are free now but the heap keeps their pages:
+	 * give them back, so that what stays resident between scrapes is the
+	 * server's own.
+	 */
+	malloc_trim(0);
 	return b;
 fail:
 	sw_snapshot_free(snap);
