@@ -73,6 +73,9 @@ fails() {
 serve_start() {
 	local d=$1 i
 	shift
+	# Emptied here: the child truncates it only once it runs, and the
+	# loop below must not find the previous server's port in it.
+	: > "$tmp/serve.err"
 	"$SW" serve --debugfs "$d" --listen 127.0.0.1:0 "$@" 2> "$tmp/serve.err" &
 	SPID=$!
 	PORT=
