@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -48,6 +50,7 @@
 #define SW_SERVE_LISTEN "127.0.0.1:9464"
 #define SW_SERVE_MAX_CONN 1024
 #define SW_PROM_CTYPE "text/plain; version=0.0.4; charset=utf-8"
+#define SW_BODY_BLOCK (64 * 1024)	/* bytes a response reads at a time */
 #define SW_OM_CTYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 extern char **environ;
@@ -63,13 +66,16 @@ struct sw_serve_args {
 
 /*
  * One rendering of /metrics, shared by the responses that send it.  The
- * server's cache points at it without holding it: the last response sent
- * frees it and clears the cache, so a big page is not kept between
- * scrapes.
+ * page is written to an anonymous file (memfd), not to the heap: a heap
+ * buffer grown while writing holds up to twice the page, and its pages
+ * stay in the process after it is freed.  Each response reads the file at
+ * its own offset.  The server's cache points at it without holding it:
+ * the last response sent closes it and clears the cache, so a big page is
+ * not kept between scrapes.
  */
 struct sw_body {
-	char *buf;
-	size_t len;
+	int fd;
+	uint64_t len;
 	uint64_t started;	/* CLOCK_MONOTONIC ns when its reading began */
 	int refs;		/* under the server's lock */
 	bool om;
@@ -275,9 +281,23 @@ static void sw_body_put(void *cls)
 		s->cache[b->om] = NULL;
 	pthread_mutex_unlock(&s->cache_lock);
 	if (last) {
-		free(b->buf);
+		close(b->fd);
 		free(b);
 	}
+}
+
+/* MHD's reader of a body: the bytes at @pos, at most @max. */
+static ssize_t sw_body_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct sw_body *b = cls;
+	ssize_t n;
+
+	if (pos >= b->len)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	do
+		n = pread(b->fd, buf, max, (off_t)pos);
+	while (n < 0 && errno == EINTR);
+	return n > 0 ? n : MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
 /* Reads the directory and writes /metrics in format @om into a new body. */
@@ -295,12 +315,14 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 	struct sw_snapshot *snap = NULL;
 	struct sw_body *b = calloc(1, sizeof(*b));
 	FILE *f = NULL;
-	int ret;
+	off_t end;
+	int wfd, ret;
 
 	if (!b) {
 		sw_err_set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
+	b->fd = -1;
 	b->started = sw_mono_ns();
 	b->om = om;
 	b->srv = s;
@@ -309,22 +331,47 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 	ret = sw_snapshot_load(s->dir, &so, &snap, err);
 	if (ret)
 		goto fail;
-	f = open_memstream(&b->buf, &b->len);
+	b->fd = memfd_create("stopwatch-metrics", MFD_CLOEXEC);
+	if (b->fd < 0) {
+		sw_err_set(err, -errno, "a file for the page: %s",
+			   strerror(errno));
+		goto fail;
+	}
+	/* The stream has a descriptor of its own: b->fd outlives it. */
+	wfd = dup(b->fd);
+	f = wfd < 0 ? NULL : fdopen(wfd, "w");
 	if (!f) {
-		sw_err_set(err, -ENOMEM, "out of memory");
+		sw_err_set(err, -errno, "a file for the page: %s",
+			   strerror(errno));
+		if (wfd >= 0)
+			close(wfd);
 		goto fail;
 	}
 	ret = sw_print_prom(f, snap, &dop);
 	if (fclose(f) || ret) {
-		sw_err_set(err, ret ? ret : -ENOMEM, "writing the metrics: %s",
-			   strerror(ret ? -ret : ENOMEM));
+		sw_err_set(err, ret ? ret : -errno, "writing the metrics: %s",
+			   strerror(ret ? -ret : errno));
 		goto fail;
 	}
+	end = lseek(b->fd, 0, SEEK_END);
+	if (end < 0) {
+		sw_err_set(err, -errno, "writing the metrics: %s",
+			   strerror(errno));
+		goto fail;
+	}
+	b->len = (uint64_t)end;
 	sw_snapshot_free(snap);
+	/*
+	 * The reading's blocks are free now but the heap keeps their pages:
+	 * give them back, so that what stays resident between scrapes is the
+	 * server's own.
+	 */
+	malloc_trim(0);
 	return b;
 fail:
 	sw_snapshot_free(snap);
-	free(b->buf);
+	if (b->fd >= 0)
+		close(b->fd);
 	free(b);
 	return NULL;
 }
@@ -366,8 +413,8 @@ static enum MHD_Result sw_metrics(struct sw_server *s,
 		return sw_reply_text(s, c, MHD_HTTP_SERVICE_UNAVAILABLE,
 				     "cannot read %s: %s\n", s->dir, err.msg);
 	atomic_fetch_add(&s->scrapes, 1);
-	r = MHD_create_response_from_buffer_with_free_callback_cls(
-		b->len, b->buf, sw_body_put, b);
+	r = MHD_create_response_from_callback(b->len, SW_BODY_BLOCK,
+					      sw_body_read, b, sw_body_put);
 	if (!r) {
 		sw_body_put(b);
 		return MHD_NO;

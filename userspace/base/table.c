@@ -53,6 +53,15 @@ static size_t sw_count_fields(const char *line)
 	return n;
 }
 
+size_t sw_table_split_row(char *line, char **field, size_t n)
+{
+	size_t got = sw_count_fields(line);
+
+	if (got == n)
+		sw_split(line, field, n);
+	return got;
+}
+
 /* Next line of *@pos, NUL-terminated in place, or NULL at the end. */
 static char *sw_next_line(char **pos)
 {

@@ -46,6 +46,20 @@ int sw_table_parse(const char *text, const char *what, struct sw_table **out,
 
 void sw_table_free(struct sw_table *t);
 
+/**
+ * sw_table_split_row() - the fields of one row, split in place.
+ * @line:  one line of a table, without its newline
+ * @field: room for @n fields
+ * @n:     the number of fields the header has
+ *
+ * For a reader that takes a table a line at a time: the line is cut into
+ * @field only when it has exactly @n fields, and is left whole otherwise,
+ * to be quoted in a message.  A blank line has none.
+ *
+ * Return: the number of fields of @line.
+ */
+size_t sw_table_split_row(char *line, char **field, size_t n);
+
 /* Index of the column called @name, or -1. */
 int sw_table_col(const struct sw_table *t, const char *name);
 

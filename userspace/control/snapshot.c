@@ -15,16 +15,66 @@
 static const char *const sw_bd_modes[] = { "pid", "tgid", "comm", "cpu",
 					   "none" };
 
+/*
+ * Where a breakdown's keys and values live: blocks handed out in order
+ * and freed together, instead of an allocation per row.
+ */
+struct sw_arena {
+	struct sw_arena *next;
+	size_t used, cap;
+	uint64_t mem[];
+};
+
+#define SW_ARENA_BLOCK (64 * 1024 - sizeof(struct sw_arena))
+
+/* @n bytes aligned for uint64_t, or NULL when out of memory. */
+static void *sw_arena_alloc(struct sw_arena **a, size_t n)
+{
+	struct sw_arena *b = *a;
+	void *p;
+
+	n = (n + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1);
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > SW_ARENA_BLOCK ? n : SW_ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = *a;
+		b->used = 0;
+		b->cap = cap;
+		*a = b;
+	}
+	p = (char *)b->mem + b->used;
+	b->used += n;
+	return p;
+}
+
+static char *sw_arena_strdup(struct sw_arena **a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = sw_arena_alloc(a, n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+static void sw_arena_free(struct sw_arena *a)
+{
+	struct sw_arena *next;
+
+	for (; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+}
+
 void sw_breakdown_free(struct sw_breakdown *bd)
 {
-	size_t i;
-
 	if (!bd)
 		return;
-	for (i = 0; i < bd->nrows; i++) {
-		free(bd->row[i].text);
-		free(bd->row[i].val);
-	}
+	sw_arena_free(bd->arena);
 	free(bd->row);
 	free(bd->col);
 	free(bd->places);
@@ -99,41 +149,55 @@ static bool sw_snapshot_wants(const struct sw_snapshot_opts *o, const char *name
 }
 
 /*
- * Parses the numeric cells of row @r, all but the columns @skip1 and
- * @skip2.  The first row parsed (@first) sets each column's decimal
- * places; every later row must print the column alike.
+ * Parses the numeric cells @cell of a row of table @t (source line
+ * @line) into @val, all but the columns @skip1 and @skip2.  The first row
+ * parsed (@first) sets each column's decimal places; every later row must
+ * print the column alike.
  */
-static int sw_row_values(const struct sw_table *t, size_t r, int skip1,
-			 int skip2, unsigned int *places, bool first,
-			 uint64_t **out, const char *what, struct sw_err *err)
+static int sw_cells_values(const struct sw_table *t, char *const *cell,
+			   size_t line, int skip1, int skip2,
+			   unsigned int *places, bool first, uint64_t *val,
+			   const char *what, struct sw_err *err)
 {
-	uint64_t *val = calloc(t->ncols ? t->ncols : 1, sizeof(*val));
 	size_t c, n = 0;
 	unsigned int p;
 	int ret;
 
-	if (!val)
-		return sw_err_set(err, -ENOMEM, "out of memory");
 	for (c = 0; c < t->ncols; c++) {
-		const char *cell = sw_table_at(t, r, c);
-
 		if ((int)c == skip1 || (int)c == skip2)
 			continue;
-		ret = sw_parse_fixed(cell, &val[n], &p);
+		ret = sw_parse_fixed(cell[c], &val[n], &p);
 		if (!ret && !first && p != places[n])
 			ret = -EDOM;
-		if (ret) {
-			free(val);
+		if (ret)
 			return sw_err_set(err, ret == -EDOM ? -EINVAL : ret,
 					  "%s: line %zu: column '%s': '%s' is %s",
-					  what, t->line[r], t->col[c], cell,
+					  what, line, t->col[c], cell[c],
 					  ret == -ERANGE ?
 					  "too large for 64 bits" :
 					  ret == -EDOM ?
 					  "not printed with the decimal places of the rows above" :
 					  "not an unsigned number");
-		}
 		places[n++] = p;
+	}
+	return 0;
+}
+
+/* sw_cells_values() of row @r of @t into a new array. */
+static int sw_row_values(const struct sw_table *t, size_t r, int skip1,
+			 int skip2, unsigned int *places, bool first,
+			 uint64_t **out, const char *what, struct sw_err *err)
+{
+	uint64_t *val = calloc(t->ncols ? t->ncols : 1, sizeof(*val));
+	int ret;
+
+	if (!val)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_cells_values(t, t->cell + r * t->ncols, t->line[r], skip1,
+			      skip2, places, first, val, what, err);
+	if (ret) {
+		free(val);
+		return ret;
 	}
 	*out = val;
 	return 0;
@@ -229,24 +293,191 @@ cleanup:
 	return ret;
 }
 
-static int sw_bd_key(struct sw_bd_row *row, const char *mode, const char *what,
-		     size_t line, struct sw_err *err)
+/*
+ * A breakdown read a line at a time: the header line is kept as a table
+ * of no rows for the column names; each row's probe, key and values go to
+ * the breakdown's arena, so neither the file nor a split copy of it is
+ * held.
+ */
+struct sw_bd_reader {
+	struct sw_breakdown *bd;
+	const struct sw_snapshot *s;
+	const char *mode;
+	const char *what;
+	char **field;		/* one per column of the header */
+	size_t lineno;
+	size_t cap;		/* rows allocated */
+	int pcol, kcol;
+	const char *probe;	/* the last row's probe, in the arena */
+	bool dropped;		/* ... which is not in @s */
+};
+
+/* The header line @line, line @r->lineno: the columns and the key. */
+static int sw_bd_header(struct sw_bd_reader *r, const char *line,
+			struct sw_err *err)
 {
+	struct sw_breakdown *bd = r->bd;
+	char *text;
+	size_t i;
+	int ret;
+
+	/* Blank lines before it: the table's messages count them. */
+	text = malloc(r->lineno + strlen(line) + 1);
+	if (!text)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	memset(text, '\n', r->lineno - 1);
+	strcpy(text + r->lineno - 1, line);
+	ret = sw_table_parse(text, r->what, &bd->tab, err);
+	free(text);
+	if (ret)
+		return ret;
+	r->pcol = sw_table_col(bd->tab, SW_COL_PROBE);
+	if (r->pcol < 0)
+		return sw_err_set(err, -EINVAL,
+				  "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
+				  r->what, bd->tab->col[0]);
+	r->kcol = -1;
+	if (r->mode && *r->mode)
+		r->kcol = sw_table_col(bd->tab, r->mode);
+	for (i = 0;
+	     r->kcol < 0 && i < sizeof(sw_bd_modes) / sizeof(*sw_bd_modes);
+	     i++)
+		r->kcol = sw_table_col(bd->tab, sw_bd_modes[i]);
+	if (r->kcol < 0)
+		return sw_err_set(err, -EINVAL,
+				  "%s: the header has no key column named after the breakdown mode '%s'",
+				  r->what, r->mode && *r->mode ? r->mode : "?");
+	bd->mode = strdup(bd->tab->col[r->kcol]);
+	bd->col = sw_value_cols(bd->tab, r->pcol, r->kcol, &bd->ncols,
+				&bd->places);
+	r->field = calloc(bd->tab->ncols, sizeof(*r->field));
+	if (!bd->mode || !bd->col || !r->field)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The key of @row, @key in the file, unescaped and as a number. */
+static int sw_bd_key(struct sw_breakdown *bd, struct sw_bd_row *row,
+		     const char *key, const char *what, size_t line,
+		     struct sw_err *err)
+{
+	const char *mode = bd->mode;
 	bool numeric = !strcmp(mode, "pid") || !strcmp(mode, "tgid") ||
 		       !strcmp(mode, "cpu");
+	char *k = sw_arena_strdup(&bd->arena, key), *text = k;
 
-	row->other = !strcmp(row->key, "other");
-	row->text = sw_unescape_octal(row->key);
-	if (!row->text)
+	if (k && strchr(k, '\\')) {
+		char *u = sw_unescape_octal(k);
+
+		text = u ? sw_arena_strdup(&bd->arena, u) : NULL;
+		free(u);
+	}
+	if (!k || !text)
 		return sw_err_set(err, -ENOMEM, "out of memory");
+	row->key = k;
+	row->text = text;
+	row->other = !strcmp(k, "other");
 	/* "unread=N": rows the module could not copy whole, a text key. */
-	if (row->other || !numeric || !strncmp(row->key, "unread=", 7))
+	if (row->other || !numeric || !strncmp(k, "unread=", 7))
 		return 0;
-	if (sw_parse_u64(row->key, &row->num))
+	if (sw_parse_u64(k, &row->num))
 		return sw_err_set(err, -EINVAL,
 				  "%s: line %zu: %s '%s' is not a number",
-				  what, line, mode, row->key);
+				  what, line, mode, k);
 	row->is_num = true;
+	return 0;
+}
+
+/* One line of the file, without its newline. */
+static int sw_bd_line(struct sw_bd_reader *r, char *line, struct sw_err *err)
+{
+	struct sw_breakdown *bd = r->bd;
+	struct sw_bd_row *row;
+	const char *probe;
+	size_t n, ncols;
+	int ret;
+
+	r->lineno++;
+	if (!bd->tab) {
+		if (!line[strspn(line, " \t\r\v\f")])
+			return 0;
+		return sw_bd_header(r, line, err);
+	}
+	ncols = bd->tab->ncols;
+	n = sw_table_split_row(line, r->field, ncols);
+	if (!n)
+		return 0;
+	if (n != ncols)
+		return sw_err_set(err, -EINVAL,
+				  "%s: line %zu: %zu fields where the header has %zu: '%s'",
+				  r->what, r->lineno, n, ncols,
+				  line + strspn(line, " \t\r\v\f"));
+	probe = r->field[r->pcol];
+	/* A probe's rows come together: look each probe up once. */
+	if (!r->probe || strcmp(r->probe, probe)) {
+		r->dropped = r->s && !sw_snapshot_probe(r->s, probe);
+		r->probe = sw_arena_strdup(&bd->arena, probe);
+		if (!r->probe)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (r->dropped)
+		return 0;
+	if (bd->nrows == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct sw_bd_row *rows = realloc(bd->row, cap * sizeof(*rows));
+
+		if (!rows)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+		bd->row = rows;
+		r->cap = cap;
+	}
+	row = &bd->row[bd->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->probe = r->probe;
+	ret = sw_bd_key(bd, row, r->field[r->kcol], r->what, r->lineno, err);
+	if (ret)
+		return ret;
+	row->val = sw_arena_alloc(&bd->arena,
+				  (bd->ncols ? bd->ncols : 1) * sizeof(uint64_t));
+	if (!row->val)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	return sw_cells_values(bd->tab, r->field, r->lineno, r->pcol, r->kcol,
+			       bd->places, bd->nrows == 1, row->val, r->what,
+			       err);
+}
+
+static int sw_bd_reader_start(struct sw_bd_reader *r, const char *mode,
+			      const char *what, const struct sw_snapshot *s,
+			      struct sw_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->bd = calloc(1, sizeof(*r->bd));
+	if (!r->bd)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	r->mode = mode;
+	r->what = what;
+	r->s = s;
+	return 0;
+}
+
+/* Ends the reading with @ret: on 0, the breakdown goes to @out. */
+static int sw_bd_reader_end(struct sw_bd_reader *r, int ret,
+			    struct sw_breakdown **out, struct sw_err *err)
+{
+	if (!ret && !r->bd->tab)
+		ret = sw_err_set(err, -ENODATA,
+				 "%s: empty: missing the header line", r->what);
+	if (!ret && !r->bd->row) {
+		r->bd->row = calloc(1, sizeof(*r->bd->row));
+		if (!r->bd->row)
+			ret = sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	free(r->field);
+	if (ret) {
+		sw_breakdown_free(r->bd);
+		return ret;
+	}
+	*out = r->bd;
 	return 0;
 }
 
@@ -254,75 +485,71 @@ int sw_breakdown_parse(const char *text, const char *mode, const char *what,
 		       const struct sw_snapshot *s, struct sw_breakdown **out,
 		       struct sw_err *err)
 {
-	struct sw_breakdown *bd;
-	const char *last = NULL;
-	size_t r, i;
-	int pcol, kcol = -1, ret;
+	struct sw_bd_reader r;
+	char *line = NULL;
+	size_t cap = 0, n;
+	int ret;
 
 	*out = NULL;
-	bd = calloc(1, sizeof(*bd));
-	if (!bd)
-		return sw_err_set(err, -ENOMEM, "out of memory");
-	ret = sw_table_parse(text, what, &bd->tab, err);
+	ret = sw_bd_reader_start(&r, mode, what, s, err);
 	if (ret)
-		goto cleanup;
-	pcol = sw_table_col(bd->tab, SW_COL_PROBE);
-	if (pcol < 0) {
-		ret = sw_err_set(err, -EINVAL,
-				 "%s: no 'probe' column in the header line, which starts with '%s': is the header missing?",
-				 what, bd->tab->col[0]);
-		goto cleanup;
-	}
-	if (mode && *mode)
-		kcol = sw_table_col(bd->tab, mode);
-	for (i = 0; kcol < 0 && i < sizeof(sw_bd_modes) / sizeof(*sw_bd_modes);
-	     i++)
-		kcol = sw_table_col(bd->tab, sw_bd_modes[i]);
-	if (kcol < 0) {
-		ret = sw_err_set(err, -EINVAL,
-				 "%s: the header has no key column named after the breakdown mode '%s'",
-				 what, mode && *mode ? mode : "?");
-		goto cleanup;
-	}
-	bd->mode = strdup(bd->tab->col[kcol]);
-	bd->col = sw_value_cols(bd->tab, pcol, kcol, &bd->ncols,
-				&bd->places);
-	bd->row = calloc(bd->tab->nrows ? bd->tab->nrows : 1,
-			 sizeof(*bd->row));
-	if (!bd->mode || !bd->col || !bd->row) {
-		ret = sw_err_set(err, -ENOMEM, "out of memory");
-		goto cleanup;
-	}
-	for (r = 0; r < bd->tab->nrows; r++) {
-		struct sw_bd_row *row = &bd->row[bd->nrows];
+		return ret;
+	while (!ret && *text) {
+		n = strcspn(text, "\n");
+		if (n >= cap) {
+			char *l = realloc(line, n + 1);
 
-		row->probe = sw_table_at(bd->tab, r, (size_t)pcol);
-		/* A probe's rows come together: look each probe up once. */
-		if (s && (!last || strcmp(last, row->probe))) {
-			if (!sw_snapshot_probe(s, row->probe)) {
-				last = NULL;
-				continue;
+			if (!l) {
+				ret = sw_err_set(err, -ENOMEM, "out of memory");
+				break;
 			}
-			last = row->probe;
-		} else if (s && !last) {
-			continue;
+			line = l;
+			cap = n + 1;
 		}
-		row->key = sw_table_at(bd->tab, r, (size_t)kcol);
-		bd->nrows++;
-		ret = sw_bd_key(row, bd->mode, what, bd->tab->line[r], err);
-		if (!ret)
-			ret = sw_row_values(bd->tab, r, pcol, kcol,
-					    bd->places, bd->nrows == 1,
-					    &row->val, what, err);
-		if (ret)
-			goto cleanup;
+		memcpy(line, text, n);
+		line[n] = '\0';
+		text += n + (text[n] == '\n');
+		ret = sw_bd_line(&r, line, err);
 	}
-	*out = bd;
-	return 0;
+	free(line);
+	return sw_bd_reader_end(&r, ret, out, err);
+}
 
-cleanup:
-	sw_breakdown_free(bd);
-	return ret;
+/*
+ * sw_breakdown_parse() of the file @what, read a line at a time.  @lines:
+ * how many lines it had.
+ */
+static int sw_breakdown_read(const char *what, const char *mode,
+			     const struct sw_snapshot *s,
+			     struct sw_breakdown **out, size_t *lines,
+			     struct sw_err *err)
+{
+	struct sw_bd_reader r;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int ret;
+
+	*out = NULL;
+	*lines = 0;
+	f = fopen(what, "re");
+	if (!f)
+		return sw_err_set(err, -errno, "%s: %s", what, strerror(errno));
+	ret = sw_bd_reader_start(&r, mode, what, s, err);
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		(*lines)++;
+		ret = sw_bd_line(&r, line, err);
+	}
+	if (!ret && ferror(f))
+		ret = sw_err_set(err, -EIO, "%s: %s", what, strerror(EIO));
+	free(line);
+	fclose(f);
+	if (!r.bd)
+		return ret;
+	return sw_bd_reader_end(&r, ret, out, err);
 }
 
 static bool sw_safe_name(const char *name)
@@ -487,6 +714,7 @@ static char *sw_trim_dup(const char *s)
 static int sw_load_breakdown(struct sw_snapshot *s, struct sw_err *err)
 {
 	char *text = NULL, *mode = NULL, *what = NULL;
+	size_t lines;
 	int ret;
 
 	ret = sw_debugfs_read(s->dir, "breakdown", &text, NULL, err);
@@ -501,10 +729,7 @@ static int sw_load_breakdown(struct sw_snapshot *s, struct sw_err *err)
 		goto cleanup;
 	}
 	sprintf(what, "%s/breakdown_stats", s->dir);
-	ret = sw_debugfs_read(s->dir, "breakdown_stats", &text, NULL, err);
-	if (ret)
-		goto cleanup;
-	ret = sw_breakdown_parse(text, mode, what, s, &s->bd, err);
+	ret = sw_breakdown_read(what, mode, s, &s->bd, &lines, err);
 cleanup:
 	free(text);
 	free(mode);
@@ -614,24 +839,23 @@ static int sw_load_sampler(struct sw_snapshot *s, struct sw_err *err)
 /* The keys file (rows of probes with by=); none when the module has none. */
 static int sw_load_keys(struct sw_snapshot *s, struct sw_err *err)
 {
-	char *text = NULL, *what = NULL;
+	struct sw_err kerr = { "" };
+	char *what = NULL;
+	size_t lines;
 	int ret;
 
-	ret = sw_debugfs_read(s->dir, SW_FILE_KEYS, &text, NULL, NULL);
-	if (ret == -ENOENT)
-		return 0;
-	if (ret)
-		return sw_err_set(err, ret, "%s/%s: %s", s->dir, SW_FILE_KEYS,
-				  strerror(-ret));
-	if (asprintf(&what, "%s/%s", s->dir, SW_FILE_KEYS) < 0) {
-		what = NULL;
-		ret = sw_err_set(err, -ENOMEM, "out of memory");
-	} else if (!strchr(text, '\n') || !strchr(text, '\n')[1]) {
-		ret = 0;	/* the header only: no keyed rows */
-	} else {
-		ret = sw_breakdown_parse(text, "key", what, s, &s->keys, err);
+	if (asprintf(&what, "%s/%s", s->dir, SW_FILE_KEYS) < 0)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_breakdown_read(what, "key", s, &s->keys, &lines, &kerr);
+	if (lines < 2) {
+		/* No file, or the header only: no keyed rows. */
+		sw_breakdown_free(s->keys);
+		s->keys = NULL;
+		if (ret == -ENOENT || !ret || lines)
+			ret = 0;
 	}
-	free(text);
+	if (ret && err)
+		*err = kerr;
 	free(what);
 	return ret;
 }

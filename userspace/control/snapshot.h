@@ -60,7 +60,8 @@ struct sw_bd_row {
  * @places: decimal places of each column (0: integers)
  * @nrows: number of rows (of the selected probes)
  * @row:   the rows
- * @tab:   the parsed file the strings point into
+ * @tab:   the header line, which @col points into
+ * @arena: the rows' probes, keys and values
  */
 struct sw_breakdown {
 	char *mode;
@@ -70,6 +71,7 @@ struct sw_breakdown {
 	size_t nrows;
 	struct sw_bd_row *row;
 	struct sw_table *tab;
+	struct sw_arena *arena;
 };
 
 /**

@@ -918,51 +918,53 @@ static int sw_bd_calls_cmp(const void *a, const void *b, void *arg)
 /*
  * The rows to write: at most @max keyed rows, those with the most calls,
  * in file order, then one "other" row per probe summing the rest (and the
- * module's own "other" rows).  The rows' values are fresh copies.
+ * module's own "other" rows).  The first @nkept rows are the breakdown's
+ * own and share its values; the values of the rest are fresh.
  */
 static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
-				      size_t max, size_t *n)
+				      size_t max, size_t *n, size_t *nkept)
 {
 	const struct sw_bd_row **ord = NULL;
 	enum sw_fold *how = NULL;
 	struct sw_bd_row *out = NULL;
 	double *sq = NULL;
 	bool *keep = NULL;
-	size_t i, j, k, nkeyed = 0, nout = 0;
+	size_t i, j, k, nkeyed = 0, nout = 0, cap = bd->nrows;
 	int ccalls = sw_breakdown_col(bd, SW_COL_CALLS);
 	int cstd = sw_breakdown_col(bd, "stddev_ns");
 	int cavg = sw_breakdown_col(bd, "avg_ns");
 
+	*nkept = 0;
 	how = calloc(bd->ncols + 1, sizeof(*how));
 	ord = calloc(bd->nrows + 1, sizeof(*ord));
 	keep = calloc(bd->nrows + 1, sizeof(*keep));
-	out = calloc(bd->nrows + 1, sizeof(*out));
-	sq = calloc(bd->nrows + 1, sizeof(*sq));
-	if (!how || !ord || !keep || !out || !sq)
+	if (!how || !ord || !keep)
 		goto fail;
 	for (i = 0; i < bd->ncols; i++)
 		how[i] = sw_fold_of(bd->col[i]);
 	for (i = 0; i < bd->nrows; i++)
 		if (!bd->row[i].other)
 			ord[nkeyed++] = &bd->row[i];
-	if (max && nkeyed > max)
+	if (max && nkeyed > max) {
+		/* @max rows kept, then at most one "other" row per probe. */
+		for (cap = max, i = 0; i < bd->nrows; i++)
+			if (!i || strcmp(bd->row[i].probe, bd->row[i - 1].probe))
+				cap++;
 		qsort_r(ord, nkeyed, sizeof(*ord), sw_bd_calls_cmp, &ccalls);
+	}
+	out = calloc(cap + 1, sizeof(*out));
+	sq = calloc(cap + 1, sizeof(*sq));
+	if (!out || !sq)
+		goto fail;
 	for (i = 0; i < nkeyed && (!max || i < max); i++)
 		keep[ord[i] - bd->row] = true;
 	/* Under the cap the module's own "other" rows stay where they are. */
 	for (i = 0; (!max || nkeyed <= max) && i < bd->nrows; i++)
 		keep[i] = true;
-	for (i = 0; i < bd->nrows; i++) {
-		if (!keep[i])
-			continue;
-		out[nout] = bd->row[i];
-		out[nout].val = malloc(bd->ncols * sizeof(uint64_t) + 1);
-		if (!out[nout].val)
-			goto fail;
-		memcpy(out[nout].val, bd->row[i].val,
-		       bd->ncols * sizeof(uint64_t));
-		nout++;
-	}
+	for (i = 0; i < bd->nrows; i++)
+		if (keep[i])
+			out[nout++] = bd->row[i];
+	*nkept = nout;
 	for (i = 0; i < bd->nrows; i++) {
 		const struct sw_bd_row *r = &bd->row[i];
 
@@ -1003,7 +1005,7 @@ static struct sw_bd_row *sw_bd_capped(const struct sw_breakdown *bd,
 	return out;
 fail:
 	free(how);
-	for (j = 0; out && j < nout; j++)
+	for (j = *nkept; out && j < nout; j++)
 		free(out[j].val);
 	free(out);
 	free(ord);
@@ -1019,7 +1021,7 @@ static int sw_prom_breakdown(const struct sw_prom_ctx *x,
 {
 	char lname[SW_NAME_LEN], name[SW_NAME_LEN], help[SW_NAME_LEN];
 	struct sw_bd_row *rows;
-	size_t i, c, nrows;
+	size_t i, c, nrows, nkept = 0;
 
 	if (!bd->nrows)
 		return 0;
@@ -1033,7 +1035,7 @@ static int sw_prom_breakdown(const struct sw_prom_ctx *x,
 			if (lname[c] == ':')
 				lname[c] = '_';
 	}
-	rows = sw_bd_capped(bd, x->max_series, &nrows);
+	rows = sw_bd_capped(bd, x->max_series, &nrows, &nkept);
 	if (!rows)
 		return -ENOMEM;
 
@@ -1065,7 +1067,7 @@ static int sw_prom_breakdown(const struct sw_prom_ctx *x,
 		sw_prom_bd_column(x, bd, rows, nrows, lname, (int)c, name,
 				  "gauge", help, false);
 	}
-	for (i = 0; i < nrows; i++)
+	for (i = nkept; i < nrows; i++)
 		free(rows[i].val);
 	free(rows);
 	return 0;

@@ -401,6 +401,72 @@ static void test_hists_file(void **state)
 	sw_snapshot_free(s);
 }
 
+/*
+ * The keys file read a line at a time: rows enough to fill several of the
+ * arena's blocks and to grow the row array, a dropped probe's rows, blank
+ * lines and a last line without its newline.
+ */
+static void test_keys_file(void **state)
+{
+	const struct sw_snapshot_opts o = { .keys = true };
+	struct sw_err err = { "" };
+	struct sw_snapshot *s = NULL;
+	struct sw_breakdown *k;
+	char *text = NULL, want[256];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	fputs("probe key calls total_ns\n", f);
+	for (i = 0; i < 3000; i++)
+		fprintf(f, "vfs_read comm=t\\040%zu %zu %zu\n", i, i + 1,
+			10 * i);
+	fputs("\n", f);
+	for (i = 0; i < 2000; i++)
+		fprintf(f, "gone_by_now comm=g%zu 1 1\n", i);
+	for (i = 0; i < 10; i++)
+		fprintf(f, "vfs_write pid=%zu %zu 7\n", i, i);
+	fputs("vfs_write other 5 5", f);
+	assert_int_equal(fclose(f), 0);
+	put("keys", text);
+	free(text);
+	s = load_ok(scratch, &o);
+	k = s->keys;
+	assert_non_null(k);
+	assert_int_equal(k->nrows, 3011);
+	assert_int_equal(k->ncols, 2);
+	for (i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "comm=t\\040%zu", i);
+		assert_string_equal(k->row[i].probe, "vfs_read");
+		assert_string_equal(k->row[i].key, want);
+		snprintf(want, sizeof(want), "comm=t %zu", i);
+		assert_string_equal(k->row[i].text, want);
+		assert_true(k->row[i].val[0] == i + 1);
+		assert_true(k->row[i].val[1] == 10 * i);
+	}
+	assert_string_equal(k->row[3009].probe, "vfs_write");
+	assert_string_equal(k->row[3009].text, "pid=9");
+	assert_true(k->row[3009].val[0] == 9);
+	assert_true(k->row[3010].other);
+	assert_true(k->row[3010].val[1] == 5);
+	sw_snapshot_free(s);
+	/* The header only: no keyed rows. */
+	put("keys", "probe key calls total_ns\n");
+	s = load_ok(scratch, &o);
+	assert_null(s->keys);
+	sw_snapshot_free(s);
+	/* A short row, named by its line. */
+	put("keys", "probe key calls total_ns\nvfs_read comm=a 1 2\n\nvfs_read comm=b 3\n");
+	s = NULL;
+	assert_int_equal(sw_snapshot_load(scratch, &o, &s, &err), -EINVAL);
+	assert_null(s);
+	snprintf(want, sizeof(want),
+		 "%s/keys: line 4: 3 fields where the header has 4: 'vfs_read comm=b 3'",
+		 scratch);
+	assert_string_equal(err.msg, want);
+}
+
 static void test_stats_missing(void **state)
 {
 	struct sw_snapshot *s = NULL;
@@ -621,6 +687,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hist_malformed,
 						scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_hists_file, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_keys_file, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_stats_missing,
 						scratch_setup, scratch_teardown),
