@@ -90,25 +90,16 @@ notrace u64 sw_cost_begin(void)
 }
 NOKPROBE_SYMBOL(sw_cost_begin);
 
-/**
- * sw_cost_end() - the end of a timed handler run: fold it into its
- * probe's accumulators and its CPU's estimate, and start the next gap.
- * @acc:  the probe's accumulators (NULL: its CPU's estimate only)
- * @mech: the mechanism whose handler ran
- * @half: the call's half it ran for
- * @t0:   sw_cost_begin()'s stamp
- *
- * Context: as sw_cost_begin(), on the same CPU.
- */
-notrace void sw_cost_end(struct sw_cost_acc __percpu *acc,
-			 enum sw_cost_mech mech, enum sw_cost_half half, u64 t0)
+/* Fold a timed handler run into @acc and @c's estimate, @gap calls' worth. */
+static __always_inline void sw_cost_fold(struct sw_cost_cpu *c,
+					 struct sw_cost_acc __percpu *acc,
+					 enum sw_cost_mech mech,
+					 enum sw_cost_half half, u64 t0,
+					 u32 gap)
 {
-	struct sw_cost_cpu *c = this_cpu_ptr(&sw_cost_cpu);
 	u64 ns = sw_clock_since(t0), self = READ_ONCE(sw_cost_self_ns);
-	u32 gap = c->gap;
 
 	ns = ns > self ? ns - self : 0;
-
 	if (acc) {
 		struct sw_cost_acc *a = this_cpu_ptr(acc);
 
@@ -119,11 +110,48 @@ notrace void sw_cost_end(struct sw_cost_acc __percpu *acc,
 	c->est_ns += ns * gap;
 	c->est_runs += gap;
 	c->samples++;
-	gap = sw_cost_next_gap(c);
-	c->gap = gap;
-	c->left = gap;
+}
+
+/**
+ * sw_cost_end() - the end of a handler run the countdown chose (a call's
+ * entry, a span point's hit): fold it into its probe's accumulators and
+ * its CPU's estimate, and start the next gap.
+ * @acc:  the probe's accumulators (NULL: its CPU's estimate only)
+ * @mech: the mechanism whose handler ran
+ * @half: the call's half it ran for
+ * @t0:   sw_cost_begin()'s stamp
+ *
+ * Context: as sw_cost_begin(), on the same CPU.
+ * Return: the calls the run stands for, its gap: its call's exit handler
+ * is weighted the same (sw_cost_mark()).
+ */
+notrace u32 sw_cost_end(struct sw_cost_acc __percpu *acc,
+			enum sw_cost_mech mech, enum sw_cost_half half, u64 t0)
+{
+	struct sw_cost_cpu *c = this_cpu_ptr(&sw_cost_cpu);
+	u32 gap = c->gap, next;
+
+	sw_cost_fold(c, acc, mech, half, t0, gap);
+	next = sw_cost_next_gap(c);
+	c->gap = next;
+	c->left = next;
+	return gap;
 }
 NOKPROBE_SYMBOL(sw_cost_end);
+
+/**
+ * sw_cost_end_exit() - the end of a marked call's exit handler run: fold
+ * it with its call's gap (the countdown is the entries').
+ * @run: the run: its stamp, gap, accumulators and mechanism
+ *
+ * Context: as sw_cost_begin(), on the same CPU (maybe not the entry's).
+ */
+notrace void sw_cost_end_exit(const struct sw_cost_run *run)
+{
+	sw_cost_fold(this_cpu_ptr(&sw_cost_cpu), run->acc, run->mech,
+		     SW_COST_EXIT, run->t0, run->gap);
+}
+NOKPROBE_SYMBOL(sw_cost_end_exit);
 
 /**
  * sw_cost_fixed() - a mechanism's fixed nanoseconds per call, 0 when not
