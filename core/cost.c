@@ -6,9 +6,9 @@
  * The overhead file shows, per online CPU and for all of them, the share
  * of the CPU that stopwatch's handlers took since the previous read of
  * the file (or since the module loaded): the estimate of cost.h over the
- * wall-clock interval between the two reads.  The totals since load are
- * there too, so that a reader can take differences of its own without
- * disturbing another reader's intervals.
+ * wall-clock interval between the two reads.  The totals since load or
+ * the last reset are there too, so that a reader can take differences of
+ * their own without disturbing another reader's intervals.
  */
 #include <linux/cpumask.h>
 #include <linux/kprobes.h>
@@ -42,10 +42,17 @@ static const char *const sw_cost_mech_names[SW_COST_MECHS] = {
 	[SW_COST_SPAN] = "span_point",
 };
 
-/* The previous read of the overhead file, under sw_cost_lock. */
+/*
+ * Per CPU, under sw_cost_lock: the estimate at the previous read of the
+ * overhead file (@ns, @runs), and at the last reset (@base_*: the file
+ * shows the totals since, sw_cost_reset()).
+ */
 struct sw_cost_prev {
 	u64 ns;
 	u64 runs;
+	u64 base_ns;
+	u64 base_runs;
+	u64 base_samples;
 };
 
 static DEFINE_MUTEX(sw_cost_lock);
@@ -219,10 +226,13 @@ static int sw_cost_show(struct seq_file *m)
 
 		p->ns = ns;
 		p->runs = runs;
+		ns -= p->base_ns;
+		runs -= p->base_runs;
 		seq_printf(m, "%-6d", cpu);
 		sw_cost_pct(m, dns, interval);
 		seq_printf(m, " %14llu %12llu %16llu %14llu %10llu\n", dns,
-			   druns, ns, runs, READ_ONCE(c->samples));
+			   druns, ns, runs,
+			   READ_ONCE(c->samples) - p->base_samples);
 		all_ns += dns;
 		all_runs += druns;
 		tot_ns += ns;
@@ -248,6 +258,36 @@ static const struct sw_ctl_file sw_cost_ctl = {
 	.show = sw_cost_show,
 	.apply = sw_cost_apply,
 };
+
+/**
+ * sw_cost_reset() - start the overhead file's figures from zero: its
+ * totals and its interval (the probes' own accumulators are replaced with
+ * their other statistics, probe/registry.c).
+ *
+ * The handlers keep adding to their CPU's estimate (they take no lock):
+ * the file shows it less what it was here.
+ *
+ * Context: process context, under the registry's lock (sw_reset_all());
+ * takes sw_cost_lock.
+ */
+void sw_cost_reset(void)
+{
+	int cpu;
+
+	mutex_lock(&sw_cost_lock);
+	for_each_possible_cpu(cpu) {
+		struct sw_cost_cpu *c = per_cpu_ptr(&sw_cost_cpu, cpu);
+		struct sw_cost_prev *p = per_cpu_ptr(sw_cost_prev, cpu);
+
+		p->ns = READ_ONCE(c->est_ns);
+		p->runs = READ_ONCE(c->est_runs);
+		p->base_ns = p->ns;
+		p->base_runs = p->runs;
+		p->base_samples = READ_ONCE(c->samples);
+	}
+	sw_cost_prev_at = ktime_get_ns();
+	mutex_unlock(&sw_cost_lock);
+}
 
 /* The least time of an empty timed window, in the clock's ns. */
 static u64 sw_cost_measure_self(void)

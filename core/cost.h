@@ -62,7 +62,8 @@ enum sw_cost_mech {
  *
  * Written by its CPU's handlers only; an NMI's run nested in a timed one
  * can lose an update (the figures are estimates).  Read racily by the
- * overhead file.
+ * overhead file, which shows them less the bases a reset took
+ * (sw_cost_reset()).
  */
 struct sw_cost_cpu {
 	u32 left;
@@ -231,6 +232,7 @@ static __always_inline rtype name##_run(__SW_COST_ARGS proto)	\
 }
 u64 sw_cost_fixed(enum sw_cost_mech mech);
 void sw_cost_set_fixed(enum sw_cost_mech mech, u64 ns);
+void sw_cost_reset(void);
 int sw_cost_init(void);
 void sw_cost_exit(void);
 
