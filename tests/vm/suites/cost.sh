@@ -76,6 +76,36 @@ ov ns >/dev/null
 probed=$(rate)
 cp "$D/overhead" "$R/overhead.run"
 cp "$D/stats" "$R/stats.run"
+# reset, with the probe still on: its cost columns and the overhead
+# file's figures from zero, and filled again by 2000 more calls.
+# ovsum FILE: the overhead file's ns, runs, total_ns, total_runs of "all"
+# and its CPUs' samples, one line.
+ovsum() {
+	awk '$1 == "cpu" { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 ~ /^[0-9]+$/ && k["samples"] { s += $k["samples"] }
+		$1 == "all" { a = $k["ns"] " " $k["runs"] " " $k["total_ns"] " " $k["total_runs"] }
+		END { print a, s + 0 }' "$1"
+}
+is "reset" "$(ctl reset 1)" ok
+cp "$D/stats" "$R/stats.reset"
+cp "$D/overhead" "$R/overhead.reset"
+is "after a reset: calls, cost_ns, cost_fixed_ns, cost_total_ns 0" \
+	"$(col "$SYS_GETPPID" calls "$R/stats.reset") $(col "$SYS_GETPPID" cost_ns "$R/stats.reset") $(col "$SYS_GETPPID" cost_fixed_ns "$R/stats.reset") $(col "$SYS_GETPPID" cost_total_ns "$R/stats.reset")" \
+	"0 0 0 0"
+is "after a reset: the overhead file's ns, runs, total_ns, total_runs and samples 0" \
+	"$(ovsum "$R/overhead.reset")" "0 0 0 0 0"
+"$CR" getppid 2000 1 >/dev/null
+cp "$D/stats" "$R/stats.again"
+cp "$D/overhead" "$R/overhead.again"
+rcost=$(col "$SYS_GETPPID" cost_ns "$R/stats.again")
+rtot=$(col "$SYS_GETPPID" cost_total_ns "$R/stats.again")
+rov=$(ovsum "$R/overhead.again")
+diag "after 2000 more calls: cost_ns $rcost, cost_total_ns $rtot; overhead ns runs total_ns total_runs samples: $rov"
+check "and 2000 calls later cost_ns and cost_total_ns are not 0" \
+	test "${rcost:-0}" -gt 0 -a "${rtot:-0}" -gt 0
+check "and the overhead file's figures are not 0" \
+	awk -v v="$rov" 'BEGIN { n = split(v, f, " "); for (i = 1; i <= 5; i++) if (!(f[i] > 0)) exit 1; exit n != 5 }'
+
 ctl probes "-$SYS_GETPPID" >/dev/null
 bare2=$(rate)
 base=$(awk -v a="$bare1" -v b="$bare2" 'BEGIN { print (a < b ? a : b) }')
@@ -121,40 +151,6 @@ check "overhead runs ($oruns) within 10% of 2 x calls" \
 check "overhead share ($oshare%) = ns / (interval x CPUs)" \
 	awk -v s="$oshare" -v o="$ons" -v i="$oint" -v n="$ncpu" \
 	'BEGIN { e = 100 * o / (i * n); exit !(s >= e - 0.002 && s <= e + 0.002) }'
-
-# reset: the probe's cost columns and the overhead file's figures from
-# zero, and filled again by more calls (2000 getppid calls: under a
-# second).
-# ovsum FILE: the overhead file's ns, runs, total_ns, total_runs of "all"
-# and its CPUs' samples, one line.
-ovsum() {
-	awk '$1 == "cpu" { for (i = 1; i <= NF; i++) k[$i] = i; next }
-		$1 ~ /^[0-9]+$/ && k["samples"] { s += $k["samples"] }
-		$1 == "all" { a = $k["ns"] " " $k["runs"] " " $k["total_ns"] " " $k["total_runs"] }
-		END { print a, s + 0 }' "$1"
-}
-is "probe $SYS_GETPPID for the reset" "$(ctl probes "+$SYS_GETPPID attach=kretprobe")" ok
-"$CR" getppid 2000 1 >/dev/null
-is "reset" "$(ctl reset 1)" ok
-cp "$D/stats" "$R/stats.reset"
-cp "$D/overhead" "$R/overhead.reset"
-is "after a reset: calls, cost_ns, cost_fixed_ns, cost_total_ns 0" \
-	"$(col "$SYS_GETPPID" calls "$R/stats.reset") $(col "$SYS_GETPPID" cost_ns "$R/stats.reset") $(col "$SYS_GETPPID" cost_fixed_ns "$R/stats.reset") $(col "$SYS_GETPPID" cost_total_ns "$R/stats.reset")" \
-	"0 0 0 0"
-is "after a reset: the overhead file's ns, runs, total_ns, total_runs and samples 0" \
-	"$(ovsum "$R/overhead.reset")" "0 0 0 0 0"
-"$CR" getppid 2000 1 >/dev/null
-cp "$D/stats" "$R/stats.again"
-cp "$D/overhead" "$R/overhead.again"
-ctl probes "-$SYS_GETPPID" >/dev/null
-rcost=$(col "$SYS_GETPPID" cost_ns "$R/stats.again")
-rtot=$(col "$SYS_GETPPID" cost_total_ns "$R/stats.again")
-rov=$(ovsum "$R/overhead.again")
-diag "after 2000 more calls: cost_ns $rcost, cost_total_ns $rtot; overhead ns runs total_ns total_runs samples: $rov"
-check "and 2000 calls later cost_ns and cost_total_ns are not 0" \
-	test "${rcost:-0}" -gt 0 -a "${rtot:-0}" -gt 0
-check "and the overhead file's figures are not 0" \
-	awk -v v="$rov" 'BEGIN { n = split(v, f, " "); for (i = 1; i <= 5; i++) if (!(f[i] > 0)) exit 1; exit n != 5 }'
 
 # stopwatch time: the cost line.
 "$SW" time --attach kretprobe --no-hist "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.out" 2>"$R/time.err"
