@@ -193,6 +193,7 @@ struct sw_evread {
  * @gen: wall-time statistics (always present)
  * @bd:  breakdown tables, NULL when off
  * @evs: event statistics, NULL without events
+ * @cost: the handlers' sampled runs (agg/cost.h)
  * @path_id: the probe's id in the call paths (core/paths.c), fixed for
  *       its life; 0 keeps its calls off the paths
  * @trace: SW_TRACE_* bits (lib/parse.h): each call is also written as a
@@ -206,7 +207,7 @@ struct sw_aggs {
 	struct sw_gen __rcu *gen;
 	struct sw_bdgen __rcu *bd;
 	struct sw_evgen __rcu *evs;
-	struct sw_cost_acc __percpu *cost;
+	struct sw_cost_acc __percpu __rcu *cost;
 	u32 path_id;
 	u32 trace;
 };

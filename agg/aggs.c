@@ -41,7 +41,7 @@ int sw_aggs_alloc(struct sw_aggs *a, struct sw_by by,
 	RCU_INIT_POINTER(a->gen, g);
 	RCU_INIT_POINTER(a->bd, bd);
 	RCU_INIT_POINTER(a->evs, evs);
-	a->cost = cost;
+	RCU_INIT_POINTER(a->cost, cost);
 	return 0;
 
 out_free_bd:
@@ -67,6 +67,6 @@ void sw_aggs_free(struct sw_aggs *a)
 	RCU_INIT_POINTER(a->gen, NULL);
 	RCU_INIT_POINTER(a->bd, NULL);
 	RCU_INIT_POINTER(a->evs, NULL);
-	free_percpu(a->cost);
-	a->cost = NULL;
+	free_percpu(rcu_dereference_protected(a->cost, 1));
+	RCU_INIT_POINTER(a->cost, NULL);
 }

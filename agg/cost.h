@@ -3,8 +3,8 @@
  * cost.h - what a probe's own handlers cost: per CPU, the nanoseconds of
  * its sampled handler runs and how many were sampled, entry and exit
  * apart (core/cost.h samples them; probe/show.c reads them).  Made with
- * the probe's aggregations and kept for its life: a reset does not clear
- * it.
+ * the probe's aggregations and replaced with its other statistics by a
+ * reset (struct sw_aggs: read under RCU-sched).
  */
 #ifndef _STOPWATCH_AGG_COST_H
 #define _STOPWATCH_AGG_COST_H

@@ -115,9 +115,28 @@ int sw_maxactive(void)
 }
 
 /*
+ * What a timed run of a kretprobe handler is folded into (core/cost.h):
+ * its probe's cost accumulators, or none when its kretprobe is gone, and
+ * whether the probe hits through ftrace or a breakpoint; at entry also
+ * the call to mark, when its return handler will run (@entered).
+ */
+static __always_inline void sw_krp_cost_run(struct sw_cost_run *run,
+					    struct kretprobe_instance *ri,
+					    bool entered)
+{
+	struct sw_kretprobe *k = sw_krp_of(ri);
+
+	run->acc = likely(k) ? rcu_dereference_sched(k->target.aggs->cost) :
+			       NULL;
+	run->mech = likely(k) && (k->krp.kp.flags & KPROBE_FLAG_FTRACE) ?
+		    SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+	run->call = entered ? &sw_krp_rec(ri)->call : NULL;
+}
+
+/*
  * sw_krp_entry(), sw_krp_return() - the kretprobe's handlers: the core's
- * entry half, and its exit half.  On a run sw_cost_due() chooses, the
- * same through a timed variant (core/cost.h), out of line.
+ * entry half, and its exit half; on a call the cost sampler picks, timed
+ * (core/cost.h: SW_COST_ENTRY(), SW_COST_EXIT()).
  * Context: sw_krp_entry() is the kprobe pre-handler: preemption disabled,
  * possibly interrupts off or NMI; the same under PREEMPT_RT.
  * sw_krp_return() is the kretprobe return handler on the calling thread:
@@ -127,21 +146,29 @@ int sw_maxactive(void)
  * out: kretprobes then gives the instance back and runs no return handler
  * for it.
  */
-static __always_inline int sw_krp_entry_work(struct kretprobe_instance *ri,
+static __always_inline int sw_krp_entry_work(struct sw_cost_run *run,
+					     struct kretprobe_instance *ri,
 					     struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
+	int r = !k || !sw_krp_enter(&k->target, ri, regs);
 
-	return !k || !sw_krp_enter(&k->target, ri, regs);
+	if (run)
+		sw_krp_cost_run(run, ri, !r);
+	return r;
 }
 
-static __always_inline void sw_krp_return_work(struct kretprobe_instance *ri,
-					       struct pt_regs *regs)
+static __always_inline int sw_krp_return_work(struct sw_cost_run *run,
+					      struct kretprobe_instance *ri,
+					      struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
 		sw_krp_exit(&k->target, sw_krp_rec(ri), regs);
+	if (run)
+		sw_krp_cost_run(run, ri, false);
+	return 0;
 }
 
 /*
@@ -150,79 +177,62 @@ static __always_inline void sw_krp_return_work(struct kretprobe_instance *ri,
  * Context: as sw_krp_entry() and sw_krp_return().
  */
 static __always_inline int
-sw_krp_entry_nospec_work(struct kretprobe_instance *ri, struct pt_regs *regs)
+sw_krp_entry_nospec_work(struct sw_cost_run *run,
+			 struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return sw_krp_enter_nospec(ri, regs);
+	int r = sw_krp_enter_nospec(ri, regs);
+
+	if (run)
+		sw_krp_cost_run(run, ri, !r);
+	return r;
 }
 
-static __always_inline void
-sw_krp_return_nospec_work(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int
+sw_krp_return_nospec_work(struct sw_cost_run *run,
+			  struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sw_kretprobe *k = sw_krp_of(ri);
 
 	if (likely(k))
 		sw_krp_exit_nospec(&k->target, sw_krp_rec(ri), regs);
+	if (run)
+		sw_krp_cost_run(run, ri, false);
+	return 0;
 }
 
-/* The probe's cost accumulators, or NULL when its kretprobe is gone. */
-static __always_inline struct sw_cost_acc __percpu *
-sw_krp_cost(struct kretprobe_instance *ri)
+/* Whether the entry of instance @ri's call was timed; the call in @c. */
+static __always_inline bool sw_krp_marked(struct sw_call **c,
+					  struct kretprobe_instance *ri)
 {
-	struct sw_kretprobe *k = sw_krp_of(ri);
-
-	return likely(k) ? k->target.aggs->cost : NULL;
-}
-
-/* Whether the probe hits through ftrace or a breakpoint. */
-static __always_inline enum sw_cost_mech
-sw_krp_mech(struct kretprobe_instance *ri)
-{
-	struct sw_kretprobe *k = sw_krp_of(ri);
-
-	return likely(k) && (k->krp.kp.flags & KPROBE_FLAG_FTRACE) ?
-	       SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+	*c = &sw_krp_rec(ri)->call;
+	return sw_cost_marked(*c);
 }
 
 /*
  * SW_KRP_HANDLERS() - a pair of handlers, @entry and @ret, running
- * @entry##_work and @ret##_work, and their timed variants.
+ * @entry##_work and @ret##_work, timed as core/cost.h says.
  */
 #define SW_KRP_HANDLERS(entry, ret)					\
-static noinline int entry##_timed(struct kretprobe_instance *ri,	\
-				  struct pt_regs *regs)			\
-{									\
-	u64 t0 = sw_cost_begin();					\
-	int r = entry##_work(ri, regs);					\
-									\
-	sw_cost_end(sw_krp_cost(ri), sw_krp_mech(ri), SW_COST_ENTRY,	\
-		    t0);						\
-	return r;							\
-}									\
-NOKPROBE_SYMBOL(entry##_timed);						\
+SW_COST_ENTRY(entry, int,						\
+	      (struct kretprobe_instance *ri, struct pt_regs *regs),	\
+	      (ri, regs))						\
 static int entry(struct kretprobe_instance *ri, struct pt_regs *regs)	\
 {									\
-	if (sw_cost_due())						\
-		return entry##_timed(ri, regs);				\
-	return entry##_work(ri, regs);					\
+	return entry##_run(ri, regs);					\
 }									\
 NOKPROBE_SYMBOL(entry);							\
-static noinline void ret##_timed(struct kretprobe_instance *ri,	\
-				 struct pt_regs *regs)			\
+static __always_inline bool ret##_marked(struct sw_call **c,		\
+					 struct kretprobe_instance *ri,	\
+					 struct pt_regs *regs)		\
 {									\
-	u64 t0 = sw_cost_begin();					\
-									\
-	ret##_work(ri, regs);						\
-	sw_cost_end(sw_krp_cost(ri), sw_krp_mech(ri), SW_COST_EXIT,	\
-		    t0);						\
+	return sw_krp_marked(c, ri);					\
 }									\
-NOKPROBE_SYMBOL(ret##_timed);						\
+SW_COST_EXIT(ret, int,							\
+	     (struct kretprobe_instance *ri, struct pt_regs *regs),	\
+	     (ri, regs))						\
 static int ret(struct kretprobe_instance *ri, struct pt_regs *regs)	\
 {									\
-	if (sw_cost_due())						\
-		ret##_timed(ri, regs);					\
-	else								\
-		ret##_work(ri, regs);					\
-	return 0;							\
+	return ret##_run(ri, regs);					\
 }									\
 NOKPROBE_SYMBOL(ret)
 

@@ -81,52 +81,60 @@ static noinline notrace void sw_tf_real_caller(struct sw_tramp_frame *f)
 }
 NOKPROBE_SYMBOL(sw_tf_real_caller);
 
+/*
+ * What a timed run of a trampoline half is folded into (core/cost.h): the
+ * probe's cost accumulators, or none when its stub is empty.
+ */
+static __always_inline void sw_tf_cost_run(struct sw_cost_run *run,
+					   struct sw_tramp *t)
+{
+	run->acc = t ? rcu_dereference_sched(t->target.aggs->cost) : NULL;
+	run->mech = SW_COST_TRAMP;
+}
+
 /**
  * sw_tramp_enter() - the entry half, called by the companion's trampoline.
  * @frame: the trampoline's struct sw_tramp_frame
  *
  * A stub whose probe is gone (a task was between the ftrace site and the
- * stub while the probe was removed) leaves its call unmeasured.
+ * stub while the probe was removed) leaves its call unmeasured.  On a
+ * call the cost sampler picks, timed (core/cost.h), and the frame's call
+ * marked so that its exit half is timed too.
  *
  * Context: the traced function's caller's: any (process, softirq, hard
  * interrupt, NMI), possibly interrupts off; preemption disabled by the
  * companion (an RCU-sched read-side section its detach waits for).  No
  * locks, no allocation.
  */
-static __always_inline void sw_tramp_enter_work(struct sw_tramp_frame *f,
-						struct sw_tramp *t)
+static __always_inline bool sw_tramp_enter_work(struct sw_cost_run *run,
+						struct sw_tramp_frame *f)
 {
+	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
+	bool entered = false;
+
+	if (run)
+		sw_tf_cost_run(run, t);
 	if (unlikely(!t) || unlikely(!READ_ONCE(t->armed)))
-		return;
+		return false;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
-		if (sw_tf_enter(&t->target, f, &f->regs))
+		if (sw_tf_enter(&t->target, f, &f->regs)) {
 			f->seq = t->seq;
+			entered = true;
+		}
 	} else {
 		atomic_long_inc(&t->reentry);
 	}
 	this_cpu_dec(sw_tramp_busy);
+	if (run && entered)
+		run->call = &f->call;
+	return entered;
 }
 
-/* The entry half timed, on a run sw_cost_due() chose (core/cost.h). */
-static noinline notrace void sw_tramp_enter_timed(struct sw_tramp_frame *f)
-{
-	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
-	u64 t0 = sw_cost_begin();
-
-	sw_tramp_enter_work(f, t);
-	sw_cost_end(t ? t->target.aggs->cost : NULL, SW_COST_TRAMP,
-		    SW_COST_ENTRY, t0);
-}
-NOKPROBE_SYMBOL(sw_tramp_enter_timed);
+SW_COST_ENTRY(sw_tramp_enter, bool, (struct sw_tramp_frame *f), (f))
 
 notrace void sw_tramp_enter(void *frame)
 {
-	struct sw_tramp_frame *f = frame;
-
-	if (sw_cost_due())
-		sw_tramp_enter_timed(f);
-	else
-		sw_tramp_enter_work(f, READ_ONCE(sw_tramp_slot[f->idx]));
+	sw_tramp_enter_run(frame);
 }
 NOKPROBE_SYMBOL(sw_tramp_enter);
 
@@ -139,7 +147,8 @@ NOKPROBE_SYMBOL(sw_tramp_enter);
  * A call whose probe was removed while it was in flight finds the stub
  * empty or another probe's (another seq) and is not folded anywhere: its
  * probe's statistics are gone with it (an entry it left on the pending
- * stack is counted as orphaned or abandoned there).
+ * stack is counted as orphaned or abandoned there).  A call whose entry
+ * was timed (its record marked) is timed here too (core/cost.h).
  *
  * Context: as sw_tramp_enter(), on the calling thread (possibly another
  * CPU).  A call measured at entry cannot find the guard taken here: a
@@ -149,11 +158,15 @@ NOKPROBE_SYMBOL(sw_tramp_enter);
  * counted in miss_reentry, its pending entry (if any) recovered by the
  * pending stack as orphaned.
  */
-static __always_inline void sw_tramp_exit_work(struct sw_tramp_frame *f,
-					       struct sw_tramp *t)
+static __always_inline bool sw_tramp_exit_work(struct sw_cost_run *run,
+					       struct sw_tramp_frame *f)
 {
+	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
+
+	if (run)
+		sw_tf_cost_run(run, t);
 	if (unlikely(!t) || unlikely(t->seq != f->seq))
-		return;
+		return false;
 	if (likely(this_cpu_inc_return(sw_tramp_busy) == 1)) {
 		if (unlikely(t->caller))
 			sw_tf_real_caller(f);
@@ -161,28 +174,22 @@ static __always_inline void sw_tramp_exit_work(struct sw_tramp_frame *f,
 	} else
 		atomic_long_inc(&t->reentry);
 	this_cpu_dec(sw_tramp_busy);
+	return true;
 }
 
-/* The exit half timed, on a run sw_cost_due() chose (core/cost.h). */
-static noinline notrace void sw_tramp_exit_timed(struct sw_tramp_frame *f)
+/* Whether the frame's call had its entry timed; the call in @c. */
+static __always_inline bool sw_tramp_exit_marked(struct sw_call **c,
+						 struct sw_tramp_frame *f)
 {
-	struct sw_tramp *t = READ_ONCE(sw_tramp_slot[f->idx]);
-	u64 t0 = sw_cost_begin();
-
-	sw_tramp_exit_work(f, t);
-	sw_cost_end(t ? t->target.aggs->cost : NULL, SW_COST_TRAMP,
-		    SW_COST_EXIT, t0);
+	*c = &f->call;
+	return sw_cost_marked(*c);
 }
-NOKPROBE_SYMBOL(sw_tramp_exit_timed);
+
+SW_COST_EXIT(sw_tramp_exit, bool, (struct sw_tramp_frame *f), (f))
 
 notrace void sw_tramp_exit(void *frame)
 {
-	struct sw_tramp_frame *f = frame;
-
-	if (sw_cost_due())
-		sw_tramp_exit_timed(f);
-	else
-		sw_tramp_exit_work(f, READ_ONCE(sw_tramp_slot[f->idx]));
+	sw_tramp_exit_run(frame);
 }
 NOKPROBE_SYMBOL(sw_tramp_exit);
 

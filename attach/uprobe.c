@@ -70,15 +70,24 @@
 
 /**
  * struct sw_uset - the probes of a site, replaced whole (RCU).
- * @rcu: frees it after a grace period
- * @n:   how many
- * @p:   the probes, in the order they were added
+ * @rcu:  frees it after a grace period
+ * @n:    how many
+ * @nown: how many of them are probes (the others: user points of spans,
+ *        with on_entry or on_return callbacks)
+ * @p:    the probes, in the order they were added
  */
 struct sw_uset {
 	struct rcu_head rcu;
 	int n;
+	int nown;
 	struct sw_uprobe *p[];
 };
+
+/* Whether @u is a user point of a span, not a probe. */
+static __always_inline bool sw_up_is_point(const struct sw_uprobe *u)
+{
+	return u->on_entry || u->on_return;
+}
 
 /**
  * struct sw_usite - one uprobe: a file, an offset, one consumer.
@@ -179,50 +188,45 @@ static bool sw_up_filter(SW_UPROBE_FILTER_ARGS(uc, mm))
 NOKPROBE_SYMBOL(sw_up_filter);
 
 /*
- * sw_up_cost() - where a timed run of a site's handler is folded: its one
- * probe's cost accumulators, or none when the site has several probes or
- * a span's point (the run then counts in its CPU's estimate only).
+ * sw_up_cost_run() - what a timed run of a site's handler is folded into
+ * (core/cost.h): its one probe's cost accumulators, or none when the site
+ * has several probes or a span's point (the run then counts in its CPU's
+ * estimate only).
  * Context: as sw_up_entry().
  */
-static __always_inline struct sw_cost_acc __percpu *
-sw_up_cost(const struct sw_uset *set)
+static __always_inline void sw_up_cost_run(struct sw_cost_run *run,
+					   const struct sw_uset *set)
 {
-	const struct sw_uprobe *u;
+	const struct sw_uprobe *u = set->n == 1 ? set->p[0] : NULL;
 
-	if (set->n != 1)
-		return NULL;
-	u = set->p[0];
-	if (u->on_entry || u->on_return || !u->target.aggs)
-		return NULL;
-	return u->target.aggs->cost;
+	run->mech = SW_COST_UPROBE;
+	run->acc = u && !sw_up_is_point(u) && u->target.aggs ?
+		   rcu_dereference_sched(u->target.aggs->cost) : NULL;
 }
 
 /*
  * sw_up_entry() - uprobe handler, at the function's first instruction:
- * the entry half of each armed probe of the site, in order.
+ * the entry half of each armed probe of the site, in order.  On a call
+ * the cost sampler picks, timed (core/cost.h), and the last entry it
+ * pushed on the thread's pending stack marked, so that the return times
+ * its handler too (a call with no entry there is timed at entry only).
  * Context: the probed task, process context, preemption enabled (see the
  * top); disabled here around the array and the core.  When no probe of
  * the site wants this process, asks the kernel to take the breakpoint out
  * of its address space (a forked child's inherited one).
  */
-static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+static __always_inline int sw_up_entry_work(struct sw_cost_run *run,
+					    const struct sw_uset *set,
+					    struct pt_regs *regs)
 {
-	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
-	struct sw_uset *set;
-	bool wanted, timed;
-	u64 t0 = 0;
+	struct sw_pending *pd, *last = NULL;
+	bool wanted = !set->n;	/* a site on its way out: leave it be */
 	int i;
 
-	preempt_disable();
-	timed = sw_cost_due();
-	if (timed)
-		t0 = sw_cost_begin();
-	set = rcu_dereference_sched(site->set);
-	wanted = !set->n;	/* a site on its way out: leave it be */
 	for (i = 0; i < set->n; i++) {
 		struct sw_uprobe *u = set->p[i];
 
-		if (u->on_entry || u->on_return) {
+		if (sw_up_is_point(u)) {
 			/*
 			 * A span's point: wants every process.  The acquire
 			 * pairs with sw_uprobe_enable(), as below.
@@ -233,16 +237,34 @@ static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 			continue;
 		}
 		/* Pairs with sw_uprobe_enable(): armed after registration. */
-		if (smp_load_acquire(&u->armed) &&
-		    sw_core_enter_stacked(u, &u->target, regs))
+		pd = smp_load_acquire(&u->armed) ?
+		     sw_core_enter_stacked(u, &u->target, regs) : NULL;
+		if (pd) {
 			wanted = true;
-		else if (!wanted && sw_up_wants_current(u))
+			last = pd;
+		} else if (!wanted && sw_up_wants_current(u)) {
 			wanted = true;
+		}
 	}
-	if (timed)
-		sw_cost_end(sw_up_cost(set), SW_COST_UPROBE, SW_COST_ENTRY, t0);
-	preempt_enable();
+	if (run) {
+		sw_up_cost_run(run, set);
+		run->call = last ? &last->call : NULL;
+	}
 	return wanted ? 0 : UPROBE_HANDLER_REMOVE;
+}
+
+SW_COST_ENTRY(sw_up_entry, int,
+	      (const struct sw_uset *set, struct pt_regs *regs), (set, regs))
+
+static int sw_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
+	int r;
+
+	preempt_disable();
+	r = sw_up_entry_run(rcu_dereference_sched(site->set), regs);
+	preempt_enable();
+	return r;
 }
 NOKPROBE_SYMBOL(sw_up_entry);
 
@@ -250,30 +272,24 @@ NOKPROBE_SYMBOL(sw_up_entry);
  * sw_up_return() - uretprobe handler, when the function returns (the
  * instruction pointer is already the real return address): the exit half
  * of each probe of the site, in reverse order, so the calls nest on the
- * pending stack.
+ * pending stack.  Timed when the thread's topmost pending entry is one of
+ * the site's probes' and marked (its entry was timed, core/cost.h).
  * Context: as sw_up_entry().  A probe without an entry on this thread's
  * stack (filtered out, no room, not yet armed at entry) finds none
  * (counted as unmatched); one whose pid=, tgid= or follow= leave this
  * process out is not asked.
  */
-static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
-			struct pt_regs *regs)
+static __always_inline int sw_up_return_work(struct sw_cost_run *run,
+					     const struct sw_uset *set,
+					     struct sw_thread *th,
+					     struct pt_regs *regs)
 {
-	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
-	struct sw_uset *set;
-	bool timed;
-	u64 t0 = 0;
 	int i;
 
-	preempt_disable();
-	timed = sw_cost_due();
-	if (timed)
-		t0 = sw_cost_begin();
-	set = rcu_dereference_sched(site->set);
 	for (i = set->n - 1; i >= 0; i--) {
 		struct sw_uprobe *u = set->p[i];
 
-		if (u->on_entry || u->on_return) {
+		if (sw_up_is_point(u)) {
 			/* Pairs with sw_uprobe_enable(). */
 			if (u->on_return && smp_load_acquire(&u->armed))
 				u->on_return(u, regs);
@@ -281,10 +297,49 @@ static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
 		}
 		/* A process it does not want never entered it. */
 		if (sw_up_wants_current(u))
-			sw_core_exit_stacked(u, &u->target, regs);
+			sw_core_exit_stacked_on(th, u, &u->target, regs);
 	}
-	if (timed)
-		sw_cost_end(sw_up_cost(set), SW_COST_UPROBE, SW_COST_EXIT, t0);
+	if (run)
+		sw_up_cost_run(run, set);
+	return 0;
+}
+
+/*
+ * Whether the call whose return this is had its entry timed: the
+ * thread's topmost pending entry is marked and one of the site's probes
+ * owns it (its call then in @c).
+ */
+static __always_inline bool sw_up_return_marked(struct sw_call **c,
+						const struct sw_uset *set,
+						struct sw_thread *th,
+						struct pt_regs *regs)
+{
+	struct sw_pending *pd = sw_core_stacked_top(th);
+	int i;
+
+	if (!pd || !sw_cost_marked(&pd->call))
+		return false;
+	*c = &pd->call;
+	for (i = 0; i < set->n; i++)
+		if (pd->owner == set->p[i])
+			return true;
+	return false;
+}
+
+SW_COST_EXIT(sw_up_return, int,
+	     (const struct sw_uset *set, struct sw_thread *th,
+	      struct pt_regs *regs), (set, th, regs))
+
+static int sw_up_return(struct uprobe_consumer *uc, unsigned long func,
+			struct pt_regs *regs)
+{
+	struct sw_usite *site = container_of(uc, struct sw_usite, reg.uc);
+	struct sw_uset *set;
+
+	preempt_disable();
+	set = rcu_dereference_sched(site->set);
+	/* The thread's stack, which the probes' exit halves search. */
+	sw_up_return_run(set, set->nown ? sw_pending_current() : NULL, regs);
 	preempt_enable();
 	return 0;
 }
@@ -326,6 +381,8 @@ static struct sw_uset *sw_uset_edit(struct sw_uset *old, struct sw_uprobe *add,
 			set->p[set->n++] = old->p[i];
 	if (add)
 		set->p[set->n++] = add;
+	for (i = 0; i < set->n; i++)
+		set->nown += !sw_up_is_point(set->p[i]);
 	return set;
 }
 

@@ -65,14 +65,18 @@ struct sw_thread;
  * @pend: the call's entry on its thread's pending stack, NULL when it has
  *        none (no events, or no room: counted in the pending file); for
  *        a lean call (struct sw_vcall), its thread's slot tagged with
- *        SW_PEND_LEAN (sw_pend_is_lean(), sw_pend_lean_thread())
+ *        SW_PEND_LEAN (sw_pend_is_lean(), sw_pend_lean_thread()); with
+ *        SW_PEND_COST too when the cost sampler timed its entry handler
+ *        and its exit handler is to be timed (core/cost.h)
+ * @gap:  with SW_PEND_COST: the calls the timed call stands for
+ *        (core/cost.h); else nothing
  * @key:  the parts of the call's key captured at entry (argN), in
  *        the order of the probe's by=; set only for a probe with a spec
  */
 struct sw_call {
 	u64 t0;
 	u32 cpu;
-	u32 pad;
+	u32 gap;
 	struct sw_pending *pend;
 	u64 key[2];
 };
@@ -110,6 +114,14 @@ static_assert(!(SW_EVCALL_ALL_BAD & SW_VCALL_MULTI));
  * (slots are aligned): one word says both, and stored at once.
  */
 #define SW_PEND_LEAN 1UL
+
+/*
+ * struct sw_call.pend of a call whose entry handler the cost sampler
+ * timed (core/cost.h): bit 1 set after the entry half, so that its exit
+ * handler is timed too; cleared before the exit half reads @pend.  Every
+ * entry half writes @pend, so a call not timed needs no store to clear it.
+ */
+#define SW_PEND_COST 2UL
 
 struct sw_thread;
 
@@ -215,10 +227,14 @@ u64 sw_core_key_value(u8 kind, const struct sw_call *c, u64 entry_value,
 		      struct pt_regs *regs);
 
 /* core/stacked.c: for mechanisms with no per-call storage of their own */
-bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
-			   struct pt_regs *regs);
+struct sw_pending *sw_core_enter_stacked(const void *owner,
+					 const struct sw_target *t,
+					 struct pt_regs *regs);
 bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
 			  struct pt_regs *regs);
+bool sw_core_exit_stacked_on(struct sw_thread *th, const void *owner,
+			     const struct sw_target *t, struct pt_regs *regs);
+struct sw_pending *sw_core_stacked_top(struct sw_thread *th);
 
 /*
  * core/stacked.c: entries owned by intervals that are not calls (a span

@@ -6,9 +6,9 @@
  * The overhead file shows, per online CPU and for all of them, the share
  * of the CPU that stopwatch's handlers took since the previous read of
  * the file (or since the module loaded): the estimate of cost.h over the
- * wall-clock interval between the two reads.  The totals since load are
- * there too, so that a reader can take differences of its own without
- * disturbing another reader's intervals.
+ * wall-clock interval between the two reads.  The totals since load or
+ * the last reset are there too, so that a reader can take differences of
+ * their own without disturbing another reader's intervals.
  */
 #include <linux/cpumask.h>
 #include <linux/kprobes.h>
@@ -42,10 +42,17 @@ static const char *const sw_cost_mech_names[SW_COST_MECHS] = {
 	[SW_COST_SPAN] = "span_point",
 };
 
-/* The previous read of the overhead file, under sw_cost_lock. */
+/*
+ * Per CPU, under sw_cost_lock: the estimate at the previous read of the
+ * overhead file (@ns, @runs), and at the last reset (@base_*: the file
+ * shows the totals since, sw_cost_reset()).
+ */
 struct sw_cost_prev {
 	u64 ns;
 	u64 runs;
+	u64 base_ns;
+	u64 base_runs;
+	u64 base_samples;
 };
 
 static DEFINE_MUTEX(sw_cost_lock);
@@ -90,25 +97,16 @@ notrace u64 sw_cost_begin(void)
 }
 NOKPROBE_SYMBOL(sw_cost_begin);
 
-/**
- * sw_cost_end() - the end of a timed handler run: fold it into its
- * probe's accumulators and its CPU's estimate, and start the next gap.
- * @acc:  the probe's accumulators (NULL: its CPU's estimate only)
- * @mech: the mechanism whose handler ran
- * @half: the call's half it ran for
- * @t0:   sw_cost_begin()'s stamp
- *
- * Context: as sw_cost_begin(), on the same CPU.
- */
-notrace void sw_cost_end(struct sw_cost_acc __percpu *acc,
-			 enum sw_cost_mech mech, enum sw_cost_half half, u64 t0)
+/* Fold a timed handler run into @acc and @c's estimate, @gap calls' worth. */
+static __always_inline void sw_cost_fold(struct sw_cost_cpu *c,
+					 struct sw_cost_acc __percpu *acc,
+					 enum sw_cost_mech mech,
+					 enum sw_cost_half half, u64 t0,
+					 u32 gap)
 {
-	struct sw_cost_cpu *c = this_cpu_ptr(&sw_cost_cpu);
 	u64 ns = sw_clock_since(t0), self = READ_ONCE(sw_cost_self_ns);
-	u32 gap = c->gap;
 
 	ns = ns > self ? ns - self : 0;
-
 	if (acc) {
 		struct sw_cost_acc *a = this_cpu_ptr(acc);
 
@@ -119,11 +117,48 @@ notrace void sw_cost_end(struct sw_cost_acc __percpu *acc,
 	c->est_ns += ns * gap;
 	c->est_runs += gap;
 	c->samples++;
-	gap = sw_cost_next_gap(c);
-	c->gap = gap;
-	c->left = gap;
+}
+
+/**
+ * sw_cost_end() - the end of a handler run the countdown chose (a call's
+ * entry, a span point's hit): fold it into its probe's accumulators and
+ * its CPU's estimate, and start the next gap.
+ * @acc:  the probe's accumulators (NULL: its CPU's estimate only)
+ * @mech: the mechanism whose handler ran
+ * @half: the call's half it ran for
+ * @t0:   sw_cost_begin()'s stamp
+ *
+ * Context: as sw_cost_begin(), on the same CPU.
+ * Return: the calls the run stands for, its gap: its call's exit handler
+ * is weighted the same (sw_cost_mark()).
+ */
+notrace u32 sw_cost_end(struct sw_cost_acc __percpu *acc,
+			enum sw_cost_mech mech, enum sw_cost_half half, u64 t0)
+{
+	struct sw_cost_cpu *c = this_cpu_ptr(&sw_cost_cpu);
+	u32 gap = c->gap, next;
+
+	sw_cost_fold(c, acc, mech, half, t0, gap);
+	next = sw_cost_next_gap(c);
+	c->gap = next;
+	c->left = next;
+	return gap;
 }
 NOKPROBE_SYMBOL(sw_cost_end);
+
+/**
+ * sw_cost_end_exit() - the end of a marked call's exit handler run: fold
+ * it with its call's gap (the countdown is the entries').
+ * @run: the run: its stamp, gap, accumulators and mechanism
+ *
+ * Context: as sw_cost_begin(), on the same CPU (maybe not the entry's).
+ */
+notrace void sw_cost_end_exit(const struct sw_cost_run *run)
+{
+	sw_cost_fold(this_cpu_ptr(&sw_cost_cpu), run->acc, run->mech,
+		     SW_COST_EXIT, run->t0, run->gap);
+}
+NOKPROBE_SYMBOL(sw_cost_end_exit);
 
 /**
  * sw_cost_fixed() - a mechanism's fixed nanoseconds per call, 0 when not
@@ -191,10 +226,13 @@ static int sw_cost_show(struct seq_file *m)
 
 		p->ns = ns;
 		p->runs = runs;
+		ns -= p->base_ns;
+		runs -= p->base_runs;
 		seq_printf(m, "%-6d", cpu);
 		sw_cost_pct(m, dns, interval);
 		seq_printf(m, " %14llu %12llu %16llu %14llu %10llu\n", dns,
-			   druns, ns, runs, READ_ONCE(c->samples));
+			   druns, ns, runs,
+			   READ_ONCE(c->samples) - p->base_samples);
 		all_ns += dns;
 		all_runs += druns;
 		tot_ns += ns;
@@ -220,6 +258,36 @@ static const struct sw_ctl_file sw_cost_ctl = {
 	.show = sw_cost_show,
 	.apply = sw_cost_apply,
 };
+
+/**
+ * sw_cost_reset() - start the overhead file's figures from zero: its
+ * totals and its interval (the probes' own accumulators are replaced with
+ * their other statistics, probe/registry.c).
+ *
+ * The handlers keep adding to their CPU's estimate (they take no lock):
+ * the file shows it less what it was here.
+ *
+ * Context: process context, under the registry's lock (sw_reset_all());
+ * takes sw_cost_lock.
+ */
+void sw_cost_reset(void)
+{
+	int cpu;
+
+	mutex_lock(&sw_cost_lock);
+	for_each_possible_cpu(cpu) {
+		struct sw_cost_cpu *c = per_cpu_ptr(&sw_cost_cpu, cpu);
+		struct sw_cost_prev *p = per_cpu_ptr(sw_cost_prev, cpu);
+
+		p->ns = READ_ONCE(c->est_ns);
+		p->runs = READ_ONCE(c->est_runs);
+		p->base_ns = p->ns;
+		p->base_runs = p->runs;
+		p->base_samples = READ_ONCE(c->samples);
+	}
+	sw_cost_prev_at = ktime_get_ns();
+	mutex_unlock(&sw_cost_lock);
+}
 
 /* The least time of an empty timed window, in the clock's ns. */
 static u64 sw_cost_measure_self(void)

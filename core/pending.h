@@ -36,8 +36,12 @@ struct sw_thread {
 	struct sw_pending calls[SW_PENDING_DEPTH];
 };
 
-/* A lean call's struct sw_call.pend is its slot tagged in bit 0. */
-static_assert(__alignof__(struct sw_thread) > SW_PEND_LEAN);
+/*
+ * A lean call's struct sw_call.pend is its slot tagged in bit 0; a timed
+ * call's has bit 1 too (SW_PEND_COST), a pending entry's likewise.
+ */
+static_assert(__alignof__(struct sw_thread) > (SW_PEND_LEAN | SW_PEND_COST));
+static_assert(__alignof__(struct sw_pending) > SW_PEND_COST);
 
 /*
  * The slot of the task running on each CPU, if it has one (a hint), else

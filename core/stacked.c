@@ -26,13 +26,14 @@
  * Context: the mechanism's entry handler on the calling thread, with
  * preemption disabled (possibly interrupts off or NMI); no locks, no
  * allocation.
- * Return: false when a filter left the call out (counted in @a) or the
- * thread's stack had no room (counted in the pending file): the mechanism
- * must not expect an entry at the exit (sw_core_exit_stacked() would count
- * it as unmatched).
+ * Return: the call's entry, or NULL when a filter left the call out
+ * (counted in @a) or the thread's stack had no room (counted in the
+ * pending file): the mechanism must not expect an entry at the exit
+ * (sw_core_exit_stacked() would count it as unmatched).
  */
-bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
-			   struct pt_regs *regs)
+struct sw_pending *sw_core_enter_stacked(const void *owner,
+					 const struct sw_target *t,
+					 struct pt_regs *regs)
 {
 	const struct sw_spec *s = t->spec;
 	struct sw_aggs *a = t->aggs;
@@ -44,13 +45,13 @@ bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
 		struct sw_call c;
 
 		if (!sw_core_enter_spec(&c, a, s, regs))
-			return false;
+			return NULL;
 		key[0] = c.key[0];
 		key[1] = c.key[1];
 	}
 	pd = sw_pending_push();
 	if (!pd)
-		return false;
+		return NULL;
 	pd->owner = owner;
 	pd->set_id = 0;
 	pd->call.key[0] = key[0];
@@ -63,27 +64,29 @@ bool sw_core_enter_stacked(const void *owner, const struct sw_target *t,
 	pd->call.t0 = sw_clock_stamp();
 	if (set)
 		sw_pending_open(pd, set);
-	return true;
+	return pd;
 }
 NOKPROBE_SYMBOL(sw_core_enter_stacked);
 
 /**
- * sw_core_exit_stacked() - the exit half of a call kept on the pending
+ * sw_core_exit_stacked_on() - the exit half of a call kept on the pending
  * stack: fold the topmost entry of @owner on the current thread into @a
  * and pop it with every entry above it (counted as orphaned).
+ * @th:    the current thread's slot, sw_pending_current() (NULL: none)
  * @owner: the tag given to sw_core_enter_stacked()
  * @t:     the probe
  * @regs:  the registers at the function's return
+ *
+ * sw_core_exit_stacked() finds @th itself.
  *
  * Context: the mechanism's return handler on the calling thread, with
  * preemption disabled; no locks, no allocation.
  * Return: false when the thread had no entry of @owner (counted as
  * unmatched in the pending file).
  */
-bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
-			  struct pt_regs *regs)
+bool sw_core_exit_stacked_on(struct sw_thread *th, const void *owner,
+			     const struct sw_target *t, struct pt_regs *regs)
 {
-	struct sw_thread *th = sw_pending_current();
 	struct sw_pending *pd = NULL;
 	bool measured;
 	u32 i;
@@ -110,7 +113,32 @@ bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
 	sw_pending_pop(pd);
 	return true;
 }
+NOKPROBE_SYMBOL(sw_core_exit_stacked_on);
+
+bool sw_core_exit_stacked(const void *owner, const struct sw_target *t,
+			  struct pt_regs *regs)
+{
+	return sw_core_exit_stacked_on(sw_pending_current(), owner, t, regs);
+}
 NOKPROBE_SYMBOL(sw_core_exit_stacked);
+
+/**
+ * sw_core_stacked_top() - the topmost entry of a thread's pending stack.
+ * @th: the current thread's slot, sw_pending_current() (NULL: none)
+ *
+ * Context: as sw_core_exit_stacked_on().
+ * Return: the entry, or NULL when the thread has none.
+ */
+struct sw_pending *sw_core_stacked_top(struct sw_thread *th)
+{
+	u32 d;
+
+	if (!th)
+		return NULL;
+	d = min_t(u32, READ_ONCE(th->depth), SW_PENDING_DEPTH);
+	return d ? &th->calls[d - 1] : NULL;
+}
+NOKPROBE_SYMBOL(sw_core_stacked_top);
 
 /*
  * ---- entries owned by an interval that is not a call (spans) ----------

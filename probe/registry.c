@@ -529,8 +529,8 @@ static void sw_probes_remove_all(void)
 }
 
 /**
- * sw_reset_all() - zero every probe's statistics, breakdown and missed
- * counts.
+ * sw_reset_all() - zero every probe's statistics, breakdown, cost
+ * accumulators and missed counts, and the overhead file's figures.
  *
  * New generations are allocated first; if any allocation fails nothing is
  * reset.
@@ -565,12 +565,14 @@ int sw_reset_all(void)
 		na[i].gen = rcu_replace_pointer(p->aggs.gen, na[i].gen, 1);
 		na[i].bd = rcu_replace_pointer(p->aggs.bd, na[i].bd, 1);
 		na[i].evs = rcu_replace_pointer(p->aggs.evs, na[i].evs, 1);
+		na[i].cost = rcu_replace_pointer(p->aggs.cost, na[i].cost, 1);
 		if (p->tramp)
 			sw_tramp_reset_missed(&p->tp);
 		else if (!p->upath)
 			sw_kretprobe_reset_missed(&p->kp);
 		i++;
 	}
+	sw_cost_reset();
 	synchronize_rcu();
 	sw_paths_done(old_paths);
 	ret = 0;

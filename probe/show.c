@@ -75,13 +75,14 @@ static int sw_probe_detached(struct sw_probe *p)
 /*
  * sw_probe_cost() - what one call of @p costs, in ns, observed: the mean
  * time of its entry handler plus that of its exit handler, over the runs
- * sampled since the probe was added (core/cost.h; a reset does not clear
- * them), plus its mechanism's fixed cost per call, the part around the
+ * sampled since the probe was added or the statistics reset
+ * (core/cost.h), plus its mechanism's fixed cost per call, the part around the
  * handlers (kprobe and kretprobe machinery), where it was measured at
  * load (@fixed: that part, 0 where not measured and not included: a
  * trampoline's stub and ftrace's call to it, a uprobe's breakpoint and
  * return trap).  0 and 0 until a run of the probe has been sampled.
- * Context: process context.
+ * Context: process context, the registry's lock held (reset replaces the
+ * accumulators under it).
  */
 static u64 sw_probe_cost(struct sw_probe *p, u64 *fixed)
 {
@@ -89,7 +90,9 @@ static u64 sw_probe_cost(struct sw_probe *p, u64 *fixed)
 				 p->tramp ? SW_COST_TRAMP :
 				 p->kp.krp.kp.flags & KPROBE_FLAG_FTRACE ?
 				 SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
-	u64 samples, ns = sw_cost_acc_mean(p->aggs.cost, &samples);
+	struct sw_cost_acc __percpu *acc =
+		rcu_dereference_protected(p->aggs.cost, 1);
+	u64 samples, ns = sw_cost_acc_mean(acc, &samples);
 
 	*fixed = samples ? sw_cost_fixed(mech) : 0;
 	return samples ? ns + *fixed : 0;

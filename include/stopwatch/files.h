@@ -113,7 +113,7 @@
 /*
  * The overhead file: stopwatch's share of each CPU.  A line
  * "SW_OVERHEAD_INTERVAL NS" (the wall-clock interval since the previous
- * read of the file, or since load), a line "SW_OVERHEAD_FIXED" followed by
+ * read of the file, or since load or the last reset), a line "SW_OVERHEAD_FIXED" followed by
  * pairs of a mechanism's name and its fixed nanoseconds per call included
  * in the estimates (0: not measured, not included), last the pair
  * SW_OVERHEAD_SELF and the nanoseconds an empty timed window reads, taken
@@ -121,7 +121,8 @@
  * SW_COLS_OVERHEAD, one row per online CPU, last the row SW_OVERHEAD_ALL
  * (its share is of all the online CPUs together; its samples column "-").
  * share_pct, ns and runs are over the interval; total_ns and total_runs
- * since load; samples is the timed handler runs since load.
+ * since load or the last reset (SW_FILE_RESET); samples is the timed
+ * handler runs since then.
  */
 #define SW_OVERHEAD_INTERVAL	"interval_ns"
 #define SW_OVERHEAD_FIXED	"fixed_ns"

@@ -6,7 +6,9 @@
 # timed on sampled runs, plus the kretprobe's fixed part calibrated at
 # load) must come within a stated bound of it.  The overhead file's
 # nanoseconds over the run must agree with calls x cost_ns, and its share
-# with those nanoseconds over the interval.  stopwatch time ends with its
+# with those nanoseconds over the interval.  A reset clears the cost
+# columns and the overhead file's figures, and more calls fill them
+# again.  stopwatch time ends with its
 # cost line (--json has it, span and trace end with theirs too: in a
 # long run only, sw_long=1); a write to the overhead file and an unknown
 # option are refused with a message.  A few seconds per boot.
@@ -74,6 +76,36 @@ ov ns >/dev/null
 probed=$(rate)
 cp "$D/overhead" "$R/overhead.run"
 cp "$D/stats" "$R/stats.run"
+# reset, with the probe still on: its calls and cost columns and the
+# overhead file's figures from zero, and filled again by 2000 more calls
+# (few processes: each costs a TCG guest a tenth of a second or more).
+# figs: the probe's calls, cost_ns, cost_fixed_ns, cost_total_ns, then
+# the overhead file's ns, runs, total_ns, total_runs of "all" and its
+# CPUs' samples, one line.
+figs() {
+	awk -v p="$SYS_GETPPID" '
+		FNR == 1 { f++ }
+		f == 1 && FNR == 1 { for (i = 1; i <= NF; i++) s[$i] = i; next }
+		f == 1 && $1 == p { a = $s["calls"] " " $s["cost_ns"] " " $s["cost_fixed_ns"] " " $s["cost_total_ns"] }
+		f == 2 && $1 == "cpu" { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		f == 2 && $1 ~ /^[0-9]+$/ && k["samples"] { n += $k["samples"] }
+		f == 2 && $1 == "all" { b = $k["ns"] " " $k["runs"] " " $k["total_ns"] " " $k["total_runs"] }
+		END { print a, b, n + 0 }' "$D/stats" "$D/overhead"
+}
+# allpos N...: whether every N is a number above 0.
+allpos() {
+	for v; do [ "$v" -gt 0 ] 2>/dev/null || return 1; done
+}
+is "reset" "$(ctl reset 1)" ok
+is "after a reset: calls and cost columns 0, the overhead file's ns, runs, total_ns, total_runs and samples 0" \
+	"$(figs)" "0 0 0 0 0 0 0 0 0"
+"$CR" getppid 2000 1 >/dev/null
+rfigs=$(figs)
+diag "2000 calls after the reset: calls cost_ns cost_fixed_ns cost_total_ns, overhead ns runs total_ns total_runs samples: $rfigs"
+is "2000 calls after the reset: calls 2000" "${rfigs%% *}" 2000
+is "and the cost columns and the overhead file's figures are not 0" \
+	"$(allpos $rfigs && echo yes)" yes
+
 ctl probes "-$SYS_GETPPID" >/dev/null
 bare2=$(rate)
 base=$(awk -v a="$bare1" -v b="$bare2" 'BEGIN { print (a < b ? a : b) }')

@@ -14,7 +14,9 @@
 # schedule() itself with 2000 threads asleep in it, 50 hot functions
 # added and removed under load (trampstress.sh: 100 of them, rmmod under
 # load, 20 times), and args= checked against BTF (a variadic function or another
-# count refused, vmlinux's and a module's; auto falls back).
+# count refused, vmlinux's and a module's; auto falls back); the cost
+# sampler times a call's exit with its entry (two handler runs per call
+# in the overhead file).
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO and the TAP helpers of tap.sh.  tests/vm/suites/
@@ -104,6 +106,17 @@ is "by=arg0,caller: arg0=0 from sw_test_caller_a once" \
 	"$(awk '$1 == "sw_test_target" && $2 ~ /^arg0=0,caller=sw_test_caller_a\+0x/ { print $3 }' "$D/keys")" 1
 is "by=arg0,caller: 5 calls in all" "$(col sw_test_target calls)" 5
 is "remove them" "$(ctl probes '-sw_test_fail -sw_test_target')" ok
+# The cost sampler times a call's exit with its entry (the entry marks
+# the frame's call): the overhead file's estimate of handler runs is two
+# per call, within its random gaps' spread.
+is "a trampoline on sw_test_target, for its cost" \
+	"$(ctl probes '+sw_test_target attach=trampoline args=1')" ok
+read -r _ <"$D/overhead"	# its interval starts here
+tctl "callers 3000 3000" >/dev/null
+oruns=$(awk '$1 == "all" { print $4 }' "$D/overhead")
+is "6000 calls, overhead runs within 10% of 2 x 6000 ($oruns): exits timed with their entries" \
+	"$(col sw_test_target calls) $([ "${oruns:-0}" -ge 10800 ] && [ "$oruns" -le 13200 ] && echo yes)" "6000 yes"
+is "remove it" "$(ctl probes '-sw_test_target')" ok
 
 # The function tracer on the same function: ftrace's own caller runs its
 # ops, then goes on to the trampoline (the direct call's shared path).

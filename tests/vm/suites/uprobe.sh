@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/vm/suites/uprobe.sh - user functions through uprobes (issue 14):
 # exact call counts of a PIE executable's function and of a shared
-# library's, wall time and cpu-clock of a sleeping user function, exact
+# library's (the cost sampler timing a call's return with its entry: two
+# handler runs per call in the overhead file), wall time and cpu-clock of a sleeping user function, exact
 # instructions per call under -icount (arm64), libc's malloc with -p
 # (another process calling it at once not counted), a forked child and an
 # exec'ed image under -p, a binary replaced on disk, user and kernel
@@ -95,8 +96,15 @@ UPATH=$(readlink -f "$U")
 UOFF=$(sed -n 's/^uwork:uw_call uprobe=.*:\(0x[0-9a-f]*\)$/\1/p' "$D/probes")
 check "probes says where: uprobe=PATH:0xOFFSET" \
 	grep -q "^uwork:uw_call uprobe=$UPATH:0x[0-9a-f]*\$" "$D/probes"
+read -r _ <"$D/overhead"	# its interval starts here
 "$U" calls 5000
 is "5000 calls of uw_call: calls == 5000" "$(col uwork:uw_call calls)" 5000
+# The cost sampler times a call's return with its entry (the entry marks
+# the call's pending entry): the overhead file's estimate of handler runs
+# is two per call, within its random gaps' spread.
+oruns=$(awk '$1 == "all" { print $4 }' "$D/overhead")
+is "overhead runs ($oruns) within 10% of 2 x 5000: returns timed with their entries" \
+	"$([ "${oruns:-0}" -ge 9000 ] && [ "$oruns" -le 11000 ] && echo yes)" yes
 is "no missed calls" "$(col uwork:uw_call missed)" 0
 check "hist/uwork:uw_call counts 5000 calls" \
 	grep -qx 'uwork:uw_call: ns, 5000 calls' "$D/hist/uwork:uw_call"
