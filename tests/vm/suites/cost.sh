@@ -141,10 +141,19 @@ check "cost_ns $cost within [$lo, $hi] x the slowdown per call ($base -> $probed
 	'BEGIN { d = p - b; exit !(d > 0 && c >= d * lo && c <= d * hi) }'
 check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
 # The overhead file's estimate over the run (its gaps are random, mean 64
-# handler runs): within 25% of calls x cost_ns, and two runs per call.
-check "overhead ns over the run ($ons) within 25% of calls x cost_ns" \
-	awk -v o="$ons" -v c="$cost" -v n="$calls" \
-	'BEGIN { e = c * n; exit !(e > 0 && o >= e * 0.75 && o <= e * 1.25) }'
+# handler runs): within 25% of calls x cost_ns under -icount, and two runs
+# per call.  Without -icount one timed window the host stretched by
+# milliseconds (seen on x86_64 under load: cost_ns 4000-9600 where 1200-
+# 1500 is usual) weighs in by its random gap in the one and by its share
+# of the samples in the other: a sanity factor of 3 there.
+if grep -qw sw_icount=1 /proc/cmdline; then
+	olo=0.75 ohi=1.25
+else
+	olo=0.33 ohi=3
+fi
+check "overhead ns over the run ($ons) within [$olo, $ohi] x calls x cost_ns" \
+	awk -v o="$ons" -v c="$cost" -v n="$calls" -v lo="$olo" -v hi="$ohi" \
+	'BEGIN { e = c * n; exit !(e > 0 && o >= e * lo && o <= e * hi) }'
 check "overhead runs ($oruns) within 10% of 2 x calls" \
 	awk -v r="$oruns" -v n="$calls" \
 	'BEGIN { exit !(r >= 2 * n * 0.9 && r <= 2 * n * 1.1) }'
