@@ -27,7 +27,7 @@
 #include <linux/smp.h>
 
 #include "lib/stats.h"
-#include "cost.h"
+#include "cost_acc.h"
 #include "lib/bdtab.h"
 #include "lib/evcall.h"
 #include "lib/events.h"
@@ -193,7 +193,7 @@ struct sw_evread {
  * @gen: wall-time statistics (always present)
  * @bd:  breakdown tables, NULL when off
  * @evs: event statistics, NULL without events
- * @cost: the handlers' sampled runs (agg/cost.h)
+ * @cost: the handlers' sampled runs (agg/cost_acc.h)
  * @path_id: the probe's id in the call paths (core/paths.c), fixed for
  *       its life; 0 keeps its calls off the paths
  * @trace: SW_TRACE_* bits (lib/parse.h): each call is also written as a

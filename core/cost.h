@@ -12,7 +12,7 @@
  * its call (SW_PEND_COST in the call's struct sw_call, with the gap), so
  * that the same call's exit handler is timed too: an exit handler only
  * tests its call's mark.  Each timed half is folded into its probe's
- * accumulators (agg/cost.h, by half) and into its CPU's estimate of the
+ * accumulators (agg/cost_acc.h, by half) and into its CPU's estimate of the
  * time spent in stopwatch (the exit's on the CPU it runs on): the half's
  * nanoseconds plus half its mechanism's fixed cost per call (the part no
  * handler sees: the kprobe or ftrace machinery and the trampolines
@@ -33,7 +33,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
-#include "agg/cost.h"
+#include "agg/cost_acc.h"
 #include "core.h"
 
 /* The mean number of handler runs per timed one; a power of two. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cost.h - what a probe's own handlers cost: per CPU, the nanoseconds of
+ * cost_acc.h - what a probe's own handlers cost: per CPU, the nanoseconds of
  * its sampled handler runs and how many were sampled, entry and exit
  * apart (core/cost.h samples them; probe/show.c reads them).  Made with
  * the probe's aggregations and replaced with its other statistics by a
  * reset (struct sw_aggs: read under RCU-sched).
  */
-#ifndef _STOPWATCH_AGG_COST_H
-#define _STOPWATCH_AGG_COST_H
+#ifndef _STOPWATCH_AGG_COST_ACC_H
+#define _STOPWATCH_AGG_COST_ACC_H
 
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -67,4 +67,4 @@ static inline u64 sw_cost_acc_mean(struct sw_cost_acc __percpu *acc,
 	return mean;
 }
 
-#endif /* _STOPWATCH_AGG_COST_H */
+#endif /* _STOPWATCH_AGG_COST_ACC_H */
