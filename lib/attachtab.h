@@ -9,7 +9,7 @@
 #ifndef _STOPWATCH_ATTACHTAB_H
 #define _STOPWATCH_ATTACHTAB_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 
 /* The stats file's attach column. */
 #define SW_STATS_ATTACH_KRETPROBE	0

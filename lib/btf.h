@@ -14,7 +14,7 @@
 #ifndef _STOPWATCH_BTF_H
 #define _STOPWATCH_BTF_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 
 /* What sw_btf_func_regs() says of a variadic function. */
 #define SW_BTF_VARIADIC 255

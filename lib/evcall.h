@@ -17,7 +17,7 @@
 #ifndef _STOPWATCH_EVCALL_H
 #define _STOPWATCH_EVCALL_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #include "events.h"
 
 /**

@@ -7,7 +7,7 @@
 #ifndef _STOPWATCH_EVENTS_H
 #define _STOPWATCH_EVENTS_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #ifdef __KERNEL__
 #include <uapi/linux/perf_event.h>
 #else

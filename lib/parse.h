@@ -6,7 +6,7 @@
 #ifndef _STOPWATCH_PARSE_H
 #define _STOPWATCH_PARSE_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #include "bounds.h"
 
 enum sw_cmd_op {

@@ -16,7 +16,7 @@
 #ifndef _STOPWATCH_PATHTAB_H
 #define _STOPWATCH_PATHTAB_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 
 /* Slots looked at for one key, at most (fewer in a smaller table). */
 #define SW_PATH_WINDOW 32

@@ -9,7 +9,7 @@
 #ifndef _STOPWATCH_SAMPOPTS_H
 #define _STOPWATCH_SAMPOPTS_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #include "events.h"
 #include "parse.h"
 

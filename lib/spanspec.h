@@ -37,7 +37,7 @@
 #ifndef _STOPWATCH_SPANSPEC_H
 #define _STOPWATCH_SPANSPEC_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #include "parse.h"
 
 #define SW_SPAN_NAME_MAX 63

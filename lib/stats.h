@@ -7,7 +7,7 @@
 #ifndef _STOPWATCH_STATS_H
 #define _STOPWATCH_STATS_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 
 /* Bucket 0 holds 0; bucket b >= 1 holds [2^(b-1), 2^b). */
 #define SW_HIST_BUCKETS 65

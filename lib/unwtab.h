@@ -7,7 +7,7 @@
 #ifndef _STOPWATCH_UNWTAB_H
 #define _STOPWATCH_UNWTAB_H
 
-#include "sw_types.h"
+#include "wrapper/types.h"
 #include <stopwatch/unwind.h>
 
 int sw_unw_rows_check(const struct sw_unw_row *r, u32 nr, u32 *bad,

@@ -18,7 +18,7 @@
 #ifndef _STOPWATCH_STAGE_H
 #define _STOPWATCH_STAGE_H
 
-#include "lib/sw_types.h"
+#include "wrapper/types.h"
 
 /*
  * Ordering: the producer fills a record, then publishes head (release);

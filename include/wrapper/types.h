@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sw_types.h - the few kernel types and helpers the pure-logic files use,
+ * types.h - the few kernel types and helpers the pure-logic files use,
  * so that the same .c files build into stopwatch.ko and into host unit
  * tests.  In the kernel this is a thin include list; on the host it maps
  * the kernel names onto the C library.
  */
-#ifndef _STOPWATCH_SW_TYPES_H
-#define _STOPWATCH_SW_TYPES_H
+#ifndef _STOPWATCH_WRAPPER_TYPES_H
+#define _STOPWATCH_WRAPPER_TYPES_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -87,4 +87,4 @@ typedef __int128 sw_s128;
 
 #define SW_U128_MAX (~(sw_u128)0)
 
-#endif /* _STOPWATCH_SW_TYPES_H */
+#endif /* _STOPWATCH_WRAPPER_TYPES_H */
