@@ -414,7 +414,25 @@ is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
 "$SW" script -i "$TMP/tq.swd" >"$TMP/tq.txt" 2>/dev/null
 is "script text: 5 lines 'span tq key=0x...'" \
 	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 5
+"$SW" script -i "$TMP/tq.swd" --by key --json >"$TMP/tqby.json" 2>/dev/null
+is "script --by key: 5 rows (one per item), 1 interval each" \
+	"$(grep -c '^{"type":"by","name":"tq","span":true,"key":[0-9]*,"calls":1,' "$TMP/tqby.json")" 5
 is "remove tq" "$(ctl spans -tq)" ok
+# script --by over a traced span keyed by tid: three processes make 1, 2
+# and 3 intervals; each is a row of its own, keyed by its tid.  The
+# recording is kept: userspace/tests/fixtures/trace/span-tid-x86_64.swd
+# is one of these.
+"$SW" span --keep --trace --name bt --start sw_test_loop:tid \
+	--stop sw_test_loop%return:tid 2>"$TMP/bt.err"
+"$SW" trace --spans -o "$R/span-tid.swd" -- sh -c "(echo 'loop 10' > $T/ctl)
+	(for i in 1 2; do echo 'loop 10' > $T/ctl; done)
+	(for i in 1 2 3; do echo 'loop 10' > $T/ctl; done)" >/dev/null 2>"$TMP/bt.err"
+is "bt: trace --spans exits 0" "$?" 0 || cat "$TMP/bt.err"
+"$SW" script -i "$R/span-tid.swd" --all-pids --by key,tid --json \
+	>"$TMP/bt.json" 2>"$TMP/bt.err"
+is "script --by key,tid: rows of 1, 2 and 3 intervals, the key the tid" \
+	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":\1,"calls":\([0-9]*\),.*/\2/p' "$TMP/bt.json" | sort -n | tr '\n' ' ')" "1 2 3 "
+is "remove bt" "$(ctl spans -bt)" ok
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \
 	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
