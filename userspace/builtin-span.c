@@ -139,7 +139,8 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 		SW_OPT_TARGET(&a->t, "intervals"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
-			    "rows by the stop thread's pid, tgid, comm or cpu",
+			    "rows by the interval's key (key), or the stop\n"
+			    "thread's pid, tgid, comm or cpu",
 			    "pid tgid comm cpu"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
 				"ns (default), us, ms or s", sw_opt_unit_cb,

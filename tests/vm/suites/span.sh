@@ -394,45 +394,52 @@ is "hop: unmatched 0" "$(scol hop unmatched)" 0
 is "remove hop" "$(ctl spans -hop)" ok
 
 # A traced span: each interval a record in the recording of
-# "stopwatch trace --spans", as many as the span counted.
+# "stopwatch trace --spans", as many as the span counted.  In the same
+# recording, a traced span bt keyed by tid with by=key rows: three
+# processes make 1, 2 and 3 intervals, each a row of its own keyed by its
+# tid, in script --by and in span_keys
+# (userspace/tests/fixtures/trace/span-tid-x86_64.swd is a recording of bt
+# alone).
 tq0=$(up_ms)
 "$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
 is "span --keep --trace: added, its line with trace=on id=N" \
 	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
-"$SW" trace --spans -o "$TMP/tq.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
+"$SW" span --keep --trace --by key --name bt --start sw_test_loop:tid \
+	--stop sw_test_loop%return:tid 2>"$TMP/bt.err"
+is "span --keep --trace --by key: added, its line with by=key" \
+	"$?:$(grep '^+bt .* trace=on id=[0-9][0-9]*$' "$D/spans" | grep -c ' by=key')" "0:1" ||
+	cat "$TMP/bt.err" "$D/spans"
+"$SW" trace --spans -o "$R/spans.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl
+	(echo 'loop 10' > $T/ctl)
+	(for i in 1 2; do echo 'loop 10' > $T/ctl; done)
+	(for i in 1 2 3; do echo 'loop 10' > $T/ctl; done)" \
 	>/dev/null 2>"$TMP/tq.err"
 is "trace --spans -o exits 0" "$?" 0 || cat "$TMP/tq.err"
-"$SW" script -i "$TMP/tq.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
+"$SW" script -i "$R/spans.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
 tqn=$(grep -c '"name":"tq","span_name":"tq",.*"span":true' "$TMP/tq.json")
 is "tq: 5 records, 5 intervals counted" "$tqn $(scol tq calls)" "5 5"
 tqloss=$(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/tq.err")
-is "tq: traced = written, none lost or missing" \
-	"$(echo "$tqloss" | awk '{ print ($1 == $2), $3, $4, $5 }')" "1 0 0 0"
-tqbad=$(awk '/"span":true/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
+is "tq, bt: 11 traced = written, none lost or missing" \
+	"$(echo "$tqloss" | awk '{ print $1, ($1 == $2), $3, $4, $5 }')" "11 1 0 0 0"
+tqbad=$(awk '/"span_name":"tq"/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
 	k = $0; if (k !~ /"key0":[0-9]/ || d + 0 < 200000) bad++ } END { print bad + 0 }' "$TMP/tq.json")
 is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
-"$SW" script -i "$TMP/tq.swd" >"$TMP/tq.txt" 2>/dev/null
+"$SW" script -i "$R/spans.swd" >"$TMP/tq.txt" 2>/dev/null
 is "script text: 5 lines 'span tq key=0x...'" \
 	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 5
-"$SW" script -i "$TMP/tq.swd" --by key --json >"$TMP/tqby.json" 2>/dev/null
-is "script --by key: 5 rows (one per item), 1 interval each" \
-	"$(grep -c '^{"type":"by","name":"tq","span":true,"key":[0-9]*,"calls":1,' "$TMP/tqby.json")" 5
-is "remove tq" "$(ctl spans -tq)" ok
-# script --by over a traced span keyed by tid: three processes make 1, 2
-# and 3 intervals; each is a row of its own, keyed by its tid.  The
-# recording is kept: userspace/tests/fixtures/trace/span-tid-x86_64.swd
-# is one of these.
-"$SW" span --keep --trace --name bt --start sw_test_loop:tid \
-	--stop sw_test_loop%return:tid 2>"$TMP/bt.err"
-"$SW" trace --spans -o "$R/span-tid.swd" -- sh -c "(echo 'loop 10' > $T/ctl)
-	(for i in 1 2; do echo 'loop 10' > $T/ctl; done)
-	(for i in 1 2 3; do echo 'loop 10' > $T/ctl; done)" >/dev/null 2>"$TMP/bt.err"
-is "bt: trace --spans exits 0" "$?" 0 || cat "$TMP/bt.err"
-"$SW" script -i "$R/span-tid.swd" --all-pids --by key,tid --json \
-	>"$TMP/bt.json" 2>"$TMP/bt.err"
-is "script --by key,tid: rows of 1, 2 and 3 intervals, the key the tid" \
-	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":\1,"calls":\([0-9]*\),.*/\2/p' "$TMP/bt.json" | sort -n | tr '\n' ' ')" "1 2 3 "
-is "remove bt" "$(ctl spans -bt)" ok
+"$SW" script -i "$R/spans.swd" --by key,tid --json >"$TMP/by.json" 2>/dev/null
+is "script --by key,tid: tq, 5 rows (one per item) of 1 interval" \
+	"$(grep -c '^{"type":"by","name":"tq","span":true,"key":[0-9]*,"tid":[0-9]*,"calls":1,' "$TMP/by.json")" 5
+is "script --by key,tid: bt, rows of 1, 2 and 3 intervals, the key the tid" \
+	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":\1,"calls":\([0-9]*\),.*/\2/p' "$TMP/by.json" | sort -n | tr '\n' ' ')" "1 2 3 "
+is "span_keys by=key: the same rows, 'key=0x<tid> calls' each" \
+	"$(awk '$1 == "bt" { print $2, $3 }' "$D/span_keys" | sort)" \
+	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":[0-9]*,"calls":\([0-9]*\),.*/\1 \2/p' "$TMP/by.json" |
+		while read -r k n; do printf 'key=0x%x %s\n' "$k" "$n"; done | sort)"
+is "a probe's by=key: refused" "$(ctl probes "+sw_test_loop by=key")" EINVAL
+check "last_error names by=key" grep -qF "by=key is a span's pairing key" "$D/last_error"
+is "remove tq, bt" "$(ctl spans -tq; ctl spans -bt)" "ok
+ok"
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \
 	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
