@@ -1459,6 +1459,31 @@ fails "script --by with --perfetto: refused" \
 	"stopwatch script: --by sums the calls; it goes with neither --perfetto" \
 	"$SW" script -i "$F" --by key --perfetto "$tmp/by.pftrace"
 
+# The event columns: each row's <event>_avg is the mean (halves up) of its
+# calls' deltas as script --json prints them (swd-gen: two deltas a call).
+if [ -s "$tmp/gen.swd" ]; then
+	"$SW" script -i "$tmp/gen.swd" --all-pids --json 2>/dev/null |
+		awk '/^{"type":"call".*"ev_bad":0}$/ {
+			split($0, a, /"name":"/); split(a[2], b, /"/); n = b[1]
+			split($0, a, /"tid":/); split(a[2], b, /,/); t = b[1]
+			split($0, a, /"ev":\[/); split(a[2], b, /\]/); split(b[1], e, /,/)
+			k = n " " t; c[k]++; s0[k] += e[1]; s1[k] += e[2]
+		}
+		END { for (k in c) printf "%s %d %d %d\n", k, c[k],
+			int((2 * s0[k] + c[k]) / (2 * c[k])), int((2 * s1[k] + c[k]) / (2 * c[k])) }' |
+		sort > "$tmp/ev.want"
+	"$SW" script -i "$tmp/gen.swd" --all-pids --by tid --rows 0 --json 2>/dev/null |
+		sed -n 's/^{"type":"by","name":"\([^"]*\)",.*"tid":\([0-9]*\),"calls":\([0-9]*\),.*"ev0_avg":\([0-9]*\),"ev1_avg":\([0-9]*\)}$/\1 \2 \3 \4 \5/p' |
+		sort > "$tmp/ev.got"
+	if [ -s "$tmp/ev.got" ] && cmp -s "$tmp/ev.want" "$tmp/ev.got"; then
+		ok "script --by tid: calls and ev0_avg, ev1_avg per row are the means of the records ($(wc -l < "$tmp/ev.got") rows)"
+	else
+		not_ok "script --by tid: the event means" "want $(tr '\n' ';' < "$tmp/ev.want") got $(tr '\n' ';' < "$tmp/ev.got")"
+	fi
+else
+	skipped "script --by: the event means" "no swd-gen recording"
+fi
+
 # --- the documentation agrees with the option tables --------------------------
 
 # The option names a command's --help lists (-h/--help left out: every
