@@ -448,12 +448,15 @@ diag "traced span checks took $(( $(up_ms) - tq0 )) ms"
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"
-"$SW" span --raw --start "$Q1" --stop "$Q1S" --name q1cli -- \
+"$SW" span --raw --start "$Q1" --stop "$Q1S" --name q1cli --by key -- \
 	sh -c "echo 'spanq 6 8800 0' > $T/ctl" >"$TMP/cli.out" 2>"$TMP/cli.err"
 is "stopwatch span -- COMMAND exits 0" "$?" 0 || cat "$TMP/cli.err"
 cp "$TMP/cli.out" "$R/cli.out"
 is "stopwatch span: calls 6" "$(awk '$1 == "calls" { print $2 }' "$TMP/cli.out")" 6
 refcheck "stopwatch span (held 8.8 ms)" q1 "$TMP/cli.out"
+is "stopwatch span --by key: its rows, one per item, 1 interval each" \
+	"$(awk '$1 ~ /^key=0x[0-9a-f]+$/ { n++; c += $2 } END { print n + 0, c + 0 }' "$TMP/cli.out")" "6 6" ||
+	cat "$TMP/cli.out"
 is "stopwatch span: its span removed" "$(cat "$D/spans")" ""
 "$SW" span --start "$Q1" --stop "$Q1S" -u us --json -- \
 	sh -c "echo 'spanq 3 8800 0' > $T/ctl" >"$TMP/cli.json" 2>"$TMP/cli.err"
