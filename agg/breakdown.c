@@ -403,6 +403,9 @@ static void sw_keys_show_part(struct seq_file *m, u8 kind, u64 id,
 	case SW_KEY_CPU:
 		seq_printf(m, "%llu", id);
 		break;
+	case SW_KEY_SPAN: /* a span's key: often an address */
+		seq_printf(m, "0x%llx", id);
+		break;
 	default: /* argN: an integer, signed */
 		seq_printf(m, "%lld", (s64)id);
 		break;

@@ -220,7 +220,7 @@ static const char *const sw_key_names[SW_KEY_NR] = {
 	[SW_KEY_ARG0] = "arg0",	    [SW_KEY_ARG0 + 1] = "arg1",
 	[SW_KEY_ARG0 + 2] = "arg2", [SW_KEY_ARG0 + 3] = "arg3",
 	[SW_KEY_ARG0 + 4] = "arg4", [SW_KEY_ARG5] = "arg5",
-	[SW_KEY_RETVAL] = "retval",
+	[SW_KEY_RETVAL] = "retval", [SW_KEY_SPAN] = "key",
 };
 
 /**

@@ -298,7 +298,8 @@ static const char *sw_span_parse_own(struct sw_span_cmd *c, char *tok,
  * @err:  the offending token and why, on failure
  *
  * The filter and by= options are the probe language's (sw_parse_cmds()
- * parses them); by= takes pid, tgid, comm or cpu (of the stop point's
+ * parses them); by= takes key (the interval's pairing key, its first
+ * value), pid, tgid, comm or cpu (of the stop point's
  * thread); trace=on (the probes' option) writes each interval as a
  * record, trace=ret is refused (an interval has no return value).  A
  * start and a stop point that are the same POINT:KEY become one
@@ -447,8 +448,8 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 
 		if (kind != SW_KEY_NONE && kind != SW_KEY_PID &&
 		    kind != SW_KEY_TGID && kind != SW_KEY_COMM &&
-		    kind != SW_KEY_CPU) {
-			err->why = "a span's by= takes pid, tgid, comm or cpu";
+		    kind != SW_KEY_CPU && kind != SW_KEY_SPAN) {
+			err->why = "a span's by= takes key, pid, tgid, comm or cpu";
 			for (i = 0; i < nopt; i++)
 				if (!strncmp(optp[i], "by=", 3))
 					err->token = optp[i];

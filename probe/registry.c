@@ -428,6 +428,15 @@ int sw_probes_apply(char *line)
 		ret = ncmd;
 		goto out_free;
 	}
+	for (i = 0; i < ncmd; i++) {
+		if (cmds[i].by.k[0] != SW_KEY_SPAN &&
+		    cmds[i].by.k[1] != SW_KEY_SPAN)
+			continue;
+		sw_error("probe '%s': by=key is a span's pairing key; a probe's by= takes pid tgid comm cpu caller arg0..arg5 retval",
+			 cmds[i].name);
+		ret = -EINVAL;
+		goto out_free;
+	}
 
 	mutex_lock(&sw_registry_lock);
 	ret = sw_probes_check(cmds, ncmd, del, &ndel, &nadd);

@@ -155,8 +155,11 @@ static void sw_span_record(struct sw_span *sp, const u64 k[2], u32 nkeys,
 		sw_span_count(sp, why);
 	bd = rcu_dereference_sched(sp->aggs.bd);
 	if (bd) {
-		/* The stop thread's pid, tgid, comm or cpu: the core's keys. */
-		struct sw_call c = { .cpu = sw_cpu() };
+		/*
+		 * The stop thread's pid, tgid, comm or cpu: the core's keys;
+		 * by=key: the interval's own key, as a captured argument.
+		 */
+		struct sw_call c = { .cpu = sw_cpu(), .key = { k[0], k[0] } };
 
 		sw_core_key_record(bd, &c, NULL, ns,
 				   pd && pd->set_id == bd->set_id ?

@@ -4,6 +4,7 @@
  * time order: traced calls, samples with their stacks, process events.
  * "stopwatch trace" prints through here too (sw_script_print()).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,7 +17,9 @@
 #include "control/probe-spec.h"
 #include "control/target.h"
 #include "lib/parse.h"
+#include "output/htable.h"
 #include "output/timeline.h"
+#include "record/bykey.h"
 #include "record/calls.h"
 #include "record/session.h"
 
@@ -24,6 +27,8 @@ struct sw_script_args {
 	const char *input;
 	const char *debuginfo_path;
 	const char *perfetto, *chrome;
+	const char *by;
+	uint64_t rows;
 	bool json;
 	bool all_pids;
 	bool graph;
@@ -49,6 +54,8 @@ struct sw_script {
 	uint64_t cpus[SW_FILTER_CPUS / 64];
 	struct sw_script_held *held;
 	size_t nheld, capheld;
+	struct sw_bykey *by;
+	struct sw_err by_err;
 };
 
 static const struct sw_cmd_doc sw_script_doc = {
@@ -62,12 +69,19 @@ static const struct sw_cmd_doc sw_script_doc = {
 		"records keep their order across migrations.  A traced span's interval\n"
 		"is a call named as the span, with its key.  With --graph, the calls\n"
 		"only, in the order they began, each thread's calls indented under the\n"
-		"calls of the thread that enclose them (as ftrace's function_graph).\n",
+		"calls of the thread that enclose them (as ftrace's function_graph).\n"
+		"With --by, the calls summed instead: a row per probe or span and key\n"
+		"tuple (a span's pairing key, a probe's key values, the thread, the\n"
+		"process, the command or the CPU), ranked by total time; --rows bounds\n"
+		"the rows of each probe or span, the rest summed in a row 'other (N\n"
+		"keys)'.\n",
 	.examples =
 		"  stopwatch trace -o calls.swd getppid -- ./app\n"
 		"  stopwatch script -i calls.swd\n"
 		"  stopwatch script -i calls.swd --min 1ms --comm make -C 0-1\n"
 		"  stopwatch script -i calls.swd --graph\n"
+		"  stopwatch script -i spans.swd --by key             (per request, queue entry)\n"
+		"  stopwatch script -i spans.swd --by key,tid --rows 5\n"
 		"  stopwatch script -i prof.swd --json | jq 'select(.type==\"call\")'\n"
 		"  stopwatch script -i calls.swd --perfetto calls.pftrace   (ui.perfetto.dev)\n"
 		"  stopwatch script -i calls.swd --chrome calls.json        (speedscope, chrome://tracing)\n",
@@ -215,6 +229,205 @@ cleanup:
 	return ret;
 }
 
+/* --by: count @ci in its row; a record without the key asked for stops. */
+static int sw_script_by_add(struct sw_script *sc, const struct sw_call_info *ci)
+{
+	char tmp[16];
+	int ret;
+
+	ret = sw_bykey_add(sc->by, ci,
+			   sw_machine_comm(&sc->s->m, ci->pid, ci->tid),
+			   &sc->by_err);
+	if (ret == -EINVAL)
+		sw_err_prefix(&sc->by_err, "%s %s", ci->span ? "span" : "probe",
+			      sw_call_info_name(&sc->names, ci, tmp));
+	return ret;
+}
+
+/* A row's name: the probe's function (its @tag left out) or the span's. */
+static void sw_script_by_name(struct sw_script *sc, const struct sw_by_row *r,
+			      char *buf, size_t len)
+{
+	struct sw_call_info ci = { .id = r->id, .span = r->span };
+	char tmp[16];
+	const char *name = sw_call_info_name(&sc->names, &ci, tmp);
+
+	snprintf(buf, len, "%.*s", (int)strcspn(name, "@"), name);
+}
+
+/* A key cell: a span's key in hex (often an address), a comm by name. */
+static void sw_script_by_cell(struct sw_script *sc, const struct sw_by_row *r,
+			      unsigned int i, char *buf, size_t len)
+{
+	enum sw_by_field f = sc->by->spec.field[i];
+
+	if (r->other)
+		snprintf(buf, len, "other (%" PRIu64 " keys)", r->nkeys);
+	else if (f == SW_BY_COMM)
+		snprintf(buf, len, "%s", sw_str(&sc->s->m, (uint32_t)r->v[i]));
+	else if ((f == SW_BY_KEY || f == SW_BY_KEY2) && r->span)
+		snprintf(buf, len, "0x%" PRIx64, r->v[i]);
+	else
+		snprintf(buf, len, "%" PRIu64, r->v[i]);
+}
+
+/* The name of event @i: from the recording's "events", else evI. */
+static const char *sw_script_ev_name(const char *events, unsigned int i,
+				     char *buf, size_t len)
+{
+	const char *p = events;
+	size_t n;
+
+	while (p && i--) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	n = p ? strcspn(p, ",\n") : 0;
+	if (n)
+		snprintf(buf, len, "%.*s", (int)n, p);
+	else
+		snprintf(buf, len, "ev%u", i);
+	return buf;
+}
+
+static const char *const sw_by_pct_keys[SW_PCT_NR] = { "p50", "p90", "p99",
+						       "p99.9" };
+
+static void sw_script_by_json(struct sw_script *sc, const char *events)
+{
+	const struct sw_bykey *b = sc->by;
+	uint64_t pct[SW_PCT_NR];
+	char buf[256];
+	unsigned int i, e;
+	size_t r;
+	FILE *f = sc->out;
+
+	for (r = 0; r < b->n; r++) {
+		const struct sw_by_row *w = &b->rows[r];
+
+		if (sw_by_row_pcts(w, pct))
+			memset(pct, 0, sizeof(pct));
+		sw_script_by_name(sc, w, buf, sizeof(buf));
+		fputs("{\"type\":\"by\",\"name\":", f);
+		sw_json_str(f, buf);
+		fprintf(f, ",\"span\":%s", w->span ? "true" : "false");
+		if (w->other)
+			fprintf(f, ",\"other\":true,\"keys\":%" PRIu64, w->nkeys);
+		for (i = 0; !w->other && i < b->spec.n; i++) {
+			fputc(',', f);
+			sw_json_key(f, sw_by_name(b->spec.field[i]));
+			if (b->spec.field[i] == SW_BY_COMM)
+				sw_json_str(f, sw_str(&sc->s->m,
+						      (uint32_t)w->v[i]));
+			else
+				sw_json_u64(f, w->v[i]);
+		}
+		fprintf(f, ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64
+			",\"min_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64
+			",\"max_ns\":%" PRIu64, w->dur.count, w->dur.sum,
+			w->dur.min, sw_stats_avg(&w->dur), w->dur.max);
+		for (i = 0; i < SW_PCT_NR; i++)
+			fprintf(f, ",\"%s_ns\":%" PRIu64, sw_by_pct_keys[i],
+				pct[i]);
+		for (e = 0; e < b->nev; e++) {
+			sw_script_ev_name(events, e, buf, sizeof(buf) - 4);
+			strcat(buf, "_avg");
+			fputc(',', f);
+			sw_json_key(f, buf);
+			sw_json_u64(f, sw_stats_avg(&w->ev[e]));
+		}
+		fputs("}\n", f);
+	}
+}
+
+/* The human table: a row per probe or span and key tuple. */
+static int sw_script_by_table(struct sw_script *sc, const char *events)
+{
+	static const char *const heads[] = { "TOTAL", "MIN", "AVG", "MAX",
+					     "P50", "P90", "P99" };
+	const struct sw_bykey *b = sc->by;
+	uint64_t pct[SW_PCT_NR];
+	struct sw_htable t;
+	char buf[256], head[96];
+	unsigned int i, k;
+	bool ok;
+	size_t r;
+	int ret;
+
+	ret = sw_htable_init(&t, b->n);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	/* the columns, in the order the cells are set below */
+	ok = sw_htable_add(&t, "NAME", SW_HK_TEXT, NULL);
+	for (i = 0; i < b->spec.n; i++) {
+		snprintf(head, sizeof(head), "%s", sw_by_name(b->spec.field[i]));
+		for (k = 0; head[k]; k++)
+			head[k] = (char)toupper((unsigned char)head[k]);
+		ok = ok && sw_htable_add(&t, head, SW_HK_TEXT, NULL);
+	}
+	ok = ok && sw_htable_add(&t, "CALLS", SW_HK_COUNT, NULL);
+	for (i = 0; i < 7; i++)
+		ok = ok && sw_htable_add(&t, heads[i], SW_HK_DUR, NULL);
+	for (i = 0; i < b->nev; i++) {
+		sw_script_ev_name(events, i, head, sizeof(head) - 4);
+		strcat(head, "_avg");
+		ok = ok && sw_htable_add(&t, head, SW_HK_COUNT, NULL);
+	}
+	if (!ok)
+		goto cleanup;
+	t.col[1 + b->spec.n].keep = true;
+	for (r = 0; r < b->n; r++) {
+		const struct sw_by_row *w = &b->rows[r];
+		struct sw_hcol *c = t.col;
+
+		if (sw_by_row_pcts(w, pct))
+			goto cleanup;
+		sw_script_by_name(sc, w, buf, sizeof(buf));
+		if (sw_hcol_text(c++, r, buf))
+			goto cleanup;
+		for (i = 0; i < b->spec.n; i++) {
+			sw_script_by_cell(sc, w, i, buf, sizeof(buf));
+			if (sw_hcol_text(c++, r, w->other && i ? "" : buf))
+				goto cleanup;
+		}
+		(c++)->v[r] = w->dur.count;
+		(c++)->v[r] = w->dur.sum;
+		(c++)->v[r] = w->dur.min;
+		(c++)->v[r] = sw_stats_avg(&w->dur);
+		(c++)->v[r] = w->dur.max;
+		for (i = 0; i <= SW_PCT_99; i++)
+			(c++)->v[r] = pct[i];
+		for (i = 0; i < b->nev; i++)
+			(c++)->v[r] = sw_stats_avg(&w->ev[i]);
+	}
+	ret = sw_htable_print(sc->out, &t);
+cleanup:
+	sw_htable_free(&t);
+	return ret;
+}
+
+/* --by: the rows ranked, printed as a table or JSON lines. */
+static int sw_script_by_print(struct sw_script *sc)
+{
+	char *events;
+	int ret;
+
+	ret = sw_bykey_rank(sc->by, sc->o->rows);
+	if (ret)
+		return ret;
+	events = sw_session_meta(sc->s, "events");
+	if (sc->o->json)
+		sw_script_by_json(sc, events);
+	else if (sc->by->n)
+		ret = sw_script_by_table(sc, events);
+	else
+		fputs("# no traced calls\n", sc->out);
+	free(events);
+	return ret ? ret : ferror(sc->out) ? -EIO : 0;
+}
+
 static int sw_script_call(struct sw_script *sc, const struct sw_rec_header *h,
 			  uint32_t cpu)
 {
@@ -229,6 +442,8 @@ static int sw_script_call(struct sw_script *sc, const struct sw_rec_header *h,
 	sc->printed++;
 	if (sc->o->graph)
 		return sw_script_hold(sc, &ci);
+	if (sc->by)
+		return sw_script_by_add(sc, &ci);
 	sw_script_call_print(sc, &ci, sw_script_comm(sc, ci.pid, ci.tid), -1);
 	return 0;
 }
@@ -353,7 +568,7 @@ static int sw_script_rec(void *arg, const struct sw_rec_header *h,
 			h->time;
 	if (h->type == SW_REC_CALL)
 		ret = sw_script_call(sc, h, cpu);
-	else if (sc->o->graph)
+	else if (sc->o->graph || sc->by)
 		;
 	else if (h->type == SW_REC_SAMPLE)
 		sw_script_sample(sc, (const void *)h);
@@ -396,6 +611,7 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	struct sw_session_opts so = { 0 };
 	struct sw_script sc = { .o = o, .out = stdout };
 	struct sw_err err = { "" };
+	struct sw_bykey by;
 	char *ids;
 	int ret;
 
@@ -403,6 +619,17 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 		fprintf(stderr, "stopwatch %s: invalid --cpu '%s': expected a CPU list (0-3,6), each below %d\n",
 			cmd, o->cpus, SW_FILTER_CPUS);
 		return -EINVAL;
+	}
+	if (o->by) {
+		struct sw_by_spec sp;
+
+		ret = sw_by_parse(o->by, &sp, &err);
+		if (ret) {
+			fprintf(stderr, "stopwatch %s: %s\n", cmd, err.msg);
+			return ret;
+		}
+		sc.by = &by;
+		sw_bykey_init(&by, &sp);
 	}
 	so.debuginfo_path = o->debuginfo_path;
 	so.all_pids = o->all_pids;
@@ -422,12 +649,18 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	ret = sw_session_replay(sc.s, sw_script_rec, &sc);
 	if (!ret && o->graph)
 		ret = sw_script_graph(&sc);
-	if (ret)
+	if (!ret && sc.by)
+		ret = sw_script_by_print(&sc);
+	if (ret && sc.by_err.msg[0])
+		fprintf(stderr, "stopwatch %s: %s\n", cmd, sc.by_err.msg);
+	else if (ret)
 		fprintf(stderr, "stopwatch %s: %s\n", cmd, strerror(-ret));
 	if (!o->quiet)
 		sw_script_losses(&sc, cmd);
 	sw_call_names_free(&sc.names);
 	free(sc.held);
+	if (sc.by)
+		sw_bykey_free(sc.by);
 	sw_session_close(sc.s);
 	return ret;
 }
@@ -483,6 +716,16 @@ int cmd_script(int argc, char **argv)
 			    "indented under the calls enclosing them"),
 		SW_OPT_STRING(0, "debuginfo-path", &a.debuginfo_path, "PATH",
 			      "where to look for debug information"),
+		SW_OPT_NAME(0, "by", &a.by, "KEY[,KEY]",
+			    "sum the calls instead of printing them: a row per\n"
+			    "probe or span and KEY (key, key2, tid, pid, comm,\n"
+			    "cpu): calls, total, min, avg, max, p50, p90, p99\n"
+			    "of the durations, each event's mean",
+			    "key, key2, tid, pid, comm or cpu, or two of them"),
+		SW_OPT_U64(0, "rows", &a.rows, "N",
+			   "with --by: rows per probe or span, the rest summed\n"
+			   "into an other row (0: all)", 0, UINT32_MAX,
+			   "a whole number", SW_DEFAULT("20")),
 		SW_OPT_GROUP("Which records:"),
 		SW_OPT_U64('p', "pid", &a.t.pid, "PID",
 			   "only the process PID (all its threads)", 1,
@@ -511,9 +754,16 @@ int cmd_script(int argc, char **argv)
 			argv[n]);
 		return -EINVAL;
 	}
+	if (a.by && (a.perfetto || a.chrome || a.graph)) {
+		fprintf(stderr, "stopwatch script: --by sums the calls; it goes with neither %s\n",
+			a.graph ? "--graph" : a.perfetto ? "--perfetto" : "--chrome");
+		return -EINVAL;
+	}
 	if (a.perfetto || a.chrome)
 		return sw_script_timelines(&a);
 	o.json = a.json;
+	o.by = a.by;
+	o.rows = a.rows;
 	o.all_pids = a.all_pids;
 	o.graph = a.graph;
 	o.debuginfo_path = a.debuginfo_path;

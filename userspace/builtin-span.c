@@ -139,7 +139,8 @@ static int sw_span_parse_args(int argc, char **argv, struct sw_span_args *a)
 		SW_OPT_TARGET(&a->t, "intervals"),
 		SW_OPT_GROUP("What to show"),
 		SW_OPT_NAME(0, "by", &a->by, "KEY[,KEY2]",
-			    "rows by the stop thread's pid, tgid, comm or cpu",
+			    "rows by the interval's key (key), or the stop\n"
+			    "thread's pid, tgid, comm or cpu",
 			    "pid tgid comm cpu"),
 		SW_OPT_CALLBACK('u', "unit", &a->unit, "UNIT",
 				"ns (default), us, ms or s", sw_opt_unit_cb,
@@ -478,6 +479,53 @@ static int sw_span_human(FILE *out, const struct sw_span_args *a, char **hdr,
 	return ret;
 }
 
+/*
+ * With --by: the span's rows of span_keys (its name column left out), as
+ * a table under the histogram; nothing when it has none.
+ */
+static int sw_span_keys(FILE *out, const struct sw_span_args *a,
+			const char *dir, const char *id, uint64_t div)
+{
+	char *keys = NULL, *text = NULL, *line, *save = NULL;
+	struct sw_table *tab = NULL;
+	size_t len = 0, idl = strlen(id), rows = 0;
+	FILE *m;
+	int ret;
+
+	ret = sw_debugfs_read(dir, "span_keys", &keys, NULL, NULL);
+	if (ret)
+		return ret;
+	m = open_memstream(&text, &len);
+	if (!m) {
+		free(keys);
+		return -ENOMEM;
+	}
+	for (line = strtok_r(keys, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool head = line == keys;
+
+		if (!head && (strncmp(line, id, idl) || line[idl] != ' '))
+			continue;
+		/* the first word (the span's name, or the header's) left out */
+		line += strcspn(line, " ");
+		line += strspn(line, " ");
+		fprintf(m, "%s\n", line);
+		rows += !head;
+	}
+	ret = fclose(m) ? -ENOMEM : 0;
+	if (!ret && rows)
+		ret = sw_table_parse(text, "span_keys", &tab, NULL);
+	if (!ret && rows) {
+		fputc('\n', out);
+		ret = sw_print_text_table(out, tab, "key", false,
+					  a->unit ? div : 0, a->unit);
+	}
+	sw_table_free(tab);
+	free(text);
+	free(keys);
+	return ret;
+}
+
 static int sw_span_report(FILE *out, const struct sw_span_args *a,
 			  const char *dir, const char *id, const char *name,
 			  const struct sw_overhead *cost)
@@ -512,6 +560,8 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 		ret = sw_span_human(out, a, hdr, val, n, name, div);
 		if (!ret && hist)
 			fprintf(out, "\n%s", hist);
+		if (!ret && a->by)
+			ret = sw_span_keys(out, a, dir, id, div);
 		sw_cost_fprint(out, &cost[0], &cost[1]);
 		goto cleanup;
 	}
@@ -528,6 +578,8 @@ static int sw_span_report(FILE *out, const struct sw_span_args *a,
 	}
 	if (hist)
 		fprintf(out, "\n%s", hist);
+	if (a->by)
+		ret = sw_span_keys(out, a, dir, id, div);
 	sw_cost_fprint(out, &cost[0], &cost[1]);
 cleanup:
 	for (i = 0; hdr && i < 128; i++) {

@@ -42,9 +42,15 @@ int cmd_script(int argc, char **argv);
  * @cpus:       only records of these CPUs (a call's begin or end), a CPU
  *              list, or NULL
  * @debuginfo_path: for symbols of samples, or NULL
+ * @by:         sum the calls per probe or span and these keys ("key,tid",
+ *              record/bykey.h) instead of printing them, or NULL
+ * @rows:       with @by: rows per probe or span, the rest summed into an
+ *              other row (0: all)
  */
 struct sw_script_opts {
 	bool json, calls_only, quiet, all_pids, graph;
+	const char *by;
+	uint64_t rows;
 	uint64_t min_ns;
 	uint64_t pid, tid;
 	const char *comm, *cpus;

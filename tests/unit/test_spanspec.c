@@ -163,6 +163,10 @@ static void test_options(void **state)
 	assert_true(cmd.filter.min_ns == 5);
 	assert_int_equal(cmd.by.k[0], SW_KEY_COMM);
 	assert_int_equal(cmd.by.k[1], SW_KEY_CPU);
+	/* by=key: the interval's own key, alone or with the stop thread's */
+	assert_int_equal(parse("+s start=f:arg0 stop=g:arg0 by=key,tgid"), 0);
+	assert_int_equal(cmd.by.k[0], SW_KEY_SPAN);
+	assert_int_equal(cmd.by.k[1], SW_KEY_TGID);
 	assert_int_equal(parse("-s"), 0);
 	assert_int_equal(cmd.op, SW_SPAN_REMOVE);
 	assert_string_equal(cmd.name, "s");
@@ -209,7 +213,7 @@ static void test_errors(void **state)
 	BAD("+s start=f:arg0 stop=g:arg0 age_ms=0", -EINVAL, "age_ms=0", "age_ms");
 	BAD("+s start=f:arg0 stop=g:arg0 pid=x", -EINVAL, "pid=x", "bad number");
 	BAD("+s start=f:arg0 stop=g:arg0 nope=1", -EINVAL, "nope=1", "unknown option");
-	BAD("+s start=f:arg0 stop=g:arg0 by=retval", -EINVAL, "by=retval", "pid, tgid, comm or cpu");
+	BAD("+s start=f:arg0 stop=g:arg0 by=retval", -EINVAL, "by=retval", "key, pid, tgid, comm or cpu");
 	BAD("+s start=f:arg0 stop=g:arg0 junk", -EINVAL, "junk", "unknown token");
 	BAD("+s start=f:arg0 stop=g:arg0 attach=trampoline", -EINVAL,
 	    "attach=trampoline", "attach= and args= are a probe's options");

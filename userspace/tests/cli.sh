@@ -1406,6 +1406,87 @@ else
 	not_ok "a recording cut short: exported, the loss said" "rc $rc, $(cat "$tmp/cutn") calls"
 fi
 
+# --- script --by: the calls summed per probe or span and key ---------------
+# fixtures/trace/span-tid-x86_64.swd (the module's, tests/vm/suites/span.sh):
+# a traced span bt keyed by tid, three processes making 1, 2 and 3
+# intervals; fixtures/trace/getppid-x86_64.swd: 300 calls of one thread.
+F=fixtures/trace/span-tid-x86_64.swd
+run "$SW" script -i "$F" --all-pids --by key --json
+got=$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":[0-9]*,"calls":\([0-9]*\),.*/\1/p' "$tmp/out" | sort -n | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$got" = "1 2 3 " ] && [ "$(wc -l < "$tmp/out")" = 3 ]; then
+	ok "script --by key --json: a row per key, 1, 2 and 3 intervals"
+else
+	not_ok "script --by key --json" "rc $rc, calls '$got'"
+fi
+run "$SW" script -i "$F" --all-pids --by key,tid
+if [ "$rc" = 0 ] && head -n 1 "$tmp/out" | grep -q '^NAME  *KEY  *TID  *CALLS  *TOTAL  *MIN  *AVG  *MAX  *P50  *P90  *P99$' &&
+   [ "$(awk 'NR > 1 && $1 == "bt" && $2 == sprintf("0x%x", $3) { n += $4 } END { print n }' "$tmp/out")" = 6 ]; then
+	ok "script --by key,tid: the table, the key in hex the tid, 6 intervals"
+else
+	not_ok "script --by key,tid: the table" "rc $rc: $(head -c 300 "$tmp/out")"
+fi
+run "$SW" script -i "$F" --all-pids --by key --rows 1
+if [ "$rc" = 0 ] && [ "$(wc -l < "$tmp/out")" = 3 ] &&
+   grep -q '^bt  *other (2 keys)  ' "$tmp/out"; then
+	ok "script --by key --rows 1: the busiest key, then other (2 keys)"
+else
+	not_ok "script --by key --rows 1" "rc $rc: $(cat "$tmp/out")"
+fi
+run "$SW" script -i "$F" --all-pids --by comm --min 1s --json
+if [ "$rc" = 0 ] && [ ! -s "$tmp/out" ]; then
+	ok "script --by with --min 1s: no rows"
+else
+	not_ok "script --by with --min 1s: no rows" "rc $rc: $(cat "$tmp/out")"
+fi
+run "$SW" script -i fixtures/trace/getppid-x86_64.swd --by tid,cpu --json
+if [ "$rc" = 0 ] && [ "$(wc -l < "$tmp/out")" = 1 ] &&
+   grep -q '^{"type":"by","name":"__x64_sys_getppid","span":false,"tid":[0-9]*,"cpu":[0-9]*,"calls":300,' "$tmp/out"; then
+	ok "script --by tid,cpu of 300 getppid calls: one row of 300"
+else
+	not_ok "script --by tid,cpu: one row of 300" "rc $rc: $(cat "$tmp/out")"
+fi
+fails "script --by an unknown key: refused, the key named" \
+	"stopwatch script: invalid --by 'queue': unknown key 'queue' (key, key2, tid, pid, comm, cpu)" \
+	"$SW" script -i "$F" --by queue
+run "$SW" script -i "$F" --all-pids --by key2
+if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] &&
+   grep -qx "stopwatch script: span bt: --by key2: its records carry 1 key value" "$tmp/err"; then
+	ok "script --by key2 of a span's one key: refused, the span named"
+else
+	not_ok "script --by key2 of a span's one key: refused" "rc $rc: $(cat "$tmp/err")"
+fi
+fails "script --by with --graph: refused" \
+	"stopwatch script: --by sums the calls; it goes with neither --graph" \
+	"$SW" script -i "$F" --by key --graph
+fails "script --by with --perfetto: refused" \
+	"stopwatch script: --by sums the calls; it goes with neither --perfetto" \
+	"$SW" script -i "$F" --by key --perfetto "$tmp/by.pftrace"
+
+# The event columns: each row's <event>_avg is the mean (halves up) of its
+# calls' deltas as script --json prints them (swd-gen: two deltas a call).
+if [ -s "$tmp/gen.swd" ]; then
+	"$SW" script -i "$tmp/gen.swd" --all-pids --json 2>/dev/null |
+		awk '/^{"type":"call".*"ev_bad":0}$/ {
+			split($0, a, /"name":"/); split(a[2], b, /"/); n = b[1]
+			split($0, a, /"tid":/); split(a[2], b, /,/); t = b[1]
+			split($0, a, /"ev":\[/); split(a[2], b, /\]/); split(b[1], e, /,/)
+			k = n " " t; c[k]++; s0[k] += e[1]; s1[k] += e[2]
+		}
+		END { for (k in c) printf "%s %d %d %d\n", k, c[k],
+			int((2 * s0[k] + c[k]) / (2 * c[k])), int((2 * s1[k] + c[k]) / (2 * c[k])) }' |
+		sort > "$tmp/ev.want"
+	"$SW" script -i "$tmp/gen.swd" --all-pids --by tid --rows 0 --json 2>/dev/null |
+		sed -n 's/^{"type":"by","name":"\([^"]*\)",.*"tid":\([0-9]*\),"calls":\([0-9]*\),.*"ev0_avg":\([0-9]*\),"ev1_avg":\([0-9]*\)}$/\1 \2 \3 \4 \5/p' |
+		sort > "$tmp/ev.got"
+	if [ -s "$tmp/ev.got" ] && cmp -s "$tmp/ev.want" "$tmp/ev.got"; then
+		ok "script --by tid: calls and ev0_avg, ev1_avg per row are the means of the records ($(wc -l < "$tmp/ev.got") rows)"
+	else
+		not_ok "script --by tid: the event means" "want $(tr '\n' ';' < "$tmp/ev.want") got $(tr '\n' ';' < "$tmp/ev.got")"
+	fi
+else
+	skipped "script --by: the event means" "no swd-gen recording"
+fi
+
 # --- the documentation agrees with the option tables --------------------------
 
 # The option names a command's --help lists (-h/--help left out: every

@@ -394,27 +394,53 @@ is "hop: unmatched 0" "$(scol hop unmatched)" 0
 is "remove hop" "$(ctl spans -hop)" ok
 
 # A traced span: each interval a record in the recording of
-# "stopwatch trace --spans", as many as the span counted.
+# "stopwatch trace --spans", as many as the span counted.  In the same
+# recording, a traced span bt keyed by tid with by=key rows: three
+# processes make 1, 2 and 3 intervals, each a row of its own keyed by its
+# tid, in script --by and in span_keys
+# (userspace/tests/fixtures/trace/span-tid-x86_64.swd is a recording of bt
+# alone).
 tq0=$(up_ms)
 "$SW" span --keep --trace --name tq --start "$Q1" --stop "$Q1S" 2>"$TMP/tq.err"
 is "span --keep --trace: added, its line with trace=on id=N" \
 	"$?:$(grep -c '^+tq .* trace=on id=[0-9][0-9]*$' "$D/spans")" "0:1"
-"$SW" trace --spans -o "$TMP/tq.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl" \
+bt0=$(up_ms)
+is "add traced span bt (sw_test_loop entry -> return, keyed by tid, by=key)" \
+	"$(ctl spans "+bt start=sw_test_loop:tid stop=sw_test_loop%return:tid by=key trace=on")" ok
+btms=$(( $(up_ms) - bt0 ))
+"$SW" trace --spans -o "$R/spans.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl
+	(echo 'loop 10' > $T/ctl)
+	(for i in 1 2; do echo 'loop 10' > $T/ctl; done)
+	(for i in 1 2 3; do echo 'loop 10' > $T/ctl; done)" \
 	>/dev/null 2>"$TMP/tq.err"
 is "trace --spans -o exits 0" "$?" 0 || cat "$TMP/tq.err"
-"$SW" script -i "$TMP/tq.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
+"$SW" script -i "$R/spans.swd" --json >"$TMP/tq.json" 2>"$TMP/tq.err"
 tqn=$(grep -c '"name":"tq","span_name":"tq",.*"span":true' "$TMP/tq.json")
 is "tq: 5 records, 5 intervals counted" "$tqn $(scol tq calls)" "5 5"
 tqloss=$(sed -n 's/.*: \([0-9]*\) calls traced, \([0-9]*\) written, lost: \([0-9]*\) buffer full, \([0-9]*\) nested, \([0-9]*\) missing.*/\1 \2 \3 \4 \5/p' "$TMP/tq.err")
-is "tq: traced = written, none lost or missing" \
-	"$(echo "$tqloss" | awk '{ print ($1 == $2), $3, $4, $5 }')" "1 0 0 0"
-tqbad=$(awk '/"span":true/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
+is "tq, bt: 11 traced = written, none lost or missing" \
+	"$(echo "$tqloss" | awk '{ print $1, ($1 == $2), $3, $4, $5 }')" "11 1 0 0 0"
+tqbad=$(awk '/"span_name":"tq"/ { d = $0; sub(/.*"dur":/, "", d); sub(/,.*/, "", d)
 	k = $0; if (k !~ /"key0":[0-9]/ || d + 0 < 200000) bad++ } END { print bad + 0 }' "$TMP/tq.json")
 is "tq: each record has its key and lasts >= the 200 us hold" "$tqbad" 0
-"$SW" script -i "$TMP/tq.swd" >"$TMP/tq.txt" 2>/dev/null
+"$SW" script -i "$R/spans.swd" >"$TMP/tq.txt" 2>/dev/null
 is "script text: 5 lines 'span tq key=0x...'" \
 	"$(grep -c ' span tq key=0x[0-9a-f]*$' "$TMP/tq.txt")" 5
-is "remove tq" "$(ctl spans -tq)" ok
+bt0=$(up_ms)
+"$SW" script -i "$R/spans.swd" --by key,tid --json >"$TMP/by.json" 2>/dev/null
+is "script --by key,tid: tq, 5 rows (one per item) of 1 interval" \
+	"$(grep -c '^{"type":"by","name":"tq","span":true,"key":[0-9]*,"tid":[0-9]*,"calls":1,' "$TMP/by.json")" 5
+is "script --by key,tid: bt, rows of 1, 2 and 3 intervals, the key the tid" \
+	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":\1,"calls":\([0-9]*\),.*/\2/p' "$TMP/by.json" | sort -n | tr '\n' ' ')" "1 2 3 "
+is "span_keys by=key: the same rows, 'key=0x<tid> calls' each" \
+	"$(awk '$1 == "bt" { print $2, $3 }' "$D/span_keys" | sort)" \
+	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":[0-9]*,"calls":\([0-9]*\),.*/\1 \2/p' "$TMP/by.json" |
+		while read -r k n; do printf 'key=0x%x %s\n' "$k" "$n"; done | sort)"
+is "a probe's by=key: refused" "$(ctl probes "+sw_test_loop by=key")" EINVAL
+check "last_error names by=key" grep -qF "by=key is a span's pairing key" "$D/last_error"
+diag "of which adding bt: $btms ms; script --by and by=key checks: $(( $(up_ms) - bt0 )) ms"
+is "remove tq, bt" "$(ctl spans -tq; ctl spans -bt)" "ok
+ok"
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \
 	"$?:$(grep -c 'trace goes with --keep' "$TMP/tq.err")" "1:1"
@@ -422,12 +448,15 @@ diag "traced span checks took $(( $(up_ms) - tq0 )) ms"
 
 # The program, one-shot, raw keys on the test module.
 tctl "spanref reset"
-"$SW" span --raw --start "$Q1" --stop "$Q1S" --name q1cli -- \
+"$SW" span --raw --start "$Q1" --stop "$Q1S" --name q1cli --by key -- \
 	sh -c "echo 'spanq 6 8800 0' > $T/ctl" >"$TMP/cli.out" 2>"$TMP/cli.err"
 is "stopwatch span -- COMMAND exits 0" "$?" 0 || cat "$TMP/cli.err"
 cp "$TMP/cli.out" "$R/cli.out"
 is "stopwatch span: calls 6" "$(awk '$1 == "calls" { print $2 }' "$TMP/cli.out")" 6
 refcheck "stopwatch span (held 8.8 ms)" q1 "$TMP/cli.out"
+is "stopwatch span --by key: its rows, one per item, 1 interval each" \
+	"$(awk '$1 ~ /^key=0x[0-9a-f]+$/ { n++; c += $2 } END { print n + 0, c + 0 }' "$TMP/cli.out")" "6 6" ||
+	cat "$TMP/cli.out"
 is "stopwatch span: its span removed" "$(cat "$D/spans")" ""
 "$SW" span --start "$Q1" --stop "$Q1S" -u us --json -- \
 	sh -c "echo 'spanq 3 8800 0' > $T/ctl" >"$TMP/cli.json" 2>"$TMP/cli.err"
