@@ -18,8 +18,8 @@
 #include "lib/unwtab.h"
 #include "record/cfi.h"
 
-/* The ELF address of symbol @name in @path, or 0. */
-static uint64_t sym_addr(const char *path, const char *name)
+/* @name's address and size in @path's symbol table; 0 when absent. */
+static uint64_t sym_size(const char *path, const char *name, uint64_t *size)
 {
 	int fd = open(path, O_RDONLY);
 	Elf_Scn *scn = NULL;
@@ -48,6 +48,7 @@ static uint64_t sym_addr(const char *path, const char *name)
 			n = elf_strptr(e, sh.sh_link, s.st_name);
 			if (n && !strcmp(n, name)) {
 				v = s.st_value;
+				*size = s.st_size;
 				break;
 			}
 		}
@@ -55,6 +56,14 @@ static uint64_t sym_addr(const char *path, const char *name)
 	elf_end(e);
 	close(fd);
 	return v;
+}
+
+/* The ELF address of symbol @name in @path, or 0. */
+static uint64_t sym_addr(const char *path, const char *name)
+{
+	uint64_t size;
+
+	return sym_size(path, name, &size);
 }
 
 static void check_valid(const struct sw_cfi_table *t)
@@ -171,44 +180,6 @@ static void test_bad_files(void **state)
 	assert_int_equal(sw_cfi_build("/proc/self/status", &t, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "not an ELF file"));
 	assert_null(t.rows);
-}
-
-/* @name's address and size in @path's symbol table; 0 when absent. */
-static uint64_t sym_size(const char *path, const char *name, uint64_t *size)
-{
-	int fd = open(path, O_RDONLY);
-	Elf_Scn *scn = NULL;
-	uint64_t v = 0;
-	Elf *e;
-
-	assert_true(fd >= 0);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	assert_non_null(e);
-	while (!v && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &s) || !s.st_value)
-				continue;
-			n = elf_strptr(e, sh.sh_link, s.st_name);
-			if (n && !strcmp(n, name)) {
-				v = s.st_value;
-				*size = s.st_size;
-				break;
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return v;
 }
 
 /*
