@@ -148,15 +148,17 @@ cmp_le "tables of the command's files only (nofp, ld.so, libc)" "${1:-99}" 3
 cmp_gt "... other processes' mappings counted, not loaded" "${2:-0}" 0
 # A process the command starts (sh forks, then nofp runs in the child):
 # its tables load too, as its mappings appear (not before it runs: the
-# first tens of ms of samples lack them), and then its chains are whole.
-# Were the child taken for another process, none would be.
+# samples until the recorder's next drain, up to 100 ms apart, and the
+# table's build lack them, the more the slower the guest), and then its
+# chains are whole.  Were the child taken for another process, none
+# would be: at least 60% whole tells the two apart.
 "$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/child.swd" -- \
 	sh -c "\"$P/nofp\" 1500; true" >/dev/null 2>&1
 "$SW" report -i "$TMP/child.swd" --folded >"$TMP/child.folded" 2>/dev/null
 set -- $(leaf_check "$TMP/child.folded")
 diag "child of the command: ${2:-?} of ${1:-0} leaf samples without the whole chain"
 cmp_ge "child of the command: samples in nofp_leaf" "${1:-0}" 200
-cmp_le "child of the command: at least 80% of its chains whole" "$((${2:-999999} * 5))" "${1:-0}"
+cmp_le "child of the command: at least 60% of its chains whole" "$((${2:-999999} * 5))" "$((${1:-0} * 2))"
 diag "unwind file: $(tr '\n' ' ' <"$D/unwind")"
 "$SW" report -i "$TMP/nofp.swd" --folded >"$TMP/nofp.folded" 2>/dev/null
 set -- $(leaf_check "$TMP/nofp.folded")
