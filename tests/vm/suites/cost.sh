@@ -131,14 +131,18 @@ check "cost_ns observed ($cost ns, of which fixed $cfix)" test "${cost:-0}" -gt 
 # Without -icount (the x86_64 guests) a TCG guest's times move with the
 # host's load (bare rates of one boot seen 2x apart): a sanity factor of 4
 # only.
-if grep -qw sw_icount=1 /proc/cmdline; then
-	lo=0.8 hi=1.25
-else
-	lo=0.25 hi=4
-fi
+# icount_bounds LO HI LO_ELSE HI_ELSE: $lo and $hi, the first pair under
+# -icount.  within V E: V in [E x lo, E x hi], E above 0.
+icount_bounds() {
+	if grep -qw sw_icount=1 /proc/cmdline; then lo=$1 hi=$2; else lo=$3 hi=$4; fi
+}
+within() {
+	awk -v v="$1" -v e="$2" -v lo="$lo" -v hi="$hi" \
+		'BEGIN { exit !(e > 0 && v >= e * lo && v <= e * hi) }'
+}
+icount_bounds 0.8 1.25 0.25 4
 check "cost_ns $cost within [$lo, $hi] x the slowdown per call ($base -> $probed ns)" \
-	awk -v c="$cost" -v b="$base" -v p="$probed" -v lo="$lo" -v hi="$hi" \
-	'BEGIN { d = p - b; exit !(d > 0 && c >= d * lo && c <= d * hi) }'
+	within "$cost" "$(awk -v b="$base" -v p="$probed" 'BEGIN { print p - b }')"
 check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
 # The overhead file's estimate over the run (its gaps are random, mean 64
 # handler runs): within 25% of calls x cost_ns under -icount, and two runs
@@ -146,14 +150,9 @@ check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
 # milliseconds (seen on x86_64 under load: cost_ns 4000-9600 where 1200-
 # 1500 is usual) weighs in by its random gap in the one and by its share
 # of the samples in the other: a sanity factor of 3 there.
-if grep -qw sw_icount=1 /proc/cmdline; then
-	olo=0.75 ohi=1.25
-else
-	olo=0.33 ohi=3
-fi
-check "overhead ns over the run ($ons) within [$olo, $ohi] x calls x cost_ns" \
-	awk -v o="$ons" -v c="$cost" -v n="$calls" -v lo="$olo" -v hi="$ohi" \
-	'BEGIN { e = c * n; exit !(e > 0 && o >= e * lo && o <= e * hi) }'
+icount_bounds 0.75 1.25 0.33 3
+check "overhead ns over the run ($ons) within [$lo, $hi] x calls x cost_ns" \
+	within "$ons" "$((cost * calls))"
 check "overhead runs ($oruns) within 10% of 2 x calls" \
 	awk -v r="$oruns" -v n="$calls" \
 	'BEGIN { exit !(r >= 2 * n * 0.9 && r <= 2 * n * 1.1) }'
