@@ -21,6 +21,15 @@
  *    completes the file's removal only after that: module exit, which
  *    removes every file, cannot finish before.
  *
+ * Why procfs: its create and remove functions are exported on every
+ * kernel and architecture stopwatch supports (tracefs_create_file() is
+ * not, on 6.1 nor 6.12); it needs no mount, where a filesystem of our own
+ * would pin the module while mounted (a superblock holds its type's
+ * owner); and its removal waits for reads and writes in progress and
+ * fails later ones, as debugfs' proxy does.  relay keeps a buffer's file
+ * as a debugfs dentry, so the sampler still needs debugfs (not its
+ * mount): with debugfs=off, starting the sampler fails.
+ *
  * All callbacks run in process context.
  */
 #include <linux/capability.h>
