@@ -24,6 +24,23 @@ stat_col() {
 		$1 == p && k { print $k; exit }' "$D/stats"
 }
 
+# Whether attach=auto puts the demo's functions on trampolines: with ftrace
+# direct calls, the companion loaded, and the kernel's BTF to give each
+# function's argument count (without it: a kretprobe, "no argument count").
+no_tramp_why=
+tramp_expected() {
+	if ! direct_calls; then
+		no_tramp_why="no ftrace direct calls ($SW_ARCH $(uname -r))"
+	elif [ ! -d /sys/module/stopwatch_tramp ]; then
+		no_tramp_why="stopwatch_tramp.ko not loaded"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		no_tramp_why="no kernel BTF (argument counts unknown)"
+	else
+		return 0
+	fi
+	return 1
+}
+
 # Checks against the module while the demo's probes are in: TAP output to
 # the suite's standard output (fd 3), not into the transcript.
 sw_demo_check() {
@@ -32,11 +49,11 @@ sw_demo_check() {
 		"$(stat_col vfs_read calls)" 1
 	cmp_ge "hrtimer_nanosleep: at least the workload's ten sleeps" \
 		"$(stat_col hrtimer_nanosleep calls)" 10
-	if direct_calls && [ -d /sys/module/stopwatch_tramp ]; then
+	if tramp_expected; then
 		is "attach=auto, ftrace direct calls: vfs_read on a trampoline" \
 			"$(stat_col vfs_read attach)" 1
 	else
-		is "no ftrace direct calls ($SW_ARCH $(uname -r)): vfs_read on a kretprobe" \
+		is "$no_tramp_why: vfs_read on a kretprobe" \
 			"$(stat_col vfs_read attach)" 0
 	fi
 	} >&3
@@ -80,7 +97,7 @@ is "stat: attach is a column of words, no errno column" \
 		END { print a bad }' "$SW_RESULTS/demo-stat.cells")" attach
 check "stat: no attach_err, no _ns header" \
 	sh -c "! head -n 1 '$ST' | grep -Eq 'attach_err|_ns'"
-if direct_calls && [ -d /sys/module/stopwatch_tramp ]; then
+if tramp_expected; then
 	check "stat: vfs_read on a trampoline, in words" grep -Eq '^vfs_read .*  trampoline$' "$ST"
 else
 	check "stat: vfs_read on a kretprobe, in words, the reason under the table" \
