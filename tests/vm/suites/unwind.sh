@@ -3,7 +3,8 @@
 # pointers, unwound in the sampler's interrupt with the tables "record
 # --call-graph dwarf" builds from each file's call-frame information:
 # exact chains of a test program with a known call chain (nofp, built
-# -O2 -fomit-frame-pointer), the share of samples of stock Debian programs
+# -O2 -fomit-frame-pointer) and through a signal handler's frame on
+# x86_64 (nofpsig), the share of samples of stock Debian programs
 # (xz, python3) whose stack reaches __libc_start_main, with frame pointers
 # beside it, and the unwind file's refusal of bad tables.
 #
