@@ -4,6 +4,12 @@
  */
 #include "unwtab.h"
 
+/* Whether a signal rule's offset is word-aligned and within the frame. */
+static bool sw_unw_sig_off(s32 off)
+{
+	return off >= 0 && off < SW_UNW_SIGNAL_MAX && !(off & 7);
+}
+
 /**
  * sw_unw_rows_check() - whether rows make a valid table.
  * @r:   rows
@@ -11,8 +17,9 @@
  * @bad: set to the index of the first bad row
  * @why: set to what is wrong with it
  *
- * Rows must have strictly increasing addresses, rules in range and zero
- * padding.
+ * Rows must have strictly increasing addresses, rules in range (a signal
+ * rule: saved pc and frame pointer, offsets as stopwatch/unwind.h says)
+ * and zero padding.
  *
  * Context: any.
  * Return: 0, or -EINVAL with @bad and @why set.
@@ -38,6 +45,18 @@ int sw_unw_rows_check(const struct sw_unw_row *r, u32 nr, u32 *bad,
 		}
 		if (r[i].ra >= SW_UNW_RA_MAX) {
 			*why = "return-address rule out of range";
+			return -EINVAL;
+		}
+		if (r[i].cfa == SW_UNW_CFA_SIGNAL &&
+		    (r[i].fp != SW_UNW_FP_AT || r[i].ra != SW_UNW_RA_AT)) {
+			*why = "signal rule without saved pc and frame pointer";
+			return -EINVAL;
+		}
+		if (r[i].cfa == SW_UNW_CFA_SIGNAL &&
+		    (!sw_unw_sig_off(r[i].cfa_off) ||
+		     !sw_unw_sig_off(r[i].fp_off) ||
+		     !sw_unw_sig_off(r[i].ra_off))) {
+			*why = "signal rule's offset misaligned or outside the frame";
 			return -EINVAL;
 		}
 		if (r[i].pad) {

@@ -229,11 +229,17 @@ static void sw_overflow(struct perf_event *event,
 		struct pt_regs *uregs = user_mode(regs) ? regs :
 					task_pt_regs(t);
 
-		nu = s->o.unwind_table ?
-			     sw_stack_user_table(uregs, rec->frames + nk,
-						 s->o.ustack, &flags) :
-			     sw_stack_user(uregs, rec->frames + nk, s->o.ustack,
+		u32 read = 0;
+
+		if (s->o.unwind_table) {
+			nu = sw_stack_user_table(uregs, rec->frames + nk,
+						 s->o.ustack, &flags, &read);
+			sw_cnt_inc(c, SW_CNT_USTACK_WALKS);
+			sw_cnt_add(c, SW_CNT_USTACK_READ, read);
+		} else {
+			nu = sw_stack_user(uregs, rec->frames + nk, s->o.ustack,
 					   &flags);
+		}
 	}
 	if (flags & SW_SAMPLE_F_USTACK_FAULT) {
 		if (s->o.stack_drop) {
@@ -706,6 +712,8 @@ static const char *const sw_cnt_names[SW_CNT_NR] = {
 	[SW_CNT_CALL_WRITTEN] = "call_written",
 	[SW_CNT_CALL_LOST_FULL] = "call_lost_full",
 	[SW_CNT_CALL_LOST_NESTED] = "call_lost_nested",
+	[SW_CNT_USTACK_WALKS] = "ustack_walks",
+	[SW_CNT_USTACK_READ] = "ustack_read",
 };
 
 /* One row: cpu, the counters, queued (taken - written - lost), error. */

@@ -40,6 +40,8 @@ enum sw_samp_counter {
 	SW_CNT_CALL_WRITTEN,	/* call records written to relay */
 	SW_CNT_CALL_LOST_FULL,	/* call records lost: ring or relay full */
 	SW_CNT_CALL_LOST_NESTED, /* call records lost: ring's writer busy */
+	SW_CNT_USTACK_WALKS,	/* user stacks walked by unwind tables */
+	SW_CNT_USTACK_READ,	/* bytes of user stack those walks read */
 	SW_CNT_NR,
 };
 
@@ -134,6 +136,11 @@ static inline void sw_cnt_inc(struct sw_samp_cpu *c, int i)
 	local64_inc(&c->cnt[i]);
 }
 
+static inline void sw_cnt_add(struct sw_samp_cpu *c, int i, u64 v)
+{
+	local64_add(v, &c->cnt[i]);
+}
+
 static inline u64 sw_cnt(struct sw_samp_cpu *c, int i)
 {
 	return local64_read(&c->cnt[i]);
@@ -157,7 +164,8 @@ void sw_trace_session_set(struct sw_session *s);
 /* sampler/stack.c */
 u32 sw_stack_kernel(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
 u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
-u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags);
+u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
+			u32 *read);
 
 /* sampler/sideband.c */
 int sw_sb_start(struct sw_session *s);

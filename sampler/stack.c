@@ -111,11 +111,24 @@ u32 sw_stack_user(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 }
 NOKPROBE_SYMBOL(sw_stack_user);
 
-/* Reads one user word; false when it cannot be read. */
-static __always_inline bool sw_uword(unsigned long addr, unsigned long *v)
+/*
+ * Reads one user word, counted against the bytes *@left a walk may still
+ * read; false when it cannot be read, with *@end set to what ends the walk
+ * (SW_SAMPLE_F_USTACK_TRUNC: the budget is spent, else a fault).
+ */
+static __always_inline bool sw_uword(unsigned long addr, unsigned long *v,
+				     u32 *left, u16 *end)
 {
-	return !sw_copy_from_user_nmi(v, (const void __user *)addr,
-				      sizeof(*v));
+	if (*left < sizeof(*v)) {
+		*end = SW_SAMPLE_F_USTACK_TRUNC;
+		return false;
+	}
+	*left -= sizeof(*v);
+	if (sw_copy_from_user_nmi(v, (const void __user *)addr, sizeof(*v))) {
+		*end = SW_SAMPLE_F_USTACK_FAULT;
+		return false;
+	}
+	return true;
 }
 
 /**
@@ -125,32 +138,43 @@ static __always_inline bool sw_uword(unsigned long addr, unsigned long *v)
  * @out:   room for @max entries
  * @max:   most entries, at least 1
  * @flags: SW_SAMPLE_F_USTACK_TABLE and how the walk ended are or-ed in
+ * @read:  set to the bytes of user memory the walk read
  *
  * Each step finds the row of the pc (for return addresses, of the call
  * before it), computes the CFA from the stack or frame pointer, reads the
  * return address and the saved frame pointer where the row says, and
  * moves up.  Where no table covers a pc it takes one frame-record step
- * from the frame pointer.  The walk ends complete at a row that marks
- * the outermost frame or at a zero return address; with
+ * from the frame pointer.  At a signal trampoline (SW_UNW_CFA_SIGNAL) it
+ * reads the interrupted pc, stack and frame pointer (arm64: and link
+ * register) from the signal frame and goes on from there, the interrupted
+ * pc taken as exact (not a return address).  The walk ends complete at a
+ * row that marks the outermost frame or at a zero return address; with
  * SW_SAMPLE_F_USTACK_NOTAB where neither tables nor frame records lead
  * on, SW_SAMPLE_F_USTACK_FAULT where a read failed or the stack did not
- * move up, SW_SAMPLE_F_USTACK_TRUNC at @max.  At most two words are read
- * per frame.
+ * move up, SW_SAMPLE_F_USTACK_TRUNC at @max entries or when the walk has
+ * read 16 bytes per entry of @max (two words a frame; a signal frame
+ * takes three words, four on arm64).
  *
  * Context: overflow handler (NMI or hard IRQ); current has a user mm.
  * Return: entries stored: the user pc, then return addresses.
  */
-u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
+u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
+			u32 *read)
 {
 	u32 pid = task_tgid_nr(current), n = 0;
+	u32 budget = max * 2 * sizeof(long), left = budget;
 	unsigned long pc = instruction_pointer(regs);
 	unsigned long sp = user_stack_pointer(regs);
 	unsigned long fp = sw_regs_fp(regs);
+	unsigned long lr = sw_regs_lr(regs);
 	unsigned long cfa, ra, nfp, rec[2];
 	const struct sw_unw_map *m;
 	const struct sw_unw_row *r;
+	bool exact = true;	/* pc is where the code was, not a return */
+	u16 end = 0;
 
 	*flags |= SW_SAMPLE_F_USTACK_TABLE;
+	*read = 0;
 	out[n++] = pc;
 	if (sw_user_regs_compat(regs))
 		return n;
@@ -158,18 +182,47 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 	for (;;) {
 		m = sw_unw_proc_map(pid, pc);
 		r = m ? sw_unw_find(m->rows, m->nr,
-				    pc + m->adj - (n > 1 ? 1 : 0)) : NULL;
+				    pc + m->adj - (exact ? 0 : 1)) : NULL;
 		nfp = fp;
 		if (r && r->cfa == SW_UNW_CFA_END)
 			break;
-		if (!r || r->cfa == SW_UNW_CFA_NONE) {
-			if (!fp || (fp & (sizeof(long) - 1)) || fp < sp) {
-				*flags |= SW_SAMPLE_F_USTACK_NOTAB;
+		if (r && r->cfa == SW_UNW_CFA_SIGNAL) {
+			/* The interrupted context, anywhere on the stack. */
+			if (!sw_uword(sp + r->ra_off, &ra, &left, &end) ||
+			    !sw_uword(sp + r->cfa_off, &cfa, &left, &end) ||
+			    !sw_uword(sp + r->fp_off, &nfp, &left, &end) ||
+			    (SW_USER_HAS_LR &&
+			     !sw_uword(sp + r->fp_off + sizeof(long), &lr,
+				       &left, &end)))
+				break;
+			if (!ra || !cfa) {
+				end = SW_SAMPLE_F_USTACK_FAULT;
 				break;
 			}
+			if (n == max) {
+				end = SW_SAMPLE_F_USTACK_TRUNC;
+				break;
+			}
+			pc = sw_strip_pac(ra, true);
+			out[n++] = pc;
+			sp = cfa;
+			fp = nfp;
+			exact = true;
+			continue;
+		}
+		if (!r || r->cfa == SW_UNW_CFA_NONE) {
+			if (!fp || (fp & (sizeof(long) - 1)) || fp < sp) {
+				end = SW_SAMPLE_F_USTACK_NOTAB;
+				break;
+			}
+			if (left < sizeof(rec)) {
+				end = SW_SAMPLE_F_USTACK_TRUNC;
+				break;
+			}
+			left -= sizeof(rec);
 			if (sw_copy_from_user_nmi(rec, (const void __user *)fp,
 						  sizeof(rec))) {
-				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+				end = SW_SAMPLE_F_USTACK_FAULT;
 				break;
 			}
 			cfa = fp + sizeof(rec);
@@ -180,29 +233,27 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 			if (r->cfa == SW_UNW_CFA_PLT && (pc & 15) >= r->fp_off)
 				cfa += sizeof(long);
 			if (r->ra == SW_UNW_RA_LR) {
-				ra = n == 1 ? sw_regs_lr(regs) : 0;
+				/* Only where the link register is current. */
+				ra = exact ? lr : 0;
 				if (!ra) {
-					*flags |= SW_SAMPLE_F_USTACK_FAULT;
+					end = SW_SAMPLE_F_USTACK_FAULT;
 					break;
 				}
-			} else if (!sw_uword(cfa + r->ra_off, &ra)) {
-				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+			} else if (!sw_uword(cfa + r->ra_off, &ra, &left, &end)) {
 				break;
 			}
 			if (r->fp == SW_UNW_FP_AT &&
-			    !sw_uword(cfa + r->fp_off, &nfp)) {
-				*flags |= SW_SAMPLE_F_USTACK_FAULT;
+			    !sw_uword(cfa + r->fp_off, &nfp, &left, &end))
 				break;
-			}
 		}
 		if (!ra)
 			break;
-		if (cfa < sp || (cfa == sp && n > 1)) {
-			*flags |= SW_SAMPLE_F_USTACK_FAULT;
+		if (cfa < sp || (cfa == sp && !exact)) {
+			end = SW_SAMPLE_F_USTACK_FAULT;
 			break;
 		}
 		if (n == max) {
-			*flags |= SW_SAMPLE_F_USTACK_TRUNC;
+			end = SW_SAMPLE_F_USTACK_TRUNC;
 			break;
 		}
 		ra = sw_strip_pac(ra, true);
@@ -210,8 +261,11 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags)
 		pc = ra;
 		sp = cfa;
 		fp = nfp;
+		exact = false;
 	}
 	rcu_read_unlock();
+	*flags |= end;
+	*read = budget - left;
 	return n;
 }
 NOKPROBE_SYMBOL(sw_stack_user_table);

@@ -64,8 +64,22 @@ enum sw_unw_cfa {
 	SW_UNW_CFA_FP = 2,	/* frame pointer + cfa_off */
 	SW_UNW_CFA_PLT = 3,	/* x86-64 PLT: sp + cfa_off (+ 8, below) */
 	SW_UNW_CFA_END = 4,	/* outermost frame: no return address */
+	SW_UNW_CFA_SIGNAL = 5,	/* signal trampoline: see below */
 	SW_UNW_CFA_MAX,
 };
+
+/*
+ * SW_UNW_CFA_SIGNAL marks a signal trampoline (x86-64 glibc's __restore_rt,
+ * whose CIE has the 'S' augmentation): the stack pointer there points into
+ * the signal frame the kernel built, and the interrupted context is saved
+ * in it.  The interrupted pc is at sp + ra_off, its stack pointer at
+ * sp + cfa_off, its frame pointer at sp + fp_off (arm64: its x30 right
+ * after, at sp + fp_off + 8).  The row has fp SW_UNW_FP_AT and ra
+ * SW_UNW_RA_AT; the three offsets are word-aligned and within
+ * [0, SW_UNW_SIGNAL_MAX).  The walk goes on at the interrupted pc as at a
+ * sample's own pc: not as at a return address.
+ */
+#define SW_UNW_SIGNAL_MAX 4096
 
 /* struct sw_unw_row.fp: where the caller's frame pointer is. */
 enum sw_unw_fp {
@@ -84,11 +98,14 @@ enum sw_unw_ra {
 /**
  * struct sw_unw_row - one row of a table (16 bytes).
  * @pc:      first address the row covers (ELF address)
- * @cfa_off: offset added to the CFA's register
+ * @cfa_off: offset added to the CFA's register; SW_UNW_CFA_SIGNAL: of
+ *           the saved stack pointer from the stack pointer
  * @fp_off:  SW_UNW_FP_AT: offset of the saved frame pointer from the CFA;
  *           SW_UNW_CFA_PLT: 8 more is added to the CFA when (pc & 15) is
- *           at least this
- * @ra_off:  SW_UNW_RA_AT: offset of the return address from the CFA
+ *           at least this; SW_UNW_CFA_SIGNAL: of the saved frame pointer
+ *           from the stack pointer
+ * @ra_off:  SW_UNW_RA_AT: offset of the return address from the CFA;
+ *           SW_UNW_CFA_SIGNAL: of the saved pc from the stack pointer
  * @cfa:     enum sw_unw_cfa
  * @fp:      enum sw_unw_fp
  * @ra:      enum sw_unw_ra

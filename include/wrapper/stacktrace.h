@@ -39,6 +39,13 @@ static inline unsigned long sw_regs_lr(struct pt_regs *regs)
 #endif
 }
 
+/* Whether user code keeps return addresses in a link register (arm64). */
+#ifdef CONFIG_ARM64
+#define SW_USER_HAS_LR 1
+#else
+#define SW_USER_HAS_LR 0
+#endif
+
 /*
  * A code address with any pointer-authentication bits removed, from a
  * @user or a kernel stack.  Linux 6.5 split ptrauth_strip_insn_pac() into

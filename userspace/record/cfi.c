@@ -12,7 +12,9 @@
  * address range by address range, the rules of each, which become rows:
  * the CFA as stack or frame pointer plus an offset (or the x86-64 PLT
  * expression), where the return address and the caller's frame pointer
- * are saved, and the outermost frame (return address undefined).  Equal
+ * are saved, the outermost frame (return address undefined) and signal
+ * trampolines (where the interrupted registers are in the signal frame on
+ * the stack).  Equal
  * neighbours merge; a gap between descriptions gets a row without rule.
  */
 #include <errno.h>
@@ -154,6 +156,82 @@ static void sw_cfi_row(Dwarf_Frame *f, const struct sw_cfi_regs *rg,
 	}
 	if (r->cfa == SW_UNW_CFA_NONE)
 		memset(r, 0, sizeof(*r));
+}
+
+/*
+ * A DWARF expression "register @reg + N" (DW_OP_breg<reg> N or DW_OP_bregx
+ * reg N), after @skip leading operations; with @deref, followed by
+ * DW_OP_deref.  Return: whether it is one, *off set to N.
+ */
+static bool sw_cfi_breg(const Dwarf_Op *o, size_t n, size_t skip, int reg,
+			bool deref, long *off)
+{
+	int64_t v;
+
+	if (n != skip + 1 + deref)
+		return false;
+	o += skip;
+	if (o[0].atom >= DW_OP_breg0 && o[0].atom <= DW_OP_breg31 &&
+	    o[0].atom - DW_OP_breg0 == reg)
+		v = (int64_t)o[0].number;
+	else if (o[0].atom == DW_OP_bregx && (int)o[0].number == reg)
+		v = (int64_t)o[0].number2;
+	else
+		return false;
+	if (deref && o[1].atom != DW_OP_deref)
+		return false;
+	if (v < 0 || v >= SW_UNW_SIGNAL_MAX || (v & 7))
+		return false;
+	*off = (long)v;
+	return true;
+}
+
+/*
+ * A register saved in a signal frame: the rule "at sp + N" (an expression
+ * rule, DW_CFA_expression DW_OP_breg<sp> N, which libdw hands with the
+ * CFA pushed first).  Return: whether it is one, *off set to N.
+ */
+static bool sw_cfi_sigsaved(Dwarf_Frame *f, int reg, int sp, long *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+
+	if (dwarf_frame_register(f, reg, mem, &ops, &n) || !n)
+		return false;
+	return sw_cfi_breg(ops, n, ops[0].atom == DW_OP_call_frame_cfa, sp,
+			   false, off);
+}
+
+/*
+ * The row of a signal trampoline's frame ('S' augmentation): the CFA is
+ * the interrupted stack pointer, read from the signal frame (DW_OP_breg<sp>
+ * N; DW_OP_deref), and the return address and frame pointer are the
+ * interrupted pc and frame pointer saved in it.  x86-64 only (glibc's
+ * __restore_rt): arm64's trampoline is the vDSO's, not handled yet.
+ * Return: whether the rules have that form.
+ */
+static bool sw_cfi_sigrow(Dwarf_Frame *f, const struct sw_cfi_regs *rg,
+			  int ra_reg, struct sw_unw_row *r)
+{
+	long cfa, pc, fp;
+	Dwarf_Op *ops;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	if (dwarf_frame_cfa(f, &ops, &n) ||
+	    !sw_cfi_breg(ops, n, 0, rg->sp, true, &cfa) ||
+	    !sw_cfi_sigsaved(f, ra_reg, rg->sp, &pc) ||
+	    !sw_cfi_sigsaved(f, rg->fp, rg->sp, &fp))
+		return false;
+	if (rg->sp != 7)
+		return false;
+	r->cfa = SW_UNW_CFA_SIGNAL;
+	r->cfa_off = (int32_t)cfa;
+	r->fp = SW_UNW_FP_AT;
+	r->fp_off = (int16_t)fp;
+	r->ra = SW_UNW_RA_AT;
+	r->ra_off = (int16_t)pc;
+	return true;
 }
 
 /* Reads an encoded 4-byte value of .eh_frame_hdr; false if unsupported. */
@@ -388,7 +466,12 @@ int sw_cfi_build(const char *path, struct sw_cfi_table *t, struct sw_err *err)
 				dbg = true;
 			}
 			ra = dwarf_frame_info(f, &s, &e, &sig);
-			sw_cfi_row(f, &rg, ra, &row);
+			if (sig && sw_cfi_sigrow(f, &rg, ra, &row))
+				t->signal++;
+			else if (!sig)
+				sw_cfi_row(f, &rg, ra, &row);
+			else
+				memset(&row, 0, sizeof(row));
 			free(f);
 			if (a > UINT32_MAX) {
 				ret = sw_err_set(err, -EOPNOTSUPP,

@@ -24,6 +24,7 @@
  * @debug_fdes: of them, found in .debug_frame (not in .eh_frame)
  * @unsupported: rows whose rules the unwinder cannot follow (SW_UNW_CFA_NONE
  *            inside a frame description)
+ * @signal:   rows of signal trampolines (SW_UNW_CFA_SIGNAL)
  */
 struct sw_cfi_table {
 	struct sw_unw_row *rows;
@@ -35,6 +36,7 @@ struct sw_cfi_table {
 	uint32_t fdes;
 	uint32_t debug_fdes;
 	uint32_t unsupported;
+	uint32_t signal;
 };
 
 int sw_cfi_build(const char *path, struct sw_cfi_table *t,

@@ -8,8 +8,11 @@
  * address undefined (outermost frame).  Addresses come from the files'
  * symbol tables, read with libelf.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <gelf.h>
 #include <time.h>
 #include <unistd.h>
@@ -169,6 +172,74 @@ static void test_libc(void **state)
 	sw_cfi_free(&t);
 }
 
+#if defined(__x86_64__)
+static void sig_nop(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The C library's signal trampoline (__restore_rt, not in the dynamic
+ * symbols): the restorer glibc's sigaction() hands the kernel, read back
+ * with the raw system call.  Its row is the signal rule with the offsets
+ * of the kernel's struct rt_sigframe as the x86-64 ABI fixes them: at the
+ * trampoline sp points at the ucontext, whose uc_mcontext (struct
+ * sigcontext, after uc_flags, uc_link and uc_stack: 40 bytes) holds rbp,
+ * rsp and rip at 40 + 8 * 10, 15 and 16.  The row also covers the byte
+ * before it (a handler's return address minus one).
+ */
+static void test_libc_sigreturn(void **state)
+{
+	struct { void *handler; unsigned long flags; void *restorer;
+		 uint64_t mask; } ks;
+	struct sigaction sa = { .sa_handler = sig_nop }, old;
+	struct sw_cfi_table t;
+	struct sw_err err = { "" };
+	const struct sw_unw_row *r;
+	Dl_info info;
+	uint64_t a;
+	int k;
+
+	(void)state;
+	assert_int_equal(sigaction(SIGUSR2, &sa, &old), 0);
+	assert_int_equal(syscall(SYS_rt_sigaction, SIGUSR2, NULL, &ks, 8), 0);
+	assert_int_equal(sigaction(SIGUSR2, &old, NULL), 0);
+	assert_non_null(ks.restorer);
+	assert_true(dladdr(ks.restorer, &info) && info.dli_fname);
+	if (!strstr(info.dli_fname, "libc.so"))
+		skip();
+	if (sw_cfi_build(info.dli_fname, &t, &err))
+		fail_msg("%s", err.msg);
+	check_valid(&t);
+	assert_true(t.signal >= 1);
+	a = (uint64_t)((uintptr_t)ks.restorer - (uintptr_t)info.dli_fbase);
+	for (k = -1; k <= 0; k++) {
+		r = sw_unw_find(t.rows, t.nr, a + k);
+		assert_non_null(r);
+		assert_int_equal(r->cfa, SW_UNW_CFA_SIGNAL);
+		assert_int_equal(r->cfa_off, 40 + 8 * 15);
+		assert_int_equal(r->ra, SW_UNW_RA_AT);
+		assert_int_equal(r->ra_off, 40 + 8 * 16);
+		assert_int_equal(r->fp, SW_UNW_FP_AT);
+		assert_int_equal(r->fp_off, 40 + 8 * 10);
+	}
+	/* Its last instruction (syscall, 2 bytes) is still the trampoline. */
+	r = sw_unw_find(t.rows, t.nr, a + 7);
+	assert_int_equal(r->cfa, SW_UNW_CFA_SIGNAL);
+	/* Ordinary code is not: __libc_start_main's row is an ordinary one. */
+	r = sw_unw_find(t.rows, t.nr, sym_addr(info.dli_fname,
+					       "__libc_start_main"));
+	assert_int_not_equal(r->cfa, SW_UNW_CFA_SIGNAL);
+	sw_cfi_free(&t);
+}
+#else
+static void test_libc_sigreturn(void **state)
+{
+	(void)state;
+	skip();	/* the signal rule is built for x86-64's C library only */
+}
+#endif
+
 static void test_bad_files(void **state)
 {
 	struct sw_cfi_table t;
@@ -262,6 +333,26 @@ static void test_rows_check(void **state)
 	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
 	assert_int_equal(bad, 1);
 	assert_string_equal(why, "CFA rule out of range");
+	/* A signal rule: saved pc and frame pointer, aligned offsets. */
+	r[1] = (struct sw_unw_row){ .pc = 0x20, .cfa = SW_UNW_CFA_SIGNAL,
+				    .cfa_off = 160, .fp = SW_UNW_FP_AT,
+				    .fp_off = 120, .ra_off = 168 };
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), 0);
+	r[1].fp = SW_UNW_FP_SAME;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	assert_int_equal(bad, 1);
+	assert_string_equal(why, "signal rule without saved pc and frame pointer");
+	r[1].fp = SW_UNW_FP_AT;
+	r[1].ra_off = 164;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	assert_string_equal(why, "signal rule's offset misaligned or outside the frame");
+	r[1].ra_off = 168;
+	r[1].cfa_off = SW_UNW_SIGNAL_MAX;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	r[1].cfa_off = 160;
+	r[1].fp_off = -8;
+	assert_int_equal(sw_unw_rows_check(r, 3, &bad, &why), -EINVAL);
+	assert_string_equal(why, "signal rule's offset misaligned or outside the frame");
 }
 
 int main(void)
@@ -269,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_libc_sigreturn),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_debug_frame),
 		cmocka_unit_test(test_rows_check),

@@ -3,7 +3,8 @@
 # pointers, unwound in the sampler's interrupt with the tables "record
 # --call-graph dwarf" builds from each file's call-frame information:
 # exact chains of a test program with a known call chain (nofp, built
-# -O2 -fomit-frame-pointer), the share of samples of stock Debian programs
+# -O2 -fomit-frame-pointer) and through a signal handler's frame on
+# x86_64 (nofpsig), the share of samples of stock Debian programs
 # (xz, python3) whose stack reaches __libc_start_main, with frame pointers
 # beside it, and the unwind file's refusal of bad tables.
 #
@@ -80,6 +81,12 @@ if command -v python3 >/dev/null; then
 		grep -q "row 1 (pc=0x10): address not above" "$D/last_error"
 	is "rule out of range -> EINVAL" \
 		"$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=9)])')" EINVAL
+	is "signal rule with a misaligned offset -> EINVAL" \
+		"$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=5, off=160, fp=1, fpo=120, rao=164)])')" EINVAL
+	check "... last_error names the row and the offset" \
+		grep -q "row 1 (pc=0x20): signal rule's offset misaligned" "$D/last_error"
+	is "signal rule without a saved frame pointer -> EINVAL" \
+		"$(bin 'table(b"\x01\x02", [row(0x10), row(0x20, cfa=5, off=160, rao=168)])')" EINVAL
 	is "size not 48 + 16 * nr -> EINVAL" \
 		"$(bin 'table(b"\x01\x02", [row(0x10)])[:-4]')" EINVAL
 	is "no header -> EINVAL" "$(bin 'b"\0" * 16')" EINVAL
@@ -121,6 +128,16 @@ else
 	skip "python3 absent: no binary writes of bad tables"
 fi
 
+# walk_bytes: bytes of user stack read per table walk in the last recording
+# (the sampler file's counters of its session).
+walk_bytes() {
+	awk '$1 == "cpu" { for (i = 1; i <= NF; i++) c[$i] = i; t = 1; next }
+		t && $1 == "all" && c["ustack_walks"] {
+			w = $c["ustack_walks"]; r = $c["ustack_read"]
+			printf "%.1f (%d walks)", w ? r / w : 0, w; f = 1 }
+		END { if (!f) print "? (no counters)" }' "$D/sampler"
+}
+
 # --- nofp: every sample in the leaf shows the whole known chain ------------------
 # leaf_check FOLDED [COMM]: "total bad" over the samples whose innermost
 # frame is nofp_leaf; bad ones lack COMM;_start ... main;nofp_outer;
@@ -136,6 +153,7 @@ leaf_check() {
 "$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp.swd" -- \
 	"$P/nofp" 1500 >"$TMP/rec.out" 2>"$TMP/rec.err"
 is "record --call-graph dwarf -- nofp exits 0" "$?" 0
+diag "nofp: $(walk_bytes) bytes of user stack read per table walk"
 "$SW" record -e $EV -F 999 --call-graph dwarf -o "$TMP/nofp2.swd" -- \
 	"$P/nofp" 100 >/dev/null 2>"$TMP/rec2.err"
 check "record says what tables it loaded" \
@@ -191,6 +209,47 @@ else
 	is "nofp-dbgframe: every one shows its whole chain through .debug_frame's rules" "${2:-x}" 0 ||
 		sort -t' ' -k2 -n -r "$TMP/dbgf.folded" | head -3 |
 		while read -r l; do diag "chain: $l"; done
+fi
+# --- nofpsig: through a signal handler into the code it interrupted ------------
+# Samples in sig_leaf (SIGPROF's handler sig_handler -> sig_leaf, which
+# interrupted main -> sig_outer -> sig_inner) go on through the C
+# library's trampoline, by its signal rule, to the interrupted sig_inner
+# and up to main; without the rule they stop at the trampoline.  The
+# signal frame is the kernel's, built by the kernel of this boot: checked
+# on every one.  x86-64 only: arm64's trampoline (the vDSO's) has no rule.
+# sig_check FOLDED: "total whole stopped" over the samples whose innermost
+# frame is sig_leaf: whole ones show nofpsig;_start;__libc_start_main;...;
+# main;sig_outer;sig_inner;T;sig_handler;sig_leaf (T: the trampoline, one
+# frame), stopped ones have nothing before T but the command's name.
+sig_check() {
+	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		if (f[k] != "sig_leaf") next
+		t += n
+		if (index($0, "nofpsig;_start;__libc_start_main") == 1 &&
+		    $0 ~ /;main;sig_outer;sig_inner;[^;]+;sig_handler;sig_leaf$/) w += n
+		if (k == 4 && f[3] == "sig_handler") s += n }
+		END { printf "%d %d %d\n", t, w, s }' "$1"
+}
+if [ "$SW_ARCH" != x86_64 ]; then
+	skip "nofpsig (signal frames): the signal rule is x86-64's (glibc's __restore_rt); arm64's vDSO trampoline has none"
+elif [ ! -x "$P/nofpsig" ]; then
+	not_ok "nofpsig built (make progs)"
+else
+	t0=$(date +%s.%N)
+	"$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/sig.swd" -- \
+		"$P/nofpsig" 300 >/dev/null 2>"$TMP/sig.err"
+	"$SW" report -i "$TMP/sig.swd" --folded >"$TMP/sig.folded" 2>/dev/null
+	set -- $(sig_check "$TMP/sig.folded")
+	wb=$(walk_bytes)
+	diag "nofpsig: ${2:-?} of ${1:-0} samples in sig_leaf whole through the signal frame, ${3:-?} stopped at the trampoline ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f s", b - a }'))"
+	diag "nofpsig: $wb bytes of user stack read per table walk"
+	cmp_ge "nofpsig: samples in sig_leaf (the handler)" "${1:-0}" 100
+	cmp_ge "nofpsig: >= 95% of them whole: main;sig_outer;sig_inner;trampoline;sig_handler;sig_leaf" \
+		"$((${2:-0} * 100))" "$((${1:-1} * 95))"
+	is "nofpsig: none stopped at the trampoline" "${3:-x}" 0
+	grep "sig_leaf [0-9]*$" "$TMP/sig.folded" | sort -t' ' -k2 -n -r | head -3 |
+		while read -r l; do diag "$l"; done
+	cp "$TMP/sig.folded" "$R/" 2>/dev/null
 fi
 "$SW" report -i "$TMP/nofp.swd" >"$TMP/nofp.report" 2>/dev/null
 check "report shows how user stacks ended" \
