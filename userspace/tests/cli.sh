@@ -1440,8 +1440,9 @@ else
 fi
 run "$SW" script -i fixtures/trace/getppid-x86_64.swd --by tid,cpu --json
 if [ "$rc" = 0 ] && [ "$(wc -l < "$tmp/out")" = 1 ] &&
+   grep -q ' 300 calls read, 300 summed$' "$tmp/err" &&
    grep -q '^{"type":"by","name":"__x64_sys_getppid","span":false,"tid":[0-9]*,"cpu":[0-9]*,"calls":300,' "$tmp/out"; then
-	ok "script --by tid,cpu of 300 getppid calls: one row of 300"
+	ok "script --by tid,cpu of 300 getppid calls: one row of 300, 300 summed"
 else
 	not_ok "script --by tid,cpu: one row of 300" "rc $rc: $(cat "$tmp/out")"
 fi
