@@ -37,7 +37,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit layers version test run bench stress \
+.PHONY: all module modules userspace progs check unit layers version docs test run bench stress \
 	clean install modules_install help
 
 all: module userspace
@@ -56,13 +56,17 @@ progs:
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
 # Under ASan and UBSan: any report fails the test.
-check unit: layers version
+check unit: layers version docs
 	$(MAKE) -C tests/unit OUT=$(BUILD)/unit-san SANITIZE=1 V=$(V)
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace-san SANITIZE=1 V=$(V) test
 
 # The module's layering, from its objects' symbols (ARCHITECTURE.md).
 layers:
 	tests/layers/selftest.sh
+
+# README's module parameters: one row each, the test build's said so.
+docs:
+	tests/docs/params.sh
 
 # One version (VERSION): dkms.conf's literal copy must equal it.  And
 # BENCHMARKS.md is what scripts/bench-results.sh makes of bench/results/.

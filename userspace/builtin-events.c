@@ -345,6 +345,8 @@ static void sw_events_no_vendor(int ret, size_t n)
 {
 	if (ret == -EOPNOTSUPP)
 		printf("Vendor events: none, this stopwatch was built without libpfm4 (make PFM=1)\n");
+	else if (ret == -ELIBACC)
+		printf("Vendor events: none, %s\n", sw_pfm_missing());
 	else if (ret)
 		printf("Vendor events: none, libpfm4 did not start (%s)\n",
 		       strerror(-ret));

@@ -50,7 +50,7 @@ struct sw_script {
 	struct sw_call_names names;
 	FILE *out;
 	uint64_t t0;
-	uint64_t calls, printed;
+	uint64_t calls, printed;	/* read; kept (printed, or summed by --by) */
 	uint64_t cpus[SW_FILTER_CPUS / 64];
 	struct sw_script_held *held;
 	size_t nheld, capheld;
@@ -593,10 +593,10 @@ static void sw_script_losses(struct sw_script *sc, const char *cmd)
 			"stopwatch %s: %" PRIu64 " calls traced, %" PRIu64
 			" written, lost: %" PRIu64 " buffer full, %" PRIu64
 			" nested, %" PRIu64 " missing from the file; %" PRIu64
-			" calls read, %" PRIu64 " printed\n",
+			" calls read, %" PRIu64 " %s\n",
 			cmd, l->call_taken, l->call_written, l->call_full,
 			l->call_nested, l->calls_missing, sc->calls,
-			sc->printed);
+			sc->printed, sc->by ? "summed" : "printed");
 	else
 		fprintf(stderr,
 			"stopwatch %s: the final counters are missing (recording cut short): lost at least %" PRIu64

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "base/dlib.h"
 #include "base/parse-options.h"
 #include "control/config.h"
 #include "control/debugfs.h"
@@ -54,6 +55,64 @@
 #define SW_OM_CTYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 extern char **environ;
+
+#if SW_DLOPEN
+/*
+ * libmicrohttpd is loaded by "serve" only (dlib.h): with GnuTLS and what
+ * that needs, it is nine libraries no other command uses.
+ */
+static struct {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_create_response_from_callback) *create_response_from_callback;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+} sw_mhd;
+
+static const struct sw_dlsym sw_mhd_syms[] = {
+	{ "MHD_start_daemon", &sw_mhd.start_daemon },
+	{ "MHD_stop_daemon", &sw_mhd.stop_daemon },
+	{ "MHD_get_daemon_info", &sw_mhd.get_daemon_info },
+	{ "MHD_lookup_connection_value", &sw_mhd.lookup_connection_value },
+	{ "MHD_create_response_from_buffer", &sw_mhd.create_response_from_buffer },
+	{ "MHD_create_response_from_callback", &sw_mhd.create_response_from_callback },
+	{ "MHD_add_response_header", &sw_mhd.add_response_header },
+	{ "MHD_queue_response", &sw_mhd.queue_response },
+	{ "MHD_destroy_response", &sw_mhd.destroy_response },
+	{ NULL, NULL }
+};
+
+static struct sw_dlib sw_mhd_lib = {
+	.soname = "libmicrohttpd.so.12",
+	.package = "libmicrohttpd12",
+	.syms = sw_mhd_syms,
+};
+
+#define MHD_start_daemon (*sw_mhd.start_daemon)
+#define MHD_stop_daemon (*sw_mhd.stop_daemon)
+#define MHD_get_daemon_info (*sw_mhd.get_daemon_info)
+#define MHD_lookup_connection_value (*sw_mhd.lookup_connection_value)
+#define MHD_create_response_from_buffer (*sw_mhd.create_response_from_buffer)
+#define MHD_create_response_from_callback (*sw_mhd.create_response_from_callback)
+#define MHD_add_response_header (*sw_mhd.add_response_header)
+#define MHD_queue_response (*sw_mhd.queue_response)
+#define MHD_destroy_response (*sw_mhd.destroy_response)
+
+static int sw_mhd_load(struct sw_err *err)
+{
+	return sw_dlib_load(&sw_mhd_lib, err);
+}
+#else
+static int sw_mhd_load(struct sw_err *err)
+{
+	(void)err;
+	return 0;
+}
+#endif
 
 struct sw_serve_args {
 	const char *listen;
@@ -697,6 +756,11 @@ int cmd_serve(int argc, char **argv)
 	ret = sw_serve_parse_args(argc, argv, &s.a);
 	if (ret)
 		return ret > 0 ? 0 : ret;
+	ret = sw_mhd_load(&err);
+	if (ret) {
+		fprintf(stderr, "stopwatch serve: %s\n", err.msg);
+		return ret;
+	}
 	n = readlink("/proc/self/exe", s.self, sizeof(s.self) - 1);
 	if (n <= 0) {
 		fprintf(stderr, "stopwatch serve: /proc/self/exe: %s\n",

@@ -13,6 +13,11 @@ bool sw_pfm_built(void)
 	return false;
 }
 
+const char *sw_pfm_missing(void)
+{
+	return NULL;
+}
+
 int sw_pfm_resolve(const char *name, uint32_t *type, uint64_t *config,
 		   char *fstr, size_t flen, struct sw_err *err)
 {

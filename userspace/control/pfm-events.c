@@ -13,9 +13,75 @@
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "base/dlib.h"
 #include "control/pfm-events.h"
 
 #define SW_PFM_NAME_MAX 256
+
+#if SW_DLOPEN
+/*
+ * libpfm4 is loaded by the first name that needs it (dlib.h): its event
+ * tables are most of the relocations a run of the program would do.
+ */
+static struct {
+	__typeof__(pfm_initialize) *initialize;
+	__typeof__(pfm_strerror) *strerror;
+	__typeof__(pfm_find_event) *find_event;
+	__typeof__(pfm_get_event_info) *get_event_info;
+	__typeof__(pfm_get_event_attr_info) *get_event_attr_info;
+	__typeof__(pfm_get_event_next) *get_event_next;
+	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
+	__typeof__(pfm_get_pmu_info) *get_pmu_info;
+} sw_pfm;
+
+static const struct sw_dlsym sw_pfm_syms[] = {
+	{ "pfm_initialize", &sw_pfm.initialize },
+	{ "pfm_strerror", &sw_pfm.strerror },
+	{ "pfm_find_event", &sw_pfm.find_event },
+	{ "pfm_get_event_info", &sw_pfm.get_event_info },
+	{ "pfm_get_event_attr_info", &sw_pfm.get_event_attr_info },
+	{ "pfm_get_event_next", &sw_pfm.get_event_next },
+	{ "pfm_get_os_event_encoding", &sw_pfm.get_os_event_encoding },
+	{ "pfm_get_pmu_info", &sw_pfm.get_pmu_info },
+	{ NULL, NULL }
+};
+
+static struct sw_dlib sw_pfm_lib = {
+	.soname = "libpfm.so.4",
+	.package = "libpfm4",
+	.syms = sw_pfm_syms,
+};
+
+#define pfm_initialize (*sw_pfm.initialize)
+#define pfm_strerror (*sw_pfm.strerror)
+#define pfm_find_event (*sw_pfm.find_event)
+#define pfm_get_event_info (*sw_pfm.get_event_info)
+#define pfm_get_event_attr_info (*sw_pfm.get_event_attr_info)
+#define pfm_get_event_next (*sw_pfm.get_event_next)
+#define pfm_get_os_event_encoding (*sw_pfm.get_os_event_encoding)
+#define pfm_get_pmu_info (*sw_pfm.get_pmu_info)
+
+static int sw_pfm_load(struct sw_err *err)
+{
+	return sw_dlib_load(&sw_pfm_lib, err);
+}
+
+const char *sw_pfm_missing(void)
+{
+	return sw_pfm_lib.state < 0 ? sw_pfm_lib.why : NULL;
+}
+#else
+static int sw_pfm_load(struct sw_err *err)
+{
+	(void)err;
+	return 0;
+}
+
+const char *sw_pfm_missing(void)
+{
+	return NULL;
+}
+#endif
 
 bool sw_pfm_built(void)
 {
@@ -28,6 +94,9 @@ static int sw_pfm_init(struct sw_err *err)
 	static int state;	/* 0 not tried, 1 ready, else a PFM_ERR_ */
 	int ret;
 
+	ret = sw_pfm_load(err);
+	if (ret)
+		return ret;
 	if (!state) {
 		ret = pfm_initialize();
 		state = ret == PFM_SUCCESS ? 1 : ret;

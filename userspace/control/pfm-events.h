@@ -54,6 +54,17 @@ struct sw_pfm_event {
 bool sw_pfm_built(void);
 
 /**
+ * sw_pfm_missing() - why libpfm4 is not there, once a call needed it.
+ *
+ * The program loads libpfm.so.4 when a name first needs it: a machine
+ * without Debian's libpfm4 runs every command but vendor event names.
+ *
+ * Return: a message naming the library and its package, or NULL (loaded,
+ * not tried yet, linked statically, or built without libpfm4).
+ */
+const char *sw_pfm_missing(void);
+
+/**
  * sw_pfm_resolve() - a vendor event name into perf_event_attr's type and
  * config.
  * @name:   the name as given
@@ -85,7 +96,8 @@ int sw_pfm_resolve(const char *name, uint32_t *type, uint64_t *config,
  * libpfm4's generic "perf" and "perf_raw" tables are left out: they are
  * perf's generic names, which stopwatch.ko knows itself.
  *
- * Return: 0, -EOPNOTSUPP without libpfm4, -EIO when libpfm4 does not
+ * Return: 0, -EOPNOTSUPP without libpfm4, -ELIBACC when libpfm.so.4 cannot be
+ * loaded (sw_pfm_missing() says why), -EIO when libpfm4 does not
  * initialize, -ENOMEM.
  */
 int sw_pfm_pmus(char ***names, size_t *n, size_t *core);

@@ -1247,6 +1247,7 @@ static void sw_cands_fill(struct sw_cands *c, const char *sysfs)
 int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err)
 {
 	struct sw_cands c;
+	const char *missing;
 	char list[512];
 	size_t off = 0;
 	int i;
@@ -1259,13 +1260,17 @@ int sw_event_unknown(const char *sysfs, const char *name, struct sw_err *err)
 	for (i = 0; i < c.n && off < sizeof(list); i++)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
 					i ? ", " : "", c.name[i]);
+	/* Vendor names were not looked up: say so, with what to install. */
+	missing = sw_pfm_missing();
 	if (!c.n)
 		return sw_err_set(err, -EINVAL,
-				  "%s: unknown event (all there are: stopwatch events list)",
-				  name);
+				  "%s: unknown event (all there are: stopwatch events list)%s%s",
+				  name, missing ? "; no vendor event names: " : "",
+				  missing ? missing : "");
 	return sw_err_set(err, -EINVAL,
-			  "%s: unknown event; closest: %s (all there are: stopwatch events list)",
-			  name, list);
+			  "%s: unknown event; closest: %s (all there are: stopwatch events list)%s%s",
+			  name, list, missing ? "; no vendor event names: " : "",
+			  missing ? missing : "");
 }
 
 /*

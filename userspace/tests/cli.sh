@@ -1440,8 +1440,9 @@ else
 fi
 run "$SW" script -i fixtures/trace/getppid-x86_64.swd --by tid,cpu --json
 if [ "$rc" = 0 ] && [ "$(wc -l < "$tmp/out")" = 1 ] &&
+   grep -q ' 300 calls read, 300 summed$' "$tmp/err" &&
    grep -q '^{"type":"by","name":"__x64_sys_getppid","span":false,"tid":[0-9]*,"cpu":[0-9]*,"calls":300,' "$tmp/out"; then
-	ok "script --by tid,cpu of 300 getppid calls: one row of 300"
+	ok "script --by tid,cpu of 300 getppid calls: one row of 300, 300 summed"
 else
 	not_ok "script --by tid,cpu: one row of 300" "rc $rc: $(cat "$tmp/out")"
 fi
@@ -1625,6 +1626,44 @@ comp_is "completion: an option's argument is skipped to find the verb" \
 	"stopwatch events --sysfs $S set cyc" "cycles "
 comp_is "completion: events list takes PMUs" "stopwatch events list a" "amd_df armv8_pmuv3 "
 comp_is "completion: help takes commands" "stopwatch help st" "stat "
+
+# --- libraries loaded when a command needs them (base/dlib.h) ---------------
+# A dynamic build needs neither libpfm4 nor libmicrohttpd to start; with
+# each made unloadable (an empty file bound over it in a mount namespace of
+# its own), the commands that need them name the library and its package.
+needed=$(LD_TRACE_LOADED_OBJECTS=1 "$SW" 2>/dev/null)
+if [ -z "$needed" ]; then
+	skipped "startup: libraries loaded at start" "a static build"
+else
+	grep -Eq 'libpfm|libmicrohttpd|libgnutls' <<<"$needed" &&
+		not_ok "startup: neither libpfm4 nor libmicrohttpd loaded at start" "$needed" ||
+		ok "startup: neither libpfm4 nor libmicrohttpd loaded at start"
+fi
+pfmso=$(ldconfig -p 2>/dev/null | sed -n 's/^[[:space:]]*libpfm\.so\.4 (.*) => //p' | head -n 1)
+mhdso=$(ldconfig -p 2>/dev/null | sed -n 's/^[[:space:]]*libmicrohttpd\.so\.12 (.*) => //p' | head -n 1)
+if [ -z "$needed" ]; then
+	skipped "startup: a missing library named" "a static build"
+elif [ -z "$pfmso" ] || [ -z "$mhdso" ] || ! unshare -m true 2>/dev/null; then
+	skipped "startup: a missing library named" "needs root, unshare and both libraries installed"
+else
+	S=$S unshare -m sh -c 'mount --bind /dev/null "$(readlink -f "$1")" &&
+		mount --bind /dev/null "$(readlink -f "$2")" && shift 2 &&
+		"$@" events resolve --sysfs "$S" NO_SUCH_VENDOR_EVENT
+		echo "rc=$?"
+		"$@" serve --listen 127.0.0.1:0 --debugfs /nonexistent
+		echo "rc=$?"
+		"$@" events list --sysfs "$S" 2>&1 | grep "^Vendor events:"
+		"$@" events resolve --sysfs "$S" cycles' sh "$pfmso" "$mhdso" "$SW" \
+		> "$tmp/out" 2> "$tmp/err"
+	if grep -q "^stopwatch events: NO_SUCH_VENDOR_EVENT: unknown event.*; no vendor event names: libpfm.so.4 cannot be loaded (Debian package libpfm4): " "$tmp/err" &&
+	   grep -q "^stopwatch serve: libmicrohttpd.so.12 cannot be loaded (Debian package libmicrohttpd12): " "$tmp/err" &&
+	   grep -q "^Vendor events: none, libpfm.so.4 cannot be loaded (Debian package libpfm4): " "$tmp/out" &&
+	   [ "$(grep -c '^rc=1$' "$tmp/out")" = 2 ] && grep -qx 'cycles' "$tmp/out"; then
+		ok "startup: without libpfm4 and libmicrohttpd, the rest works and each is named"
+	else
+		not_ok "startup: without libpfm4 and libmicrohttpd, the rest works and each is named"
+	fi
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
