@@ -356,13 +356,17 @@ set -- $(kmod_rows "$TMP/kmod0.txt")
 check "without the file: no source lines, and a warning says why" \
 	sh -c "[ '${1:-1}' = 0 ] && grep -q 'source lines are unknown' '$TMP/kmod0.err'"
 
-# --- stock Debian programs: share of samples that reach __libc_start_main --------
-# reach FOLDED COMM: "reaching total" over the samples of COMM.
+# --- stock Debian programs: share of samples whose stack is whole ----------------
+# reach FOLDED COMM: "whole total" over the samples of COMM.  A stack is
+# whole when it reaches __libc_start_main, or begins at _start: the
+# dynamic loader's own, for a sample taken while it links the program
+# (nothing calls _start; on a slow kernel page faults make that phase a
+# fifth of a short python3 run).
 reach() {
 	awk -v c="$2" '{ n = $NF; sub(/ [0-9]+$/, "")
 		if (index($0, c ";") != 1) next
 		t += n
-		if ($0 ~ /;__libc_start_main[@;]/) r += n }
+		if ($0 ~ /;__libc_start_main[@;]/ || index($0, c ";_start;") == 1) r += n }
 		END { printf "%d %d\n", r, t }' "$1"
 }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", b ? 100 * a / b : 0 }'; }
@@ -386,11 +390,11 @@ for mode in $modes; do
 	"$SW" report -i "$TMP/xz-$mode.swd" --folded >"$TMP/xz-$mode.folded" 2>/dev/null
 	set -- $(reach "$TMP/xz-$mode.folded" xz)
 	eval "xz_$mode=\"$1 $2\""
-	diag "xz -6, --call-graph $mode: $1 of $2 samples reach __libc_start_main ($(pct "$1" "$2")%)"
+	diag "xz -6, --call-graph $mode: $1 of $2 samples whole: reach __libc_start_main or begin at _start ($(pct "$1" "$2")%)"
 done
 set -- $xz_dwarf
 cmp_ge "xz: samples" "$2" 200
-cmp_ge "xz --call-graph dwarf: >= 95% reach __libc_start_main" "$(pct "$1" "$2")" 95
+cmp_ge "xz --call-graph dwarf: >= 95% whole (reach __libc_start_main or _start)" "$(pct "$1" "$2")" 95
 cp "$TMP/xz-dwarf.folded" "$R/" 2>/dev/null
 
 if command -v python3 >/dev/null; then
@@ -401,11 +405,11 @@ if command -v python3 >/dev/null; then
 		"$SW" report -i "$TMP/py-$mode.swd" --folded >"$TMP/py-$mode.folded" 2>/dev/null
 		set -- $(reach "$TMP/py-$mode.folded" python3)
 		eval "py_$mode=\"$1 $2\""
-		diag "python3 loop, --call-graph $mode: $1 of $2 samples reach __libc_start_main ($(pct "$1" "$2")%)"
+		diag "python3 loop, --call-graph $mode: $1 of $2 samples whole: reach __libc_start_main or begin at _start ($(pct "$1" "$2")%)"
 	done
 	set -- $py_dwarf
 	cmp_ge "python3: samples" "$2" 200
-	cmp_ge "python3 --call-graph dwarf: >= 90% reach __libc_start_main (goal 95%)" "$(pct "$1" "$2")" 90
+	cmp_ge "python3 --call-graph dwarf: >= 90% whole (reach __libc_start_main or _start; goal 95%)" "$(pct "$1" "$2")" 90
 	cp "$TMP/py-dwarf.folded" "$R/" 2>/dev/null
 else
 	skip "python3 absent"
