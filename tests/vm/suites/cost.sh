@@ -12,7 +12,7 @@
 # cost line (--json has it, span and trace end with theirs too: in a
 # long run only, sw_long=1); stopwatch time --predict's prediction agrees
 # with that line within a stated bound, fails on a pattern matching
-# nothing and leaves no probe, also on ^C (calibrate=0 marks the
+# nothing and leaves no probe (on ^C too, and calibrate=0 marks the
 # prediction: a long run only); a write to the overhead file and an unknown
 # option are refused with a message.  A few seconds per boot.
 #
@@ -202,20 +202,6 @@ check "predicted overhead $pshare% within [$lo, $hi] x the observed $tshare%" \
 is "--predict on a pattern matching nothing fails (exit 1)" "$?" 1
 check "and names it" grep -q "'sw_no_such_fn_q' matches no kernel function" "$R/predict-bad.err"
 is "and attaches nothing" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
-# ^C during the counting pass: the probe removed, the shorter pass
-# predicted from.
-"$SW" time --predict -d 60 "$SYS_GETPPID" >"$R/predict-int.out" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 100 ] && ! grep -q "^$SYS_GETPPID@" "$D/probes"; do
-	sleep 0.1; i=$((i + 1))
-done
-"$CR" getppid 2000 1 >/dev/null
-kill -INT $pid
-wait $pid
-is "--predict, ^C: exits 0" "$?" 0
-check "--predict, ^C: a prediction" grep -q '^stopwatch predict ' "$R/predict-int.out"
-is "--predict, ^C: no probe left" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
 diag "--predict checks took $((($(date +%s%N) - pt0) / 1000000)) ms"
 "$SW" time --no-such-option "$SYS_GETPPID" >/dev/null 2>"$R/badopt.err"
 is "stopwatch time --no-such-option fails (exit 1)" "$?" 1
@@ -238,6 +224,20 @@ if [ "$(cmdarg sw_long)" = 1 ]; then
 	diag "trace: $(tail -n 1 "$R/trace.out")"
 	check "stopwatch trace ends with its cost line" \
 		sh -c "tail -n 1 '$R/trace.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+	# ^C during the counting pass: the probe removed, the shorter pass
+	# predicted from.
+	"$SW" time --predict -d 60 "$SYS_GETPPID" >"$R/predict-int.out" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "^$SYS_GETPPID@" "$D/probes"; do
+		sleep 0.1; i=$((i + 1))
+	done
+	"$CR" getppid 2000 1 >/dev/null
+	kill -INT $pid
+	wait $pid
+	is "--predict, ^C: exits 0" "$?" 0
+	check "--predict, ^C: a prediction" grep -q '^stopwatch predict ' "$R/predict-int.out"
+	is "--predict, ^C: no probe left" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
 	# A module loaded without calibration: the prediction says it is
 	# a lower bound.
 	unload
@@ -247,7 +247,7 @@ if [ "$(cmdarg sw_long)" = 1 ]; then
 	check "calibrate=0: the prediction is marked a lower bound" \
 		grep -q '^stopwatch predict .*(lower bound: not calibrated)$' "$R/predict-nocal.out"
 else
-	skip "time --json, span and trace cost lines, --predict with calibrate=0: a long run only (sw_long=1)"
+	skip "time --json, span and trace cost lines, --predict on ^C and with calibrate=0: a long run only (sw_long=1)"
 fi
 
 unload
