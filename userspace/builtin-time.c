@@ -30,6 +30,8 @@
 #include "control/probe-spec.h"
 #include "control/span-btf.h"
 #include "control/target.h"
+#include "output/predict.h"
+#include "stopwatch/files.h"
 #include "output/time-report.h"
 #include "control/upoint.h"
 
@@ -40,7 +42,7 @@ struct sw_time_args {
 	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
 	char *event_list;	/* the -e arguments, joined with commas */
-	bool json, no_hist, all, pct;
+	bool json, no_hist, all, pct, predict;
 	char **pat;
 	size_t npat;
 	char **cmd;
@@ -78,7 +80,9 @@ static const struct sw_cmd_doc sw_time_doc = {
 		"  stopwatch time 'ext4:ext4_*' -i 1             per-second deltas\n"
 		"  stopwatch time vfs_read --json -- dd if=/dev/zero of=/dev/null count=1000\n"
 		"  stopwatch time -p 1234 libc:malloc libc:free  a library, one process\n"
-		"  stopwatch time ./app:parse_* vfs_read -- ./app in  user and kernel\n",
+		"  stopwatch time ./app:parse_* vfs_read -- ./app in  user and kernel\n"
+		"  stopwatch time --predict 'vfs_*'              what timing them would cost\n"
+		"  stopwatch time --predict -d 5 --attach kretprobe 'tcp_*' -- ./bench\n",
 };
 
 static int sw_time_check(struct sw_time_args *a)
@@ -96,6 +100,10 @@ static int sw_time_check(struct sw_time_args *a)
 				 a->tag, SW_TAG_MAX);
 	if (!ret && a->attach)
 		ret = sw_attach_check(a->attach, &err);
+	if (!ret && a->predict && (a->json || a->interval))
+		ret = sw_err_set(&err, -EINVAL,
+				 "--predict prints a prediction only: not with %s",
+				 a->json ? "--json" : "-i");
 	if (!ret && !a->npat)
 		ret = sw_err_set(&err, -EINVAL,
 				 "no function pattern given (e.g. 'vfs_*'); see 'stopwatch time --help'");
@@ -130,6 +138,11 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 		SW_OPT_CALLBACK('I', "interval-print", &a->interval, "MSEC",
 				"the same in milliseconds, as perf stat -I",
 				sw_opt_msec_cb, "milliseconds, at least 1"),
+		SW_OPT_BOOL(0, "predict", &a->predict,
+			    "predict instead: count the calls for -d seconds\n"
+			    "(default 1) or while COMMAND runs, with the probes\n"
+			    "the run would add, remove them, and print each\n"
+			    "function's calls/s, cost per call and overhead"),
 		SW_OPT_GROUP("Whose calls (filters)"),
 		SW_OPT_TARGET(&a->t, "calls"),
 		SW_OPT_GROUP("What to show"),
@@ -427,6 +440,35 @@ static int sw_time_wait(const struct sw_time_args *a, const char *dir,
 	return ret;
 }
 
+/*
+ * The prediction from a counting pass: the probes' calls and cost per
+ * call over the pass's length, on the CPUs the overhead file counts (the
+ * online ones without it).
+ */
+static int sw_time_count(const char *dir, const struct sw_expansion *e,
+			 char **ids, const struct sw_time_report *r,
+			 struct sw_predict *p)
+{
+	struct sw_err err = { "" };
+	unsigned int ncpus = r->cost1.have ? r->cost1.ncpus : 0;
+	char *stats = NULL;
+	long n;
+	int ret;
+
+	if (!ncpus) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		ncpus = n > 0 ? (unsigned int)n : 1;
+	}
+	ret = sw_debugfs_read(dir, SW_FILE_STATS, &stats, NULL, &err);
+	if (!ret)
+		ret = sw_predict_compute(stats, ids, e->name, e->n, r->elapsed,
+					 ncpus, p, &err);
+	if (ret)
+		fprintf(stderr, "stopwatch time --predict: %s\n", err.msg);
+	free(stats);
+	return ret;
+}
+
 int cmd_time(int argc, char **argv)
 {
 	struct sw_time_args a = { 0 };
@@ -434,6 +476,7 @@ int cmd_time(int argc, char **argv)
 	struct sw_expansion e = { 0 };
 	struct sw_probe_opts po = { 0 };
 	struct sw_time_report r = { 0 };
+	struct sw_predict pred = { 0 };
 	struct sw_err err = { "" };
 	char *dir = NULL, *opts = NULL, **ids = NULL, tagbuf[32];
 	char *events = NULL;
@@ -461,6 +504,8 @@ int cmd_time(int argc, char **argv)
 		}
 	}
 
+	if (a.predict && !a.duration && !a.cmd)
+		a.duration = 1;
 	if (a.output) {
 		out = fopen(a.output, "w");
 		if (!out) {
@@ -576,13 +621,17 @@ int cmd_time(int argc, char **argv)
 	child = 0;
 	if (sw_overhead_read(dir, &r.cost1, NULL))
 		r.cost1.have = false;
-	if (!ret)
+	if (!ret && a.predict)
+		ret = sw_time_count(dir, &e, ids, &r, &pred);
+	else if (!ret)
 		ret = sw_time_report_load(&r, dir);
 remove:
 	rm = sw_time_remove(dir, ids, e.n);
 	if (!ret)
 		ret = rm;
-	if (!ret)
+	if (!ret && a.predict)
+		sw_predict_fprint(out, &pred);
+	else if (!ret)
 		ret = sw_time_report_print(out, &r);
 	if (!ret && a.cmd && WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "stopwatch time: %s exited with status %d\n",
@@ -601,6 +650,7 @@ cleanup:
 	if (ev_set && dir)
 		sw_ctl_write(dir, "events", "\n", NULL);
 	sw_time_report_free(&r);
+	sw_predict_free(&pred);
 	if (out && out != stdout && fclose(out) && !ret) {
 		fprintf(stderr, "stopwatch time: write error on %s\n",
 			a.output);

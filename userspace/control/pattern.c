@@ -285,6 +285,43 @@ static const char *sw_names(char *buf, size_t size, const struct sw_strv *v)
 	return buf;
 }
 
+/*
+ * The error for pattern @p, which left nothing to probe: what it matched
+ * that cannot be probed (its own entries of @miss from @m0 and of @pmiss
+ * from @pm0, the lists being append-only while patterns are scanned), or
+ * that it matched nothing.
+ */
+static int sw_pattern_fail(const struct sw_pat *p, const struct sw_strv *miss,
+			   size_t m0, const struct sw_strv *pmiss, size_t pm0,
+			   struct sw_err *err)
+{
+	struct sw_strv mine = { 0 };
+	char names[256];
+	size_t j;
+	int ret = 0;
+
+	for (j = m0; !ret && j < miss->n; j++)
+		ret = sw_strv_push(&mine, miss->s[j], strlen(miss->s[j]));
+	for (j = pm0; !ret && j < pmiss->n; j++)
+		ret = sw_strv_push(&mine, pmiss->s[j], strlen(pmiss->s[j]));
+	if (ret)
+		goto out;
+	sw_strv_uniq(&mine);
+	if (!mine.n)
+		ret = sw_err_set(err, -ENOENT,
+				 "'%s' matches no kernel function%s%s",
+				 p->text, p->mod ? " of module " : "",
+				 p->mod ? p->mod : "");
+	else
+		ret = sw_err_set(err, -EINVAL,
+				 "'%s' matches %zu function%s, none of which can be probed (not traceable, kprobe blacklist or stopwatch's own): %s",
+				 p->text, mine.n, mine.n == 1 ? "" : "s",
+				 sw_names(names, sizeof(names), &mine));
+out:
+	sw_strv_free(&mine);
+	return ret;
+}
+
 int sw_pattern_expand(const char *const *pat, size_t npat,
 		      const struct sw_pattern_src *src,
 		      struct sw_expansion *out, struct sw_err *err)
@@ -292,8 +329,7 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 	struct sw_strv bl = { 0 }, hit = { 0 }, miss = { 0 }, pmiss = { 0 };
 	struct sw_strv all = { 0 };
 	struct sw_pat p = { 0 };
-	char names[256];
-	size_t i, j;
+	size_t i, j, m0, pm0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -308,6 +344,8 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 		if (ret)
 			goto cleanup;
 		j = hit.n;
+		m0 = miss.n;
+		pm0 = pmiss.n;
 		ret = sw_scan(src->avail, false, &p, src, &bl, NULL, &hit,
 			      &pmiss);
 		if (ret)
@@ -344,26 +382,7 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 			p.nprobe = 1;
 		}
 		if (!p.nprobe) {
-			sw_strv_uniq(&pmiss);
-			sw_strv_uniq(&miss);
-			for (j = 0; j < pmiss.n; j++) {
-				ret = sw_strv_push(&miss, pmiss.s[j],
-						   strlen(pmiss.s[j]));
-				if (ret)
-					goto cleanup;
-			}
-			sw_strv_uniq(&miss);
-			if (!miss.n) {
-				ret = sw_err_set(err, -ENOENT,
-						 "'%s' matches no kernel function%s%s",
-						 p.text, p.mod ? " of module " : "",
-						 p.mod ? p.mod : "");
-				goto cleanup;
-			}
-			ret = sw_err_set(err, -EINVAL,
-					 "'%s' matches %zu function%s, none of which can be probed (not traceable, kprobe blacklist or stopwatch's own): %s",
-					 p.text, miss.n, miss.n == 1 ? "" : "s",
-					 sw_names(names, sizeof(names), &miss));
+			ret = sw_pattern_fail(&p, &miss, m0, &pmiss, pm0, err);
 			goto cleanup;
 		}
 	}

@@ -156,6 +156,26 @@ static void test_errors(void **state)
 					   &e, &err), -EINVAL);
 }
 
+/*
+ * A pattern matching nothing after one named exactly that is not
+ * traceable: the error is the second one's own, not the first's skips.
+ */
+static void test_errors_per_pattern(void **state)
+{
+	const char *p[] = { "vfs_notrace_helper", "nosuch_fn" };
+	const char *q[] = { "vfs_notrace_helper", "kprobe_only_*" };
+	struct fx *fx = *state;
+	struct sw_expansion e;
+	struct sw_err err = { "" };
+
+	assert_int_equal(sw_pattern_expand(p, 2, &fx->src, &e, &err), -ENOENT);
+	assert_string_equal(err.msg, "'nosuch_fn' matches no kernel function");
+	assert_int_equal(sw_pattern_expand(q, 2, &fx->src, &e, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'kprobe_only_*' matches 1 function, none of which can be probed"));
+	assert_non_null(strstr(err.msg, ": kprobe_only_bl"));
+	assert_null(strstr(err.msg, "vfs_notrace_helper"));
+}
+
 static void test_no_kallsyms(void **state)
 {
 	struct fx *fx = *state;
@@ -312,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_module),
 		cmocka_unit_test(test_plain_name),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_errors_per_pattern),
 		cmocka_unit_test(test_no_kallsyms),
 		cmocka_unit_test(test_skipped_print),
 		cmocka_unit_test(test_duration),

@@ -10,8 +10,11 @@
 # columns and the overhead file's figures, and more calls fill them
 # again.  stopwatch time ends with its
 # cost line (--json has it, span and trace end with theirs too: in a
-# long run only, sw_long=1); a write to the overhead file and an unknown
-# option are refused with a message.  A few seconds per boot.
+# long run only, sw_long=1); stopwatch time --predict's prediction agrees
+# with that line within a stated bound and leaves no probe (a long run
+# only: it fails on a pattern matching nothing, attaching nothing, leaves
+# no probe on ^C, and calibrate=0 marks the prediction); a write to the
+# overhead file and an unknown option are refused with a message.  A few seconds per boot.
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
@@ -167,6 +170,33 @@ line=$(grep '^stopwatch cost ' "$R/time.out")
 diag "$line"
 check "stopwatch time ends with its cost line" \
 	sh -c "tail -n 1 '$R/time.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+
+# stopwatch time --predict: a counting pass over the same workload with
+# the same probe, then the prediction against the run above's cost line.
+# Both shares are of the online CPUs over their run; under -icount the
+# prediction within [0.75, 1.25] x the observation (the goal's 25%).
+# Without -icount the two are separate runs in a guest whose times move
+# with the host's load, and each per-call cost rests on ~1/64 of the
+# calls timed (one window the host stretched by milliseconds moves it:
+# see the overhead bounds above): a sanity factor of 3 there.
+pt0=$(date +%s%N)
+"$SW" time --predict --attach kretprobe "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/predict.out" 2>"$R/predict.err"
+is "stopwatch time --predict runs" "$?" 0
+pline=$(grep '^stopwatch predict ' "$R/predict.out")
+diag "$pline"
+pshare=$(printf '%s\n' "$pline" | sed -n 's/^stopwatch predict \([0-9.]*\)% .*/\1/p')
+tshare=$(printf '%s\n' "$line" | sed -n 's/^stopwatch cost \([0-9.]*\)% .*/\1/p')
+check "--predict: a row for $SYS_GETPPID, its rate and share" \
+	grep -Eq "^$SYS_GETPPID +[0-9.]+( [kMG])? +[0-9]+ +[0-9.]+%\$" "$R/predict.out"
+check "--predict: calibrated (no lower-bound mark)" \
+	sh -c "! grep -q 'lower bound\\|unknown' '$R/predict.out'"
+is "--predict: no probe left" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
+printf 'arch=%s kernel=%s predicted_pct=%s observed_pct=%s\n' "$SW_ARCH" \
+	"$(uname -r)" "$pshare" "$tshare" >>"$R/numbers"
+icount_bounds 0.75 1.25 0.33 3
+check "predicted overhead $pshare% within [$lo, $hi] x the observed $tshare%" \
+	within "$pshare" "$tshare"
+diag "--predict checks took $((($(date +%s%N) - pt0) / 1000000)) ms"
 "$SW" time --no-such-option "$SYS_GETPPID" >/dev/null 2>"$R/badopt.err"
 is "stopwatch time --no-such-option fails (exit 1)" "$?" 1
 check "and names the option" grep -q "no-such-option" "$R/badopt.err"
@@ -188,8 +218,36 @@ if [ "$(cmdarg sw_long)" = 1 ]; then
 	diag "trace: $(tail -n 1 "$R/trace.out")"
 	check "stopwatch trace ends with its cost line" \
 		sh -c "tail -n 1 '$R/trace.out' | grep -Eq '^stopwatch cost [0-9.]+% of [0-9]+ CPUs? over [0-9.]+ s: [0-9.]+( [kMGT])? calls x [0-9]+ ns\$'"
+	# A pattern matching nothing, beside one that matches: an error naming
+	# it, and nothing attached.
+	"$SW" time --predict -d 0.1 "$SYS_GETPPID" sw_no_such_fn_q >/dev/null 2>"$R/predict-bad.err"
+	is "--predict on a pattern matching nothing fails (exit 1)" "$?" 1
+	check "and names it" grep -q "'sw_no_such_fn_q' matches no kernel function" "$R/predict-bad.err"
+	is "and attaches nothing" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
+	# ^C during the counting pass: the probe removed, the shorter pass
+	# predicted from.
+	"$SW" time --predict -d 60 "$SYS_GETPPID" >"$R/predict-int.out" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! grep -q "^$SYS_GETPPID@" "$D/probes"; do
+		sleep 0.1; i=$((i + 1))
+	done
+	"$CR" getppid 2000 1 >/dev/null
+	kill -INT $pid
+	wait $pid
+	is "--predict, ^C: exits 0" "$?" 0
+	check "--predict, ^C: a prediction" grep -q '^stopwatch predict ' "$R/predict-int.out"
+	is "--predict, ^C: no probe left" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
+	# A module loaded without calibration: the prediction says it is
+	# a lower bound.
+	unload
+	is "module loads with calibrate=0" "$(load calibrate=0)" ok
+	"$SW" time --predict --attach kretprobe "$SYS_GETPPID" -- "$CR" getppid 2000 1 >"$R/predict-nocal.out" 2>&1
+	diag "$(grep '^stopwatch predict ' "$R/predict-nocal.out")"
+	check "calibrate=0: the prediction is marked a lower bound" \
+		grep -q '^stopwatch predict .*(lower bound: not calibrated)$' "$R/predict-nocal.out"
 else
-	skip "time --json, span and trace cost lines: a long run only (sw_long=1)"
+	skip "time --json, span and trace cost lines, --predict on a pattern matching nothing, on ^C and with calibrate=0: a long run only (sw_long=1)"
 fi
 
 unload
