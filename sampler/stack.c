@@ -171,6 +171,7 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
 	const struct sw_unw_map *m;
 	const struct sw_unw_row *r;
 	bool exact = true;	/* pc is where the code was, not a return */
+	bool sig;
 	u16 end = 0;
 
 	*flags |= SW_SAMPLE_F_USTACK_TABLE;
@@ -186,7 +187,8 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
 		nfp = fp;
 		if (r && r->cfa == SW_UNW_CFA_END)
 			break;
-		if (r && r->cfa == SW_UNW_CFA_SIGNAL) {
+		sig = r && r->cfa == SW_UNW_CFA_SIGNAL;
+		if (sig) {
 			/* The interrupted context, anywhere on the stack. */
 			if (!sw_uword(sp + r->ra_off, &ra, &left, &end) ||
 			    !sw_uword(sp + r->cfa_off, &cfa, &left, &end) ||
@@ -199,18 +201,7 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
 				end = SW_SAMPLE_F_USTACK_FAULT;
 				break;
 			}
-			if (n == max) {
-				end = SW_SAMPLE_F_USTACK_TRUNC;
-				break;
-			}
-			pc = sw_strip_pac(ra, true);
-			out[n++] = pc;
-			sp = cfa;
-			fp = nfp;
-			exact = true;
-			continue;
-		}
-		if (!r || r->cfa == SW_UNW_CFA_NONE) {
+		} else if (!r || r->cfa == SW_UNW_CFA_NONE) {
 			if (!fp || (fp & (sizeof(long) - 1)) || fp < sp) {
 				end = SW_SAMPLE_F_USTACK_NOTAB;
 				break;
@@ -248,7 +239,8 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
 		}
 		if (!ra)
 			break;
-		if (cfa < sp || (cfa == sp && !exact)) {
+		/* A signal frame's saved stack may be anywhere. */
+		if (!sig && (cfa < sp || (cfa == sp && !exact))) {
 			end = SW_SAMPLE_F_USTACK_FAULT;
 			break;
 		}
@@ -261,7 +253,8 @@ u32 sw_stack_user_table(struct pt_regs *regs, u64 *out, u32 max, u16 *flags,
 		pc = ra;
 		sp = cfa;
 		fp = nfp;
-		exact = false;
+		/* an interrupted pc is where the code was, not a return */
+		exact = sig;
 	}
 	rcu_read_unlock();
 	*flags |= end;
