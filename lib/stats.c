@@ -647,3 +647,168 @@ int sw_hist_read_end(struct sw_hist_reader *r)
 		return sw_hist_fail(r, "missing the 'value |---...--- count' header");
 	return 0;
 }
+
+/**
+ * sw_lhist_print() - a fine histogram section's rows (SW_LHIST_ROW_FMT):
+ * one per non-empty bucket, in rising order.
+ * @lin:  sw_lhist_nbuckets(@k) counts
+ * @k:    sub-bucket bits
+ * @emit: printf-like sink
+ * @ctx:  passed to @emit
+ *
+ * Context: process context.
+ */
+void sw_lhist_print(const u64 *lin, unsigned int k, sw_emit_fn emit,
+		    void *ctx)
+{
+	unsigned int b, n = sw_lhist_nbuckets(k);
+
+	for (b = 0; b < n; b++)
+		if (lin[b])
+			emit(ctx, SW_LHIST_ROW_FMT,
+			     (unsigned long long)sw_lhist_low(b, k),
+			     (unsigned long long)sw_lhist_high(b, k),
+			     (unsigned long long)lin[b]);
+}
+
+/**
+ * sw_lhist_reader_init() - start reading fine histogram text.
+ * @r: reader; the caller sets @r->buckets after each title itself
+ */
+void sw_lhist_reader_init(struct sw_lhist_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->last = -1;
+}
+
+/* The next space-separated decimal of @s[*pos, len), into @v. */
+static int sw_lhist_field(const char *s, size_t len, size_t *pos, u64 *v)
+{
+	size_t n = *pos;
+
+	while (n < len && s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (sw_hist_u64(s + *pos, n - *pos, v))
+		return -EINVAL;
+	if (n < len && s[n] == ' ')
+		n++;
+	*pos = n;
+	return 0;
+}
+
+/* Title "<probe>: ns, <N> calls, hist_bits <k>", taken apart from the right. */
+static int sw_lhist_title(struct sw_lhist_reader *r, const char *s,
+			  size_t len)
+{
+	static const char bits[] = ", hist_bits ", calls[] = " calls",
+			  unit[] = ": ns, ";
+	size_t bl = sizeof(bits) - 1, cl = sizeof(calls) - 1;
+	size_t ul = sizeof(unit) - 1;
+	long sp;
+	u64 k, n;
+
+	sp = sw_hist_rfind(s, len, ',');
+	if (sp < 0 || len - (size_t)sp < bl || memcmp(s + sp, bits, bl) ||
+	    sw_hist_u64(s + sp + bl, len - (size_t)sp - bl, &k) ||
+	    k > SW_LHIST_BITS_MAX)
+		return -EINVAL;
+	len = (size_t)sp;
+	if (len < cl || memcmp(s + len - cl, calls, cl))
+		return -EINVAL;
+	len -= cl;
+	sp = sw_hist_rfind(s, len, ' ');
+	if (sp < (long)ul || memcmp(s + sp + 1 - ul, unit, ul) ||
+	    sw_hist_u64(s + sp + 1, len - (size_t)sp - 1, &n))
+		return -EINVAL;
+	r->probe = s;
+	r->probe_len = (size_t)sp + 1 - ul;
+	if (!r->probe_len)
+		return -EINVAL;
+	r->calls = n;
+	r->bits = (unsigned int)k;
+	return 0;
+}
+
+static int sw_lhist_fail(struct sw_lhist_reader *r, const char *why)
+{
+	r->why = why;
+	return -EINVAL;
+}
+
+/* The current section's rows add up to its title's calls. */
+static int sw_lhist_section_end(struct sw_lhist_reader *r)
+{
+	if (r->sections && r->sum != r->calls)
+		return sw_lhist_fail(r, "the bucket counts do not add up to the title's calls");
+	return 0;
+}
+
+/**
+ * sw_lhist_read_line() - take one line of fine histogram text.
+ * @r:    reader
+ * @line: the line, without or with its newline
+ * @len:  its length
+ *
+ * Checks the order (title, then rows in rising bucket order), that each
+ * row's bounds are a bucket's of the title's sub-bucket bits, and that a
+ * section's counts add up to its calls; sets @r->buckets' counts.
+ *
+ * Context: any; no allocation.
+ * Return: SW_HIST_TITLE (@r->probe, @r->calls, @r->bits set),
+ * SW_HIST_LINE, or -EINVAL with @r->why set.
+ */
+int sw_lhist_read_line(struct sw_lhist_reader *r, const char *line,
+		       size_t len)
+{
+	u64 low, high, count;
+	size_t pos = 0;
+	unsigned int b;
+
+	sw_hist_trim(&line, &len);
+	if (!len)
+		return SW_HIST_LINE;
+	if (line[0] < '0' || line[0] > '9') {
+		if (sw_lhist_section_end(r))
+			return -EINVAL;
+		if (sw_lhist_title(r, line, len))
+			return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>'");
+		r->sections++;
+		r->sum = 0;
+		r->last = -1;
+		r->buckets = NULL;
+		return SW_HIST_TITLE;
+	}
+	if (!r->sections)
+		return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>' first");
+	if (sw_lhist_field(line, len, &pos, &low) ||
+	    sw_lhist_field(line, len, &pos, &high) ||
+	    sw_lhist_field(line, len, &pos, &count) || pos != len)
+		return sw_lhist_fail(r, "expected a row '<low> <high> <count>'");
+	b = sw_lhist_bucket(low, r->bits);
+	if (sw_lhist_low(b, r->bits) != low || sw_lhist_high(b, r->bits) != high)
+		return sw_lhist_fail(r, "row bounds are not a bucket's");
+	if (!count)
+		return sw_lhist_fail(r, "row of an empty bucket");
+	if ((int)b <= r->last)
+		return sw_lhist_fail(r, "bucket out of order");
+	r->last = (int)b;
+	if (check_add_overflow(r->sum, count, &r->sum))
+		r->sum = U64_MAX;
+	if (r->buckets)
+		r->buckets[b] = count;
+	return SW_HIST_LINE;
+}
+
+/**
+ * sw_lhist_read_end() - finish reading fine histogram text.
+ * @r: reader
+ *
+ * Return: 0, -ENODATA (no section at all) or -EINVAL (the last section's
+ * counts do not add up; @r->why set).
+ */
+int sw_lhist_read_end(struct sw_lhist_reader *r)
+{
+	if (!r->sections)
+		return -ENODATA;
+	return sw_lhist_section_end(r);
+}

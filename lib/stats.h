@@ -283,6 +283,56 @@ void sw_hist_reader_init(struct sw_hist_reader *r);
 int sw_hist_read_line(struct sw_hist_reader *r, const char *line, size_t len);
 int sw_hist_read_end(struct sw_hist_reader *r);
 
+/*
+ * The fine histogram text format (stats_format 1.8): the lhists file holds
+ * every probe's log-linear wall-time histogram, blank-line separated; a
+ * section is a title (SW_LHIST_TITLE_FMT: probe, call count, the module's
+ * sub-bucket bits) and then one row per non-empty bucket in rising order,
+ * SW_LHIST_ROW_FMT: the bucket's lowest and highest value (both included,
+ * sw_lhist_low()/sw_lhist_high()) and its count.  A section without rows
+ * is a probe without calls.  The rows' sum is the title's calls: both are
+ * read in one pass over the CPUs.  sw_lhist_print() writes a section's
+ * rows; the reader below is the format's one parser.  It is a file of its
+ * own so that a reader of the hists file of an older minor never meets it.
+ */
+#define SW_LHIST_TITLE_FMT "%s: ns, %llu calls, hist_bits %u\n"
+#define SW_LHIST_ROW_FMT "%llu %llu %llu\n"
+
+void sw_lhist_print(const u64 *lin, unsigned int k, sw_emit_fn emit,
+		    void *ctx);
+
+/**
+ * struct sw_lhist_reader - state of reading fine histogram text line by
+ * line.
+ * @buckets:   where the current section's counts go, sw_lhist_nbuckets(
+ *             @bits) of them: the caller points it at zeroed counts after
+ *             each SW_HIST_TITLE (NULL drops the rows)
+ * @probe:     the probe named by the last title (points into that line)
+ * @probe_len: its length
+ * @calls:     the call count of the last title
+ * @bits:      the sub-bucket bits of the last title
+ * @sum:       the current section's row counts added up (saturating)
+ * @why:       after -EINVAL, what is wrong with the line
+ * @sections:  sections seen (private)
+ * @last:      bucket of the current section's last row, -1 (private)
+ */
+struct sw_lhist_reader {
+	u64 *buckets;
+	const char *probe;
+	size_t probe_len;
+	u64 calls;
+	unsigned int bits;
+	u64 sum;
+	const char *why;
+	unsigned int sections;
+	int last;
+};
+
+void sw_lhist_reader_init(struct sw_lhist_reader *r);
+int sw_lhist_read_line(struct sw_lhist_reader *r, const char *line,
+		       size_t len);
+int sw_lhist_read_end(struct sw_lhist_reader *r);
+
 sw_u128 sw_u128_div_u64(sw_u128 n, u64 d);
 u64 sw_u128_sqrt(sw_u128 x);
 

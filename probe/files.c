@@ -15,6 +15,8 @@
  *   hists            every probe's hist/<probe> sections, blank-line
  *                    separated, each wall-time title with the row's timing
  *                    columns read with its buckets (one snapshot per row)
+ *   lhists           every probe's log-linear wall-time histogram: its
+ *                    non-empty buckets with their bounds (SW_LHIST_*)
  *
  * (hist/<probe> files are made with each probe, see show.c.)  All
  * callbacks run in process context.
@@ -26,7 +28,7 @@
 #include "lib/parse.h"
 #include "probe.h"
 
-static struct sw_file *sw_files[7];
+static struct sw_file *sw_files[8];
 
 /* stats: the header agrees with the rows (both under the registry lock). */
 struct sw_stats_walk {
@@ -93,6 +95,26 @@ static int sw_hists_show(struct seq_file *m)
 
 static const struct sw_ctl_file sw_hists_file = {
 	.show = sw_hists_show,
+};
+
+/* lhists: the probes in the stats file's order, under the registry lock. */
+static int sw_lhists_one(struct sw_probe *p, void *arg)
+{
+	struct sw_stats_walk *w = arg;
+
+	if (w->n++)
+		seq_putc(w->m, '\n');
+	sw_lhist_section(w->m, p, w->buf);
+	return 0;
+}
+
+static int sw_lhists_show(struct seq_file *m)
+{
+	return sw_stats_walk_all(m, sw_lhists_one, NULL);
+}
+
+static const struct sw_ctl_file sw_lhists_file = {
+	.show = sw_lhists_show,
 };
 
 /* A user point's line also says where it is, as uprobe= takes it. */
@@ -268,6 +290,8 @@ int sw_probe_files_init(void)
 					 &sw_bdstats_file);
 	sw_files[5] = sw_debugfs_add_ctl(SW_FILE_KEYS, 0400, NULL, &sw_keys_file);
 	sw_files[6] = sw_debugfs_add_ctl(SW_FILE_HISTS, 0400, NULL, &sw_hists_file);
+	sw_files[7] = sw_debugfs_add_ctl(SW_FILE_LHISTS, 0400, NULL,
+					 &sw_lhists_file);
 	return 0;
 }
 

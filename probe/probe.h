@@ -70,6 +70,8 @@ struct sw_probe {
 /* probe/show.c */
 int sw_hist_show(struct seq_file *m, void *v);
 struct sw_show_buf;
+void sw_lhist_section(struct seq_file *m, struct sw_probe *p,
+		      struct sw_show_buf *buf);
 void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 		      struct sw_show_buf *buf, bool row);
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set);

@@ -193,6 +193,26 @@ void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 	}
 }
 
+/**
+ * sw_lhist_section() - one probe's fine wall-time histogram section
+ * (SW_LHIST_TITLE_FMT, then sw_lhist_print()'s rows), its calls and
+ * buckets read in one pass over the CPUs.
+ * @m:   seq_file
+ * @p:   the probe, kept alive by the caller (the registry's lock)
+ * @buf: scratch
+ */
+void sw_lhist_section(struct seq_file *m, struct sw_probe *p,
+		      struct sw_show_buf *buf)
+{
+	struct sw_timing *tm = buf->tm;
+
+	rcu_read_lock();
+	sw_gen_read(rcu_dereference(p->aggs.gen), tm);
+	rcu_read_unlock();
+	seq_printf(m, SW_LHIST_TITLE_FMT, p->name, tm->st.count, tm->bits);
+	sw_lhist_print(tm->lin, tm->bits, sw_seq_emit, m);
+}
+
 /*
  * hist/<probe>: the debugfs proxy keeps the probe alive while this runs;
  * removal waits for it, so the registry's lock is not needed (removal

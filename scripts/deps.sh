@@ -45,13 +45,14 @@ test|all)
 *) echo "deps.sh: unknown set '$want' (build, test or all)" >&2; exit 2 ;;
 esac
 
-# promtool (to check the Prometheus output) comes from Debian's prometheus
-# package, a 96 MB server with a service: only its promtool is extracted,
-# into .cache/tools/ (the tests look there, or at $PROMTOOL).
+# promtool (to check the Prometheus output) and the server (the program
+# suite's long run scrapes stopwatch serve with it) come from Debian's
+# prometheus package, a server with a service: only the two binaries are
+# extracted, into .cache/tools/ (the tests look there, or at $PROMTOOL).
 fetch_promtool() {
 	top=$(cd "$(dirname "$0")/.." && pwd)
-	[ -x "$top/.cache/tools/promtool" ] && return 0
-	command -v promtool >/dev/null 2>&1 && return 0
+	[ -x "$top/.cache/tools/promtool" ] && [ -x "$top/.cache/tools/prometheus" ] &&
+		return 0
 	tmp=$(mktemp -d)
 	# A fresh machine may need the package lists first.
 	(cd "$tmp" && apt-get download prometheus >/dev/null 2>&1) ||
@@ -60,11 +61,14 @@ fetch_promtool() {
 	if ls "$tmp"/prometheus_*.deb >/dev/null 2>&1 &&
 	   mkdir -p "$top/.cache/tools" &&
 	   dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb |
-	   tar -xO ./usr/bin/promtool >"$top/.cache/tools/promtool.tmp"; then
-		chmod 755 "$top/.cache/tools/promtool.tmp"
+	   tar -xO ./usr/bin/promtool >"$top/.cache/tools/promtool.tmp" &&
+	   dpkg-deb --fsys-tarfile "$tmp"/prometheus_*.deb |
+	   tar -xO ./usr/bin/prometheus >"$top/.cache/tools/prometheus.tmp"; then
+		chmod 755 "$top/.cache/tools/promtool.tmp" "$top/.cache/tools/prometheus.tmp"
 		mv "$top/.cache/tools/promtool.tmp" "$top/.cache/tools/promtool"
+		mv "$top/.cache/tools/prometheus.tmp" "$top/.cache/tools/prometheus"
 	else
-		rm -f "$top/.cache/tools/promtool.tmp"
+		rm -f "$top/.cache/tools/promtool.tmp" "$top/.cache/tools/prometheus.tmp"
 		echo "deps.sh: could not fetch promtool (apt-get download prometheus); its checks will be skipped" >&2
 	fi
 	rm -rf "$tmp"

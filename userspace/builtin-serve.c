@@ -121,6 +121,7 @@ struct sw_serve_args {
 	const char *state_dir;
 	uint64_t max_series;
 	uint64_t max_seconds;
+	bool log2_buckets;
 };
 
 /*
@@ -200,6 +201,11 @@ static int sw_serve_parse_args(int argc, char **argv, struct sw_serve_args *a)
 			   "calls), the rest summed in key=\"other\" (default\n"
 			   "1000; 0: no limit)",
 			   0, 100000000, "a whole number of series"),
+		SW_OPT_BOOL(0, "log2-buckets", &a->log2_buckets,
+			    "call durations in log2 buckets (one per power of\n"
+			    "two) instead of the module's log-linear ones (2^k\n"
+			    "per power of two from the lowest to the highest a\n"
+			    "probe's calls reach)"),
 		SW_OPT_U64(0, "max-seconds", &a->max_seconds, "N",
 			   "longest CPU profile taken (default 60)", 1, 3600,
 			   "seconds, 1 to 3600"),
@@ -370,6 +376,7 @@ static struct sw_body *sw_metrics_render(struct sw_server *s, bool om,
 	struct sw_display_opts dop = {
 		.hist = true, .breakdown = true, .openmetrics = om,
 		.max_series = (size_t)s->a.max_series,
+		.log2_buckets = s->a.log2_buckets,
 	};
 	struct sw_snapshot *snap = NULL;
 	struct sw_body *b = calloc(1, sizeof(*b));

@@ -33,9 +33,12 @@
  *      hists file refuses them: its parser takes no more than stddev)
  * 1.7: cost_ns, cost_fixed_ns, cost_total_ns appended after the
  *      percentiles (what the probe's own handlers cost); the overhead file
+ * 1.8: the lhists file: every probe's log-linear wall-time histogram,
+ *      non-empty buckets with their bounds (SW_LHIST_TITLE_FMT,
+ *      lib/stats.h); a file of its own, so the hists file is unchanged
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 7
+#define SW_STATS_FORMAT_MINOR 8
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -47,6 +50,7 @@
 #define SW_FILE_BREAKDOWN_STATS	"breakdown_stats"
 #define SW_FILE_KEYS		"keys"
 #define SW_FILE_HISTS		"hists"
+#define SW_FILE_LHISTS		"lhists"
 #define SW_DIR_HIST		"hist"
 #define SW_FILE_OVERHEAD	"overhead"
 

@@ -789,6 +789,116 @@ static void test_hist_reader_errors(void **state)
 		   "expected a row '<value> |<bar> <count>' or a title '<probe>: <unit>, <calls> calls'");
 }
 
+/* Reads fine histogram text; each section's buckets into lin[section]. */
+static int lhist_read(const char *text, u64 (*lin)[2048], unsigned int max,
+		      struct sw_lhist_reader *r)
+{
+	const char *line = text, *nl;
+	unsigned int n = 0;
+	int ret;
+
+	sw_lhist_reader_init(r);
+	for (; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		ret = sw_lhist_read_line(r, line, (size_t)(nl - line));
+		if (ret < 0)
+			return ret;
+		if (ret == SW_HIST_TITLE) {
+			assert_true(n < max);
+			memset(lin[n], 0, sizeof(lin[n]));
+			r->buckets = lin[n++];
+		}
+	}
+	return sw_lhist_read_end(r);
+}
+
+static void test_lhist_round_trip(void **state)
+{
+	static u64 lin[2][2048], back[2][2048];
+	struct sw_lhist_reader r;
+	struct buf b = { .len = 0 };
+	unsigned int k, i, nb;
+	u64 calls[2];
+
+	(void)state;
+	srand(7);
+	for (k = 0; k <= SW_LHIST_BITS_MAX; k++) {
+		nb = sw_lhist_nbuckets(k);
+		assert_true(nb <= 2048);
+		b.len = 0;
+		for (i = 0; i < 2; i++) {
+			unsigned int j;
+
+			memset(lin[i], 0, sizeof(lin[i]));
+			calls[i] = 0;
+			for (j = 0; j < 200 * i; j++) {
+				u64 v = (u64)rand() >> (rand() % 31);
+
+				lin[i][sw_lhist_bucket(v, k)]++;
+				calls[i]++;
+			}
+			if (i)
+				buf_emit(&b, "\n");
+			/* A probe name may hold ": " and ", " itself. */
+			buf_emit(&b, SW_LHIST_TITLE_FMT, i ? "m:f, x" : "p",
+				 (unsigned long long)calls[i], k);
+			sw_lhist_print(lin[i], k, buf_emit, &b);
+		}
+		assert_int_equal(lhist_read(b.text, back, 2, &r), 0);
+		assert_int_equal(r.bits, k);
+		assert_int_equal(r.probe_len, 6);
+		assert_memory_equal(r.probe, "m:f, x", 6);
+		assert_true(r.calls == 200);
+		for (i = 0; i < 2; i++)
+			assert_memory_equal(back[i], lin[i], nb * sizeof(u64));
+	}
+}
+
+static void expect_lbad(const char *text, int err, const char *why)
+{
+	static u64 lin[4][2048];
+	struct sw_lhist_reader r;
+
+	assert_int_equal(lhist_read(text, lin, 4, &r), err);
+	if (why)
+		assert_string_equal(r.why, why);
+}
+
+static void test_lhist_reader_errors(void **state)
+{
+	static const char *const title =
+		"expected a title '<probe>: ns, <calls> calls, hist_bits <k>'";
+
+	(void)state;
+	expect_lbad("", -ENODATA, NULL);
+	expect_lbad("1024 1087 1\n", -EINVAL,
+		    "expected a title '<probe>: ns, <calls> calls, hist_bits <k>' first");
+	expect_lbad("p: ns, 1 calls\n", -EINVAL, title);
+	expect_lbad("p: ns, 1 calls, hist_bits 7\n", -EINVAL, title);
+	expect_lbad("p: cycles, 1 calls, hist_bits 4\n", -EINVAL, title);
+	expect_lbad(": ns, 1 calls, hist_bits 4\n", -EINVAL, title);
+	expect_lbad("p: ns, 1 calls, hist_bits 4\n1024 1088 1\n", -EINVAL,
+		    "row bounds are not a bucket's");
+	expect_lbad("p: ns, 1 calls, hist_bits 4\n1000 1087 1\n", -EINVAL,
+		    "row bounds are not a bucket's");
+	expect_lbad("p: ns, 1 calls, hist_bits 4\n1024 1087\n", -EINVAL,
+		    "expected a row '<low> <high> <count>'");
+	expect_lbad("p: ns, 1 calls, hist_bits 4\n1024 1087 1 2\n", -EINVAL,
+		    "expected a row '<low> <high> <count>'");
+	expect_lbad("p: ns, 0 calls, hist_bits 4\n1024 1087 0\n", -EINVAL,
+		    "row of an empty bucket");
+	expect_lbad("p: ns, 2 calls, hist_bits 4\n1088 1151 1\n1024 1087 1\n",
+		    -EINVAL, "bucket out of order");
+	expect_lbad("p: ns, 2 calls, hist_bits 4\n1024 1087 1\n", -EINVAL,
+		    "the bucket counts do not add up to the title's calls");
+	expect_lbad("p: ns, 2 calls, hist_bits 4\n1024 1087 1\n\nq: ns, 0 calls, hist_bits 4\n",
+		    -EINVAL,
+		    "the bucket counts do not add up to the title's calls");
+	/* A probe without calls: a title alone. */
+	expect_lbad("p: ns, 0 calls, hist_bits 4\n", 0, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -815,6 +925,8 @@ int main(void)
 		cmocka_unit_test(test_hist_reader_sections),
 		cmocka_unit_test(test_hist_reader_row_title),
 		cmocka_unit_test(test_hist_reader_errors),
+		cmocka_unit_test(test_lhist_round_trip),
+		cmocka_unit_test(test_lhist_reader_errors),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

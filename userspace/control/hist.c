@@ -150,6 +150,42 @@ int sw_hist_parse_each(const char *text, const char *what,
 	return 0;
 }
 
+int sw_lhist_parse_each(const char *text, const char *what,
+			sw_lhist_of_fn lin_of, void *ctx, struct sw_err *err)
+{
+	struct sw_lhist_reader r;
+	const char *line, *nl;
+	size_t lineno = 0, len;
+	int ret;
+
+	sw_lhist_reader_init(&r);
+	for (line = text; *line; line = nl ? nl + 1 : line + len) {
+		nl = strchr(line, '\n');
+		len = nl ? (size_t)(nl - line) : strlen(line);
+		lineno++;
+		ret = sw_lhist_read_line(&r, line, len);
+		if (ret == -EINVAL) {
+			while (len && isspace((unsigned char)line[len - 1]))
+				len--;
+			return sw_err_set(err, ret, "%s: line %zu: %s: '%.*s'",
+					  what, lineno, r.why, (int)len, line);
+		}
+		if (ret != SW_HIST_TITLE)
+			continue;
+		ret = lin_of(ctx, r.probe, r.probe_len, r.bits, &r.buckets,
+			     err);
+		if (ret)
+			return ret;
+	}
+	ret = sw_lhist_read_end(&r);
+	if (ret == -ENODATA)
+		return 0;
+	if (ret)
+		return sw_err_set(err, ret, "%s: line %zu: %s", what, lineno,
+				  r.why);
+	return 0;
+}
+
 /* sw_hist_parse(): every title names the one probe. */
 struct sw_hist_one {
 	const char *probe;

@@ -98,6 +98,31 @@ typedef int (*sw_hist_set_of_fn)(void *ctx, const char *probe, size_t len,
 int sw_hist_parse_each(const char *text, const char *what,
 		       sw_hist_set_of_fn set_of, void *ctx, struct sw_err *err);
 
+/*
+ * Where the fine buckets of the lhists title naming probe @probe (@len
+ * bytes) with @bits sub-bucket bits go: *@buckets (sw_lhist_nbuckets(@bits)
+ * zeroed counts), or NULL to skip them.  Returns 0 or a negative errno
+ * after saying why in @err.
+ */
+typedef int (*sw_lhist_of_fn)(void *ctx, const char *probe, size_t len,
+			      unsigned int bits, uint64_t **buckets,
+			      struct sw_err *err);
+
+/**
+ * sw_lhist_parse_each() - parse the lhists file (stats_format 1.8): every
+ * probe's log-linear wall-time histogram, with lib/stats.c's reader.
+ * @text:  NUL-terminated file contents
+ * @what:  name of the input for messages
+ * @lin_of: where each title's buckets go
+ * @ctx:   passed to @lin_of
+ * @err:   message on failure; may be NULL
+ *
+ * Return: 0 (also for a file without sections: no probe), -EINVAL
+ * (malformed), or @lin_of's error.
+ */
+int sw_lhist_parse_each(const char *text, const char *what,
+			sw_lhist_of_fn lin_of, void *ctx, struct sw_err *err);
+
 void sw_hist_set_free(struct sw_hist_set *s);
 
 /* The section measuring @unit, or NULL. */

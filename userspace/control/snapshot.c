@@ -92,6 +92,7 @@ void sw_snapshot_free(struct sw_snapshot *s)
 	for (i = 0; i < s->nprobes; i++) {
 		free(s->probe[i].val);
 		sw_hist_set_free(s->probe[i].hist);
+		free(s->probe[i].lin);
 	}
 	free(s->probe);
 	free(s->col);
@@ -664,6 +665,63 @@ static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
 	}
 }
 
+/* sw_load_lhists(): a title's probe, if selected, gets its buckets. */
+static int sw_lhists_of(void *ctx, const char *probe, size_t len,
+			unsigned int bits, uint64_t **buckets,
+			struct sw_err *err)
+{
+	struct sw_snapshot *s = ctx;
+	size_t i, k;
+
+	*buckets = NULL;
+	for (k = 0; k < s->nprobes; k++) {
+		struct sw_probe_stat *p;
+
+		i = (s->hist_next + k) % s->nprobes;
+		p = &s->probe[i];
+		if (strlen(p->name) != len || memcmp(p->name, probe, len))
+			continue;
+		free(p->lin);
+		p->lin = calloc(sw_lhist_nbuckets(bits), sizeof(*p->lin));
+		if (!p->lin)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+		p->lin_bits = bits;
+		*buckets = p->lin;
+		s->hist_next = i;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Every selected probe's log-linear wall-time histogram from the lhists
+ * file (stats_format 1.8); an older module without it leaves them NULL.
+ */
+static int sw_load_lhists(struct sw_snapshot *s, struct sw_err *err)
+{
+	char *text = NULL, *what = NULL;
+	int ret;
+
+	ret = sw_debugfs_read(s->dir, SW_FILE_LHISTS, &text, NULL, NULL);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return sw_err_set(err, ret, "%s/%s: %s", s->dir,
+				  SW_FILE_LHISTS, strerror(-ret));
+	what = malloc(strlen(s->dir) + sizeof("/" SW_FILE_LHISTS));
+	if (!what) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	sprintf(what, "%s/%s", s->dir, SW_FILE_LHISTS);
+	s->hist_next = 0;
+	ret = sw_lhist_parse_each(text, what, sw_lhists_of, s, err);
+cleanup:
+	free(text);
+	free(what);
+	return ret;
+}
+
 /*
  * Every selected probe's histograms from the one hists file (stats_format
  * 1.5), each row's timing columns replaced by those read with its
@@ -926,6 +984,8 @@ int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 	if (ret == -ENOENT)
 		for (ret = 0, i = 0; !ret && i < s->nprobes; i++)
 			ret = sw_load_hist(dir, SW_DIR_HIST, &s->probe[i], err);
+	if (!ret && o->hist)
+		ret = sw_load_lhists(s, err);
 	if (ret)
 		goto cleanup;
 	if (o->breakdown) {

@@ -25,11 +25,17 @@
  * @val:  one value per column of the snapshot, in column order
  * @hist: the probe's histograms; NULL when not read or when the probe went
  *        away between reading "stats" and "hist/<probe>"
+ * @lin:  the probe's log-linear wall-time histogram from the lhists file
+ *        (stats_format 1.8), sw_lhist_nbuckets(@lin_bits) counts; NULL
+ *        when not read (an older module, or the probe is new)
+ * @lin_bits: its sub-bucket bits
  */
 struct sw_probe_stat {
 	const char *name;
 	uint64_t *val;
 	struct sw_hist_set *hist;
+	uint64_t *lin;
+	unsigned int lin_bits;
 };
 
 /**

@@ -667,6 +667,64 @@ static uint64_t sw_sat_add(uint64_t a, uint64_t b)
 }
 
 /*
+ * The first and last log-linear bucket a probe's fine "le" set spans:
+ * every bucket of each power of two from the one holding its lowest
+ * non-empty bucket to the one holding its highest.  The module's counts
+ * only grow until a reset, so the set only grows while stopwatch serve
+ * runs (rate() sees no "le" go away).  False for an empty histogram.
+ */
+static bool sw_prom_fine_span(const struct sw_probe_stat *p, unsigned int *lo,
+			      unsigned int *hi)
+{
+	unsigned int n = sw_lhist_nbuckets(p->lin_bits), b, k = p->lin_bits;
+	uint64_t v;
+	int first = -1, last = -1;
+
+	for (b = 0; b < n; b++)
+		if (p->lin[b]) {
+			if (first < 0)
+				first = (int)b;
+			last = (int)b;
+		}
+	if (first < 0)
+		return false;
+	v = sw_lhist_low((unsigned int)first, k);
+	*lo = v ? sw_lhist_bucket(1ULL << (63 - __builtin_clzll(v)), k) : 0;
+	v = sw_lhist_high((unsigned int)last, k);
+	*hi = v >> 63 ? n - 1 :
+	      sw_lhist_bucket((2ULL << (63 - __builtin_clzll(v | 1))) - 1, k);
+	return true;
+}
+
+/*
+ * A probe's wall-time buckets on the log-linear bounds: "le" is each
+ * bucket's exclusive upper bound, over sw_prom_fine_span().  Return: the
+ * calls the buckets hold.
+ */
+static uint64_t sw_prom_fine(const struct sw_prom_ctx *x, const char *sample,
+			     const struct sw_probe_stat *p)
+{
+	char buf[SW_UNITS_LEN], le[SW_UNITS_LEN];
+	unsigned int lo, hi, b, n = sw_lhist_nbuckets(p->lin_bits);
+	uint64_t cum = 0;
+
+	if (!sw_prom_fine_span(p, &lo, &hi))
+		return 0;
+	for (b = 0; b < lo; b++)
+		cum = sw_sat_add(cum, p->lin[b]);
+	for (b = lo; b <= hi && b + 1 < n; b++) {
+		cum = sw_sat_add(cum, p->lin[b]);
+		sw_prom_sample(x, sample, p->name, "le",
+			       sw_fmt_seconds(le, sw_lhist_low(b + 1,
+							       p->lin_bits)),
+			       sw_u64_str(buf, cum));
+	}
+	for (; b < n; b++)
+		cum = sw_sat_add(cum, p->lin[b]);
+	return cum;
+}
+
+/*
  * Histogram family of @unit.  A row without that histogram (or when
  * histograms were not read) gets only the +Inf bucket, from its calls.
  */
@@ -680,11 +738,19 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 	int top = SW_PROM_TOP_MIN, b;
 	int ccalls = sw_snapshot_col(s, SW_COL_CALLS);
 	int csum;
+	bool fine = false;
 	size_t i;
 
+	for (i = 0; ns && o->hist && !o->log2_buckets && i < s->nprobes; i++)
+		if (s->probe[i].lin)
+			fine = true;
 	snprintf(name, sizeof(name), "%s_total", unit);
 	csum = sw_snapshot_col(s, ns ? "total_ns" : name);
-	if (ns) {
+	if (fine) {
+		snprintf(name, sizeof(name), "%sduration_seconds", x->pre);
+		snprintf(help, sizeof(help),
+			 "Call duration, log-linear buckets (2^hist_bits per power of two over the powers of two the probe's calls span; le is the exclusive upper bound)");
+	} else if (ns) {
 		snprintf(name, sizeof(name), "%sduration_seconds", x->pre);
 		snprintf(help, sizeof(help),
 			 "Call duration, log2 buckets (le is the exclusive upper bound 2^b ns)");
@@ -711,6 +777,11 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 		if (!h && (!ns || ccalls < 0))
 			continue;
 		snprintf(sample, sizeof(sample), "%s_bucket", name);
+		if (ns && fine && p->lin) {
+			cum = sw_prom_fine(x, sample, p);
+			h = NULL;
+			goto inf;
+		}
 		for (b = 0; h && b <= top; b++) {
 			cum = sw_sat_add(cum, h->bucket[b]);
 			sw_prom_sample(x, sample, p->name, "le",
@@ -721,6 +792,7 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 			cum = sw_hist_total(h);
 		else
 			cum = p->val[ccalls];
+inf:
 		sw_prom_sample(x, sample, p->name, "le", "+Inf",
 			       sw_u64_str(buf, cum));
 		if (csum >= 0) {

@@ -34,6 +34,7 @@ struct sw_display_opts {
 	size_t max_series;
 	bool all;
 	bool percentiles;
+	bool log2_buckets;
 };
 
 /**

@@ -38,7 +38,7 @@ is "the workload ran" "$?" 0
 rm -rf "$OUT"
 mkdir -p "$OUT/hist"
 # One read per file, all right after the workload.
-for f in stats hists breakdown breakdown_stats keys events counters version \
+for f in stats hists lhists breakdown breakdown_stats keys events counters version \
 	probes last_error sampler; do
 	cat "$D/$f" >"$OUT/$f" 2>/dev/null || rm -f "$OUT/$f"
 done

@@ -167,6 +167,93 @@ else
 		else
 			skip "serve: no $PROMTOOL (scripts/deps.sh test fetches it)"
 		fi
+		# Prometheus' own server scrapes serve every second; a second
+		# run of the workload after its first scrapes is what rate()
+		# sees (the first run came before any sample).  The answer of
+		# histogram_quantile(0.99, rate(...)) must lie in the fine bucket
+		# that holds the 99th percentile of that second run, read from
+		# /metrics before and after it: that bucket is also where
+		# stopwatch's p99 of those calls lies, so the two differ by at
+		# most its width, 2^-hist_bits of its lower bound.
+		PROM=$SW_REPO/.cache/tools/prometheus
+		if [ "$(uname -m)" != x86_64 ]; then
+			skip "prometheus: the extracted server is Debian's amd64 binary; the arm64 guests are busybox"
+		elif [ -x "$PROM" ]; then
+			t2=$(date +%s)
+			printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: sw\n    static_configs:\n      - targets: ["127.0.0.1:%s"]\n' \
+				"$port" >"$TMP/prom.yml"
+			"$PROM" --config.file="$TMP/prom.yml" --storage.tsdb.path="$TMP/promdb" \
+				--web.listen-address=127.0.0.1:9099 >"$TMP/prom.log" 2>&1 &
+			ppid_=$!
+			up=
+			for i in $(seq 120); do
+				curl -s "http://127.0.0.1:9099/-/ready" 2>/dev/null | grep -q Ready && { up=1; break; }
+				sleep 0.5
+			done
+			is "prometheus: the server starts" "${up:+up}" up || tail -5 "$TMP/prom.log"
+			# Ready is not scraping: wait for two samples of the count.
+			for i in $(seq 60); do
+				curl -s "http://127.0.0.1:9099/api/v1/query" --data-urlencode \
+					"query=count_over_time(stopwatch_duration_seconds_count{probe=\"$GETPPID\"}[1m])" \
+					>"$TMP/c.json"
+				c=$(sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p' "$TMP/c.json")
+				[ "${c:-0}" -ge 2 ] 2>/dev/null && break
+				sleep 0.5
+			done
+			curl -s -o "$TMP/before.prom" "http://127.0.0.1:$port/metrics"
+			# A fifth of the first run: less likely to reach a power of
+			# two the first did not (a new le series has no rate yet).
+			"$P/getppid_loop" $(( N / 5 )) swserve >/dev/null
+			curl -s -o "$TMP/after.prom" "http://127.0.0.1:$port/metrics"
+			# Until Prometheus has scraped after the second run: its
+			# count's increase is then the run's N calls.
+			q=
+			for i in $(seq 40); do
+				sleep 0.5
+				curl -s "http://127.0.0.1:9099/api/v1/query" --data-urlencode \
+					"query=increase(stopwatch_duration_seconds_count{probe=\"$GETPPID\"}[1m])" \
+					>"$TMP/n.json"
+				n=$(sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p' "$TMP/n.json")
+				awk -v n="$n" 'BEGIN { exit !(n ~ /^[0-9.e+]+$/ && n + 0 > 0) }' || continue
+				curl -s "http://127.0.0.1:9099/api/v1/query" --data-urlencode \
+					"query=histogram_quantile(0.99, rate(stopwatch_duration_seconds_bucket{probe=\"$GETPPID\"}[1m]))" \
+					>"$TMP/q.json"
+				q=$(sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p' "$TMP/q.json")
+				break
+			done
+			cp "$TMP/q.json" "$TMP/n.json" "$TMP/before.prom" "$TMP/after.prom" "$R/" 2>/dev/null
+			# The bucket holding rank 0.99 n of the second run: "lo le".
+			want=$(awk -v m="stopwatch_duration_seconds_bucket{probe=\"$GETPPID\"," '
+				index($1, m) == 1 {
+					le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
+					if (FILENAME == ARGV[1]) { b[le] = $2; next }
+					if (!(le in b)) { grew = 1; next }
+					k[++n] = le; d[n] = $2 - b[le]
+				}
+				END {
+					if (grew || !n) { print "grew"; exit }
+					r = 0.99 * d[n]; lo = 0
+					for (i = 1; i < n; i++) {
+						if (d[i] >= r) { print lo, k[i]; exit }
+						lo = k[i]
+					}
+					print lo, lo
+				}' "$TMP/before.prom" "$TMP/after.prom")
+			p99=$(awk -v m="stopwatch_duration_quantile_seconds{probe=\"$GETPPID\",quantile=\"0.99\"}" '$1 == m { print $2 }' "$TMP/after.prom")
+			diag "prometheus: p99 of the second run's ${n:-?} calls $q s; its fine bucket [$want] s; stopwatch's p99 of both runs $p99 s"
+			if [ "$want" = grew ]; then
+				skip "prometheus: the second run reached a power of two the first did not (new le series have no rate)"
+			else
+				check "prometheus: histogram_quantile(0.99, rate()) on the fine buckets lies in the bucket of the 99th percentile" \
+					awk -v q="$q" -v lo="${want% *}" -v hi="${want#* }" \
+					'BEGIN { exit !(q ~ /^[0-9.e+-]+$/ && q + 0 >= lo - 1e-12 && q + 0 <= hi + 1e-12 && hi - lo <= lo / 16 + 1e-9) }'
+			fi
+			kill "$ppid_" 2>/dev/null
+			wait "$ppid_" 2>/dev/null
+			diag "prometheus: its checks took $(( $(date +%s) - t2 )) s"
+		else
+			skip "prometheus: no $PROM (scripts/deps.sh test extracts it)"
+		fi
 		if [ -x "$P/swprof" ] && command -v go >/dev/null; then
 			# One per CPU: the profile is the whole machine's, idle
 			# included, and swprof_hot is 60% of one workload.
