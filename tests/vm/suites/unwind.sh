@@ -219,14 +219,18 @@ fi
 # on every one.  x86-64 only: arm64's trampoline (the vDSO's) has no rule.
 # sig_check FOLDED: "total whole stopped" over the samples whose innermost
 # frame is sig_leaf: whole ones show nofpsig;_start;__libc_start_main;...;
-# main;sig_outer;sig_inner;T;sig_handler;sig_leaf (T: the trampoline, one
-# frame), stopped ones have nothing before T but the command's name.
+# main;sig_outer;sig_inner;[setitimer;]T;sig_handler;sig_leaf (T: the
+# trampoline, one frame; setitimer when the first signal came as
+# sig_inner's setitimer() returned, which a slow kernel makes the rule:
+# a handler longer than the period leaves the next signal pending, so
+# every later frame interrupts the same place), stopped ones have
+# nothing before T but the command's name.
 sig_check() {
 	awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
 		if (f[k] != "sig_leaf") next
 		t += n
 		if (index($0, "nofpsig;_start;__libc_start_main") == 1 &&
-		    $0 ~ /;main;sig_outer;sig_inner;[^;]+;sig_handler;sig_leaf$/) w += n
+		    $0 ~ /;main;sig_outer;sig_inner;(setitimer;)?[^;]+;sig_handler;sig_leaf$/) w += n
 		if (k == 4 && f[3] == "sig_handler") s += n }
 		END { printf "%d %d %d\n", t, w, s }' "$1"
 }
