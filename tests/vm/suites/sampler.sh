@@ -213,8 +213,13 @@ ks=$(wc -l <"$TMP/read.kstack")
 kchain=$(grep -c 'vfs_read;ksys_read;' "$TMP/read.kstack")
 diag "kernel stacks of read(/dev/zero): $(sort "$TMP/read.kstack" | uniq -c | sort -rn | head -n 2 | tr '\n' '|')"
 cmp_ge "read loop: at least 500 kernel-mode samples" "$ks" 500
-cmp_ge ">= 80% of them show ...vfs_read;ksys_read;... on the stack" \
-	"$(pct "$kchain" "$ks")" 80
+# On the debug kernel (lockdep, KASAN) the syscall's entry and exit,
+# outside vfs_read, take a larger share of the samples.
+kmin=80 kwhy=
+case $(uname -r) in *-swdebug) kmin=70 kwhy=" (debug kernel: instrumented syscall entry and exit)" ;; esac
+diag "kernel stacks of read(/dev/zero): $kchain of $ks under vfs_read;ksys_read"
+cmp_ge ">= $kmin% of them show ...vfs_read;ksys_read;... on the stack$kwhy" \
+	"$(pct "$kchain" "$ks")" "$kmin"
 check "user stacks not recorded when only kernel ones are asked for" \
 	sh -c "'$P/swdump' samples --pid $rp '$TMP'/read/cpu* | awk '\$8 != 0 { exit 1 }'"
 
