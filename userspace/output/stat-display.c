@@ -666,6 +666,57 @@ static uint64_t sw_sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* Whether the wall-time histogram goes out on the log-linear bounds. */
+static bool sw_prom_fine_on(const struct sw_snapshot *s,
+			    const struct sw_display_opts *o)
+{
+	size_t i;
+
+	for (i = 0; o->hist && !o->log2_buckets && i < s->nprobes; i++)
+		if (s->probe[i].lin)
+			return true;
+	return false;
+}
+
+/* The calls a probe's log-linear histogram holds. */
+static uint64_t sw_prom_lin_calls(const struct sw_probe_stat *p)
+{
+	unsigned int b, n = sw_lhist_nbuckets(p->lin_bits);
+	uint64_t v = 0;
+
+	for (b = 0; b < n; b++)
+		v = sw_sat_add(v, p->lin[b]);
+	return v;
+}
+
+/*
+ * calls_total.  On the log-linear bounds it is the calls the lhists file
+ * held when read, as the histogram's _count and +Inf bucket are: the
+ * row's calls come from another pass over the CPUs, and on one page a
+ * counter and its histogram must agree.
+ */
+static void sw_prom_calls(const struct sw_prom_ctx *x,
+			  const struct sw_snapshot *s,
+			  const struct sw_display_opts *o)
+{
+	int c = sw_snapshot_col(s, SW_COL_CALLS);
+	bool fine = sw_prom_fine_on(s, o);
+	char buf[SW_UNITS_LEN], full[SW_NAME_LEN];
+	size_t i;
+
+	if (c < 0)
+		return;
+	snprintf(full, sizeof(full), "%scalls_total", x->pre);
+	sw_prom_fam(x, full, "counter", "Calls measured");
+	for (i = 0; i < s->nprobes; i++) {
+		const struct sw_probe_stat *p = &s->probe[i];
+		uint64_t v = fine && p->lin ? sw_prom_lin_calls(p) : p->val[c];
+
+		sw_prom_sample(x, full, p->name, NULL, NULL,
+			       sw_fmt_fixed(buf, v, s->places[c]));
+	}
+}
+
 /*
  * The first and last log-linear bucket a probe's fine "le" set spans:
  * every bucket of each power of two from the one holding its lowest
@@ -738,12 +789,9 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 	int top = SW_PROM_TOP_MIN, b;
 	int ccalls = sw_snapshot_col(s, SW_COL_CALLS);
 	int csum;
-	bool fine = false;
+	bool fine = ns && sw_prom_fine_on(s, o);
 	size_t i;
 
-	for (i = 0; ns && o->hist && !o->log2_buckets && i < s->nprobes; i++)
-		if (s->probe[i].lin)
-			fine = true;
 	snprintf(name, sizeof(name), "%s_total", unit);
 	csum = sw_snapshot_col(s, ns ? "total_ns" : name);
 	if (fine) {
@@ -1168,8 +1216,7 @@ static void sw_prom_rows(const struct sw_prom_ctx *x,
 	const char *unit[16];
 	size_t i, c, nunits;
 
-	sw_prom_column(x, s, sw_snapshot_col(s, SW_COL_CALLS), "calls_total",
-		       "counter", "Calls measured", false);
+	sw_prom_calls(x, s, o);
 	sw_prom_missed(x, s);
 	sw_prom_column(x, s, sw_snapshot_col(s, SW_COL_MIGRATED), "migrated_total",
 		       "counter",
