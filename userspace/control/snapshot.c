@@ -594,36 +594,47 @@ cleanup:
 	return ret;
 }
 
-/* sw_load_hists(): a title's probe, if selected, gets its sections. */
-static int sw_hists_set_of(void *ctx, const char *probe, size_t len,
-			   struct sw_hist_set **set, const char *what,
-			   size_t lineno, struct sw_err *err)
+/*
+ * The selected probe a histogram title names (@len bytes at @probe), or
+ * NULL.  The titles come in the stats file's order: the search starts
+ * after the last one found.
+ */
+static struct sw_probe_stat *sw_title_probe(struct sw_snapshot *s,
+					    const char *probe, size_t len)
 {
-	struct sw_snapshot *s = ctx;
 	size_t i, k;
 
-	(void)what;
-	(void)lineno;
-	*set = NULL;
-	/* The titles come in the stats file's order: start after the last. */
 	for (k = 0; k < s->nprobes; k++) {
 		struct sw_probe_stat *p;
 
 		i = (s->hist_next + k) % s->nprobes;
 		p = &s->probe[i];
-
-		if (strlen(p->name) != len || memcmp(p->name, probe, len))
-			continue;
-		if (!p->hist) {
-			p->hist = calloc(1, sizeof(*p->hist));
-			if (!p->hist)
-				return sw_err_set(err, -ENOMEM,
-						  "out of memory");
+		if (strlen(p->name) == len && !memcmp(p->name, probe, len)) {
+			s->hist_next = i;
+			return p;
 		}
-		*set = p->hist;
-		s->hist_next = i;
-		break;
 	}
+	return NULL;
+}
+
+/* sw_load_hists(): a title's probe, if selected, gets its sections. */
+static int sw_hists_set_of(void *ctx, const char *probe, size_t len,
+			   struct sw_hist_set **set, const char *what,
+			   size_t lineno, struct sw_err *err)
+{
+	struct sw_probe_stat *p = sw_title_probe(ctx, probe, len);
+
+	(void)what;
+	(void)lineno;
+	*set = NULL;
+	if (!p)
+		return 0;
+	if (!p->hist) {
+		p->hist = calloc(1, sizeof(*p->hist));
+		if (!p->hist)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	*set = p->hist;
 	return 0;
 }
 
@@ -670,26 +681,17 @@ static int sw_lhists_of(void *ctx, const char *probe, size_t len,
 			unsigned int bits, uint64_t **buckets,
 			struct sw_err *err)
 {
-	struct sw_snapshot *s = ctx;
-	size_t i, k;
+	struct sw_probe_stat *p = sw_title_probe(ctx, probe, len);
 
 	*buckets = NULL;
-	for (k = 0; k < s->nprobes; k++) {
-		struct sw_probe_stat *p;
-
-		i = (s->hist_next + k) % s->nprobes;
-		p = &s->probe[i];
-		if (strlen(p->name) != len || memcmp(p->name, probe, len))
-			continue;
-		free(p->lin);
-		p->lin = calloc(sw_lhist_nbuckets(bits), sizeof(*p->lin));
-		if (!p->lin)
-			return sw_err_set(err, -ENOMEM, "out of memory");
-		p->lin_bits = bits;
-		*buckets = p->lin;
-		s->hist_next = i;
-		break;
-	}
+	if (!p)
+		return 0;
+	free(p->lin);
+	p->lin = calloc(sw_lhist_nbuckets(bits), sizeof(*p->lin));
+	if (!p->lin)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	p->lin_bits = bits;
+	*buckets = p->lin;
 	return 0;
 }
 
