@@ -275,13 +275,19 @@ fi
 
 # Self time follows each function's own loop: f2 loops 8 x f1's and 4 x
 # f3's two loops.  The guest clock runs on under host load (TCG), which a
-# run may catch inside any function: the best of three runs is kept.
+# run may catch inside any function, inflating that one's self time: up to
+# five runs, each path keeping its smallest self time over them, until
+# the smallest follow the loops.
 ctl probes '+sw_test_f1 +sw_test_f2 +sw_test_f3' >/dev/null 2>&1
-for try in 1 2 3; do
+s1= s2= s3=
+for try in 1 2 3 4 5; do
 	ctl reset 1 >/dev/null
 	tctl "chain 10 20000 160000 20000" >/dev/null
-	s1=$(pcol $F1 self_ns) s2=$(pcol $F2 self_ns) s3=$(pcol $F3 self_ns)
-	diag "try $try: self ns f1 $s1, f1;f2 $s2, f1;f2;f3 $s3 (loops 20000, 160000, 2 x 20000)"
+	t1=$(pcol $F1 self_ns) t2=$(pcol $F2 self_ns) t3=$(pcol $F3 self_ns)
+	diag "try $try: self ns f1 $t1, f1;f2 $t2, f1;f2;f3 $t3 (loops 20000, 160000, 2 x 20000)"
+	[ -z "$s1" ] || [ "$t1" -lt "$s1" ] && s1=$t1
+	[ -z "$s2" ] || [ "$t2" -lt "$s2" ] && s2=$t2
+	[ -z "$s3" ] || [ "$t3" -lt "$s3" ] && s3=$t3
 	[ "$s2" -gt "$s1" ] && [ "$s2" -gt "$s3" ] && [ "$s3" -gt "$s1" ] && break
 done
 cmp_gt "self(f1;f2) (loop 160000) > self(f1) (loop 20000)" "$s2" "$s1"

@@ -191,10 +191,13 @@ is "rows fill again after a reset" \
 	cat "$D/keys" | while IFS= read -r l; do diag "$l"; done
 
 # Rows carry the event statistics: a software event, so on any guest.
+# The sleeps are 20 ms: a 2 ms one can end before schedule() when TCG
+# stalls the vCPU between arming the timer and sleeping, and then it
+# switches no context (the averages are whole numbers).
 if [ "$(ctl events context-switches)" = ok ]; then
 	is "by=arg0 with events" "$(ctl probes '+sw_test_delay@ev by=arg0')" ok
 	tctl "delay 4 0"
-	tctl "delay 2 2000"
+	tctl "delay 2 20000"
 	case "$(head -n 1 "$D/keys")" in
 	*" context-switches_avg") ok "keys header ends with context-switches_avg" ;;
 	*) not_ok "keys header ends with context-switches_avg" ;;
@@ -204,9 +207,9 @@ if [ "$(ctl events context-switches)" = ok ]; then
 	is "events: they switch no context" \
 		"$(kcol sw_test_delay@ev arg0=0 context-switches_avg)" 0
 	is "events: the 2 calls that sleep" \
-		"$(kcol sw_test_delay@ev arg0=2000 calls)" 2
+		"$(kcol sw_test_delay@ev arg0=20000 calls)" 2
 	check "events: they switch context at least once each" \
-		test "$(kcol sw_test_delay@ev arg0=2000 context-switches_avg)" -ge 1
+		test "$(kcol sw_test_delay@ev arg0=20000 context-switches_avg)" -ge 1
 	is "remove it, no events" \
 		"$(ctl probes '-sw_test_delay@ev')$(ctl events '')" okok
 else
