@@ -701,12 +701,21 @@ static int sw_lhist_title(struct sw_lhist_reader *r, const char *s,
 			  size_t len)
 {
 	static const char bits[] = ", hist_bits ", calls[] = " calls",
-			  unit[] = ": ns, ";
+			  unit[] = ": ns, ", total[] = "; total ";
 	size_t bl = sizeof(bits) - 1, cl = sizeof(calls) - 1;
-	size_t ul = sizeof(unit) - 1;
+	size_t ul = sizeof(unit) - 1, tl = sizeof(total) - 1;
 	long sp;
-	u64 k, n;
+	u64 k, n, t = 0;
 
+	/* stats_format 1.9: "; total <ns>" last */
+	sp = sw_hist_rfind(s, len, ';');
+	r->has_total = sp >= 0 && len - (size_t)sp >= tl &&
+		       !memcmp(s + sp, total, tl);
+	if (r->has_total) {
+		if (sw_hist_u64(s + sp + tl, len - (size_t)sp - tl, &t))
+			return -EINVAL;
+		len = (size_t)sp;
+	}
 	sp = sw_hist_rfind(s, len, ',');
 	if (sp < 0 || len - (size_t)sp < bl || memcmp(s + sp, bits, bl) ||
 	    sw_hist_u64(s + sp + bl, len - (size_t)sp - bl, &k) ||
@@ -726,6 +735,7 @@ static int sw_lhist_title(struct sw_lhist_reader *r, const char *s,
 		return -EINVAL;
 	r->calls = n;
 	r->bits = (unsigned int)k;
+	r->total = t;
 	return 0;
 }
 
@@ -771,7 +781,7 @@ int sw_lhist_read_line(struct sw_lhist_reader *r, const char *line,
 		if (sw_lhist_section_end(r))
 			return -EINVAL;
 		if (sw_lhist_title(r, line, len))
-			return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>'");
+			return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>[; total <ns>]'");
 		r->sections++;
 		r->sum = 0;
 		r->last = -1;
@@ -779,7 +789,7 @@ int sw_lhist_read_line(struct sw_lhist_reader *r, const char *line,
 		return SW_HIST_TITLE;
 	}
 	if (!r->sections)
-		return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>' first");
+		return sw_lhist_fail(r, "expected a title '<probe>: ns, <calls> calls, hist_bits <k>[; total <ns>]' first");
 	if (sw_lhist_field(line, len, &pos, &low) ||
 	    sw_lhist_field(line, len, &pos, &high) ||
 	    sw_lhist_field(line, len, &pos, &count) || pos != len)

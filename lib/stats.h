@@ -287,15 +287,18 @@ int sw_hist_read_end(struct sw_hist_reader *r);
  * The fine histogram text format (stats_format 1.8): the lhists file holds
  * every probe's log-linear wall-time histogram, blank-line separated; a
  * section is a title (SW_LHIST_TITLE_FMT: probe, call count, the module's
- * sub-bucket bits) and then one row per non-empty bucket in rising order,
- * SW_LHIST_ROW_FMT: the bucket's lowest and highest value (both included,
+ * sub-bucket bits, and since stats_format 1.9 the calls' total time) and
+ * then one row per non-empty bucket in rising order, SW_LHIST_ROW_FMT: the
+ * bucket's lowest and highest value (both included,
  * sw_lhist_low()/sw_lhist_high()) and its count.  A section without rows
- * is a probe without calls.  The rows' sum is the title's calls: both are
- * read in one pass over the CPUs.  sw_lhist_print() writes a section's
- * rows; the reader below is the format's one parser.  It is a file of its
- * own so that a reader of the hists file of an older minor never meets it.
+ * is a probe without calls.  The rows' sum is the title's calls, and the
+ * total is of the same calls: all are read in one pass over the CPUs.
+ * sw_lhist_print() writes a section's rows; the reader below is the
+ * format's one parser and takes a title with or without the total (then
+ * has_total is false).  It is a file of its own so that a reader of the
+ * hists file of an older minor never meets it.
  */
-#define SW_LHIST_TITLE_FMT "%s: ns, %llu calls, hist_bits %u\n"
+#define SW_LHIST_TITLE_FMT "%s: ns, %llu calls, hist_bits %u; total %llu\n"
 #define SW_LHIST_ROW_FMT "%llu %llu %llu\n"
 
 void sw_lhist_print(const u64 *lin, unsigned int k, sw_emit_fn emit,
@@ -311,6 +314,8 @@ void sw_lhist_print(const u64 *lin, unsigned int k, sw_emit_fn emit,
  * @probe_len: its length
  * @calls:     the call count of the last title
  * @bits:      the sub-bucket bits of the last title
+ * @has_total: the last title carried the calls' total time (1.9)
+ * @total:     that total, in ns, when @has_total
  * @sum:       the current section's row counts added up (saturating)
  * @why:       after -EINVAL, what is wrong with the line
  * @sections:  sections seen (private)
@@ -322,6 +327,8 @@ struct sw_lhist_reader {
 	size_t probe_len;
 	u64 calls;
 	unsigned int bits;
+	bool has_total;
+	u64 total;
 	u64 sum;
 	const char *why;
 	unsigned int sections;

@@ -195,8 +195,8 @@ void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 
 /**
  * sw_lhist_section() - one probe's fine wall-time histogram section
- * (SW_LHIST_TITLE_FMT, then sw_lhist_print()'s rows), its calls and
- * buckets read in one pass over the CPUs.
+ * (SW_LHIST_TITLE_FMT, then sw_lhist_print()'s rows), its calls, total
+ * and buckets read in one pass over the CPUs.
  * @m:   seq_file
  * @p:   the probe, kept alive by the caller (the registry's lock)
  * @buf: scratch
@@ -209,7 +209,8 @@ void sw_lhist_section(struct seq_file *m, struct sw_probe *p,
 	rcu_read_lock();
 	sw_gen_read(rcu_dereference(p->aggs.gen), tm);
 	rcu_read_unlock();
-	seq_printf(m, SW_LHIST_TITLE_FMT, p->name, tm->st.count, tm->bits);
+	seq_printf(m, SW_LHIST_TITLE_FMT, p->name, tm->st.count, tm->bits,
+		   tm->st.sum);
 	sw_lhist_print(tm->lin, tm->bits, sw_seq_emit, m);
 }
 

@@ -36,9 +36,11 @@
  * 1.8: the lhists file: every probe's log-linear wall-time histogram,
  *      non-empty buckets with their bounds (SW_LHIST_TITLE_FMT,
  *      lib/stats.h); a file of its own, so the hists file is unchanged
+ * 1.9: the lhists titles go on with "; total <ns>", the calls' total time
+ *      read in the same pass as the buckets (a 1.8 reader refuses them)
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 8
+#define SW_STATS_FORMAT_MINOR 9
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"

@@ -842,7 +842,8 @@ static void test_lhist_round_trip(void **state)
 				buf_emit(&b, "\n");
 			/* A probe name may hold ": " and ", " itself. */
 			buf_emit(&b, SW_LHIST_TITLE_FMT, i ? "m:f, x" : "p",
-				 (unsigned long long)calls[i], k);
+				 (unsigned long long)calls[i], k,
+				 (unsigned long long)(1000 * i + 7));
 			sw_lhist_print(lin[i], k, buf_emit, &b);
 		}
 		assert_int_equal(lhist_read(b.text, back, 2, &r), 0);
@@ -850,6 +851,8 @@ static void test_lhist_round_trip(void **state)
 		assert_int_equal(r.probe_len, 6);
 		assert_memory_equal(r.probe, "m:f, x", 6);
 		assert_true(r.calls == 200);
+		assert_true(r.has_total);
+		assert_true(r.total == 1007);
 		for (i = 0; i < 2; i++)
 			assert_memory_equal(back[i], lin[i], nb * sizeof(u64));
 	}
@@ -868,12 +871,12 @@ static void expect_lbad(const char *text, int err, const char *why)
 static void test_lhist_reader_errors(void **state)
 {
 	static const char *const title =
-		"expected a title '<probe>: ns, <calls> calls, hist_bits <k>'";
+		"expected a title '<probe>: ns, <calls> calls, hist_bits <k>[; total <ns>]'";
 
 	(void)state;
 	expect_lbad("", -ENODATA, NULL);
 	expect_lbad("1024 1087 1\n", -EINVAL,
-		    "expected a title '<probe>: ns, <calls> calls, hist_bits <k>' first");
+		    "expected a title '<probe>: ns, <calls> calls, hist_bits <k>[; total <ns>]' first");
 	expect_lbad("p: ns, 1 calls\n", -EINVAL, title);
 	expect_lbad("p: ns, 1 calls, hist_bits 7\n", -EINVAL, title);
 	expect_lbad("p: cycles, 1 calls, hist_bits 4\n", -EINVAL, title);
@@ -897,6 +900,33 @@ static void test_lhist_reader_errors(void **state)
 		    "the bucket counts do not add up to the title's calls");
 	/* A probe without calls: a title alone. */
 	expect_lbad("p: ns, 0 calls, hist_bits 4\n", 0, NULL);
+	/* 1.9's total: a number, after the bits. */
+	expect_lbad("p: ns, 0 calls, hist_bits 4; total 0\n", 0, NULL);
+	expect_lbad("p: ns, 1 calls, hist_bits 4; total\n1024 1087 1\n",
+		    -EINVAL, title);
+	expect_lbad("p: ns, 1 calls, hist_bits 4; total 1x\n1024 1087 1\n",
+		    -EINVAL, title);
+	expect_lbad("p: ns, 1 calls; total 5, hist_bits 4\n1024 1087 1\n",
+		    -EINVAL, title);
+}
+
+/* A 1.8 title reads without a total; a ';' in a probe name is no total. */
+static void test_lhist_title_total(void **state)
+{
+	static u64 lin[2][2048];
+	struct sw_lhist_reader r;
+
+	(void)state;
+	assert_int_equal(lhist_read("a;b: ns, 1 calls, hist_bits 4\n1024 1087 1\n",
+				    lin, 2, &r), 0);
+	assert_false(r.has_total);
+	assert_int_equal(r.probe_len, 3);
+	assert_int_equal(lhist_read("a;b: ns, 1 calls, hist_bits 4; total 1050\n1024 1087 1\n",
+				    lin, 2, &r), 0);
+	assert_true(r.has_total);
+	assert_true(r.total == 1050);
+	assert_int_equal(r.probe_len, 3);
+	assert_memory_equal(r.probe, "a;b", 3);
 }
 
 int main(void)
@@ -927,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_hist_reader_errors),
 		cmocka_unit_test(test_lhist_round_trip),
 		cmocka_unit_test(test_lhist_reader_errors),
+		cmocka_unit_test(test_lhist_title_total),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -172,8 +172,7 @@ int sw_lhist_parse_each(const char *text, const char *what,
 		}
 		if (ret != SW_HIST_TITLE)
 			continue;
-		ret = lin_of(ctx, r.probe, r.probe_len, r.bits, &r.buckets,
-			     err);
+		ret = lin_of(ctx, &r, &r.buckets, err);
 		if (ret)
 			return ret;
 	}

@@ -99,14 +99,13 @@ int sw_hist_parse_each(const char *text, const char *what,
 		       sw_hist_set_of_fn set_of, void *ctx, struct sw_err *err);
 
 /*
- * Where the fine buckets of the lhists title naming probe @probe (@len
- * bytes) with @bits sub-bucket bits go: *@buckets (sw_lhist_nbuckets(@bits)
- * zeroed counts), or NULL to skip them.  Returns 0 or a negative errno
- * after saying why in @err.
+ * Where the fine buckets of the lhists title just read by @r (its probe,
+ * sub-bucket bits, calls and, from stats_format 1.9, total) go: *@buckets
+ * (sw_lhist_nbuckets(@r->bits) zeroed counts), or NULL to skip them.
+ * Returns 0 or a negative errno after saying why in @err.
  */
-typedef int (*sw_lhist_of_fn)(void *ctx, const char *probe, size_t len,
-			      unsigned int bits, uint64_t **buckets,
-			      struct sw_err *err);
+typedef int (*sw_lhist_of_fn)(void *ctx, const struct sw_lhist_reader *r,
+			      uint64_t **buckets, struct sw_err *err);
 
 /**
  * sw_lhist_parse_each() - parse the lhists file (stats_format 1.8): every

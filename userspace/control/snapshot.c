@@ -677,20 +677,21 @@ static void sw_row_from_hist(struct sw_snapshot *s, struct sw_probe_stat *p)
 }
 
 /* sw_load_lhists(): a title's probe, if selected, gets its buckets. */
-static int sw_lhists_of(void *ctx, const char *probe, size_t len,
-			unsigned int bits, uint64_t **buckets,
-			struct sw_err *err)
+static int sw_lhists_of(void *ctx, const struct sw_lhist_reader *r,
+			uint64_t **buckets, struct sw_err *err)
 {
-	struct sw_probe_stat *p = sw_title_probe(ctx, probe, len);
+	struct sw_probe_stat *p = sw_title_probe(ctx, r->probe, r->probe_len);
 
 	*buckets = NULL;
 	if (!p)
 		return 0;
 	free(p->lin);
-	p->lin = calloc(sw_lhist_nbuckets(bits), sizeof(*p->lin));
+	p->lin = calloc(sw_lhist_nbuckets(r->bits), sizeof(*p->lin));
 	if (!p->lin)
 		return sw_err_set(err, -ENOMEM, "out of memory");
-	p->lin_bits = bits;
+	p->lin_bits = r->bits;
+	p->lin_has_total = r->has_total;
+	p->lin_total = r->total;
 	*buckets = p->lin;
 	return 0;
 }

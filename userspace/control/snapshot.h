@@ -29,6 +29,8 @@
  *        (stats_format 1.8), sw_lhist_nbuckets(@lin_bits) counts; NULL
  *        when not read (an older module, or the probe is new)
  * @lin_bits: its sub-bucket bits
+ * @lin_has_total: the lhists title gave the calls' total time (1.9)
+ * @lin_total: that total in ns, read in the same pass as @lin
  */
 struct sw_probe_stat {
 	const char *name;
@@ -36,6 +38,8 @@ struct sw_probe_stat {
 	struct sw_hist_set *hist;
 	uint64_t *lin;
 	unsigned int lin_bits;
+	bool lin_has_total;
+	uint64_t lin_total;
 };
 
 /**

@@ -691,9 +691,10 @@ static uint64_t sw_prom_lin_calls(const struct sw_probe_stat *p)
 
 /*
  * calls_total.  On the log-linear bounds it is the calls the lhists file
- * held when read, as the histogram's _count and +Inf bucket are: the
- * row's calls come from another pass over the CPUs, and on one page a
- * counter and its histogram must agree.
+ * held when read, as the histogram's _count and +Inf bucket are (and,
+ * from stats_format 1.9, its _sum): the row's calls come from another
+ * pass over the CPUs, and on one page a counter and its histogram must
+ * agree.
  */
 static void sw_prom_calls(const struct sw_prom_ctx *x,
 			  const struct sw_snapshot *s,
@@ -820,6 +821,8 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 		const struct sw_probe_stat *p = &s->probe[i];
 		const struct sw_hist *h = o->hist ? sw_hist_find(p->hist, unit)
 						  : NULL;
+		/* the fine buckets' own pass gives the _sum too (1.9) */
+		bool lsum = ns && fine && p->lin && p->lin_has_total;
 		uint64_t cum = 0;
 
 		if (!h && (!ns || ccalls < 0))
@@ -843,14 +846,16 @@ static void sw_prom_hist(const struct sw_prom_ctx *x,
 inf:
 		sw_prom_sample(x, sample, p->name, "le", "+Inf",
 			       sw_u64_str(buf, cum));
-		if (csum >= 0) {
+		if (lsum || csum >= 0) {
+			uint64_t sum = lsum ? p->lin_total : p->val[csum];
+
 			snprintf(sample, sizeof(sample), "%s_sum", name);
 			sw_prom_sample(x, sample, p->name, NULL, NULL,
-				       ns ? sw_fmt_seconds(buf, p->val[csum]) :
-					    sw_u64_str(buf, p->val[csum]));
+				       ns ? sw_fmt_seconds(buf, sum) :
+					    sw_u64_str(buf, sum));
 		}
 		/* OpenMetrics: _count and _sum both or neither. */
-		if (csum < 0 && x->om)
+		if (!lsum && csum < 0 && x->om)
 			continue;
 		snprintf(sample, sizeof(sample), "%s_count", name);
 		sw_prom_sample(x, sample, p->name, NULL, NULL,

@@ -151,7 +151,7 @@ printf 'stopwatch %s\nstats_format 2.0\ncall_clock mono\n' "$swv" > "$tmp/fmt/ve
 fails "stats_format of another major refused" \
 	"stopwatch: $tmp/fmt/version says stats_format 2.0; this program reads 1.x: use a stopwatch program and stopwatch.ko of the same version" \
 	"$SW" stat --debugfs "$tmp/fmt"
-printf 'stopwatch %s\nstats_format 1.9\ncall_clock mono\n' "$swv" > "$tmp/fmt/version"
+printf 'stopwatch %s\nstats_format 1.99\ncall_clock mono\n' "$swv" > "$tmp/fmt/version"
 run "$SW" stat --debugfs "$tmp/fmt" --no-hist
 expect "stats_format of a newer minor read" 0 "vfs_write"
 run "$SW" stat --debugfs "$B" --probe vfs_read

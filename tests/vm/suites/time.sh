@@ -323,6 +323,7 @@ DEMO="--probe $SW_DEMO_PROBES"
 BUSY=$!
 sleep 0.2
 for i in 1 2 3; do
+	cat "$D/lhists" >"$TMP/snap$i.lhists"
 	"$SW" stat --raw $DEMO >"$TMP/snap$i.txt" 2>>"$TMP/snap.err"
 	"$SW" stat $DEMO --json >"$TMP/snap$i.json" 2>>"$TMP/snap.err"
 	"$SW" stat $DEMO --prometheus >"$TMP/snap$i.prom" 2>>"$TMP/snap.err"
@@ -368,6 +369,31 @@ done
 is "snapshot: 3 x (table, JSON, Prometheus) x 4 demo probes read" "$rows" 36 ||
 	head -n 20 "$TMP/snap.err" "$TMP/snap1.txt" | sed 's/^/# /'
 is "snapshot: each histogram total equals its row's calls" "${bad:-none}" none
+# The lhists title's total is of the calls its buckets hold (one pass):
+# between the sums of their buckets' low and high bounds.  And so is the
+# Prometheus _sum of the fine buckets: between the sums of each bucket's
+# count times its lower and upper le (seconds, printed to the ns).
+bad=""; rows=0
+for i in 1 2 3; do
+	rows=$((rows + $(grep -c '; total [0-9]*$' "$TMP/snap$i.lhists")))
+	bad="$bad$(awk '
+	     function end() { if (p != "" && (lo > t || hi < t)) printf " %s:%.0f<=%.0f<=%.0f", p, lo, t, hi }
+	     /^[^0-9]/ && / calls, hist_bits / { end(); p = $1; t = $NF; lo = hi = 0; next }
+	     NF == 3 { lo += $1 * $3; hi += $2 * $3 }
+	     END { end() }' "$TMP/snap$i.lhists")"
+	bad="$bad$(awk '
+	     /^stopwatch_duration_seconds_bucket\{/ {
+		split($1, a, "\""); p = a[2]; le = a[4]
+		if (le == "+Inf") le = prev[p]
+		d = $2 - cum[p]; lo[p] += d * prev[p]; hi[p] += d * le
+		cum[p] = $2; prev[p] = le }
+	     /^stopwatch_duration_seconds_sum\{/ { split($1, a, "\""); sum[a[2]] = $2 }
+	     END { for (p in sum) if (sum[p] < lo[p] - 1e-6 || sum[p] > hi[p] + 1e-6)
+		printf " prom:%s:%g<=%g<=%g", p, lo[p], sum[p], hi[p] }' "$TMP/snap$i.prom")"
+done
+cmp_ge "snapshot: lhists titles carry the total (stats_format 1.9)" "$rows" 12
+is "snapshot: each fine histogram's total and _sum within its buckets' bounds" \
+	"${bad:-none}" none
 cmp_ge "snapshot: vfs_read counted while the workload ran" \
 	"$(awk '$1 == "vfs_read" { print $2 }' "$TMP/snap.table")" 1
 for f in $(echo "$SW_DEMO_PROBES" | tr , ' '); do
