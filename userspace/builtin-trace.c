@@ -60,7 +60,8 @@ static const struct sw_cmd_doc sw_trace_doc = {
 	.usage = "stopwatch trace [OPTIONS] PATTERN... [-- COMMAND [ARGS]]",
 	.about =
 		"Record every call of the functions matching the patterns and print one\n"
-		"line per call in the order the calls returned: the process and thread,\n"
+		"line per call as the calls return, in the order they returned (within\n"
+		"about 300 ms; the rest at the end or ^C): the process and thread,\n"
 		"the CPU it began and ended on, when it began, how long it took, the\n"
 		"function, and with --ret its return value.  The CPUs' streams are merged\n"
 		"by time; a thread's calls stay in their order across migrations.\n"
