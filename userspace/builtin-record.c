@@ -416,6 +416,8 @@ struct sw_record {
 	uint64_t deadline;
 	char *state;
 	char *counters;
+	/* no file: the records handed to it (stopwatch trace) */
+	const struct sw_record_live *live;
 };
 
 /*
@@ -515,6 +517,20 @@ static int sw_record_meta(struct sw_record *r, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* The META section's text, malloc()ed into @meta (or NULL), @len bytes. */
+static int sw_record_meta_text(struct sw_record *r, char **meta, size_t *len)
+{
+	FILE *f = open_memstream(meta, len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = sw_record_meta(r, f);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	return ret;
+}
+
 /* Name of the next rotated file in the --daemon directory. */
 static char *sw_rotated_name(const char *dir, unsigned int seq)
 {
@@ -578,7 +594,6 @@ static int sw_record_open_file(struct sw_record *r, const void *state,
 	struct sw_err err = { "" };
 	char *meta = NULL;
 	size_t mlen = 0;
-	FILE *f;
 	int ret;
 
 	free(r->path);
@@ -596,12 +611,7 @@ static int sw_record_open_file(struct sw_record *r, const void *state,
 	r->rec.file_samples = 0;
 	r->file_start_mono = sw_now_ns(CLOCK_MONOTONIC);
 	r->file_start_real = sw_now_ns(CLOCK_REALTIME);
-	f = open_memstream(&meta, &mlen);
-	if (!f)
-		return -ENOMEM;
-	ret = sw_record_meta(r, f);
-	if (fclose(f) && !ret)
-		ret = -ENOMEM;
+	ret = sw_record_meta_text(r, &meta, &mlen);
 	if (!ret)
 		ret = swd_write_section(&r->w, SWD_SEC_META, 0, meta, mlen,
 					false);
@@ -893,6 +903,23 @@ static int sw_record_unwind_open(struct sw_record *r)
 	return 0;
 }
 
+/* Live: the records go to r->live, the file's META to its start(). */
+static int sw_record_live_start(struct sw_record *r)
+{
+	char *meta = NULL;
+	size_t mlen = 0;
+	int ret;
+
+	r->rec.on_rec = r->live->on_rec;
+	r->rec.on_rec_arg = r->live->arg;
+	r->file_start_real = sw_now_ns(CLOCK_REALTIME);
+	ret = sw_record_meta_text(r, &meta, &mlen);
+	if (!ret)
+		ret = r->live->start(r->live->arg, meta, mlen, &r->rec);
+	free(meta);
+	return ret;
+}
+
 /*
  * Forks the workload (held back until the sampler runs), starts the
  * sampler, opens its relay files and the output, then lets the workload go.
@@ -943,7 +970,7 @@ static int sw_record_start(struct sw_record *r)
 		r->state = strdup("");
 	r->sampler_text = r->state;
 	r->start_ns = sw_now_ns(CLOCK_MONOTONIC);
-	ret = sw_record_open_file(r, NULL, 0);
+	ret = r->live ? sw_record_live_start(r) : sw_record_open_file(r, NULL, 0);
 	if (ret)
 		return ret;
 	if (a->duration)
@@ -983,11 +1010,20 @@ static int sw_record_loop(struct sw_record *r)
 	int ret;
 
 	while (!sw_stop_sig) {
+		uint64_t before = sw_now_ns(CLOCK_MONOTONIC);
+
 		n = sw_recorder_drain(&r->rec, 100);
+		if (n < 0 && r->live)
+			return (int)n;
 		if (n < 0) {
 			fprintf(stderr, "stopwatch record: write error on %s: %s\n",
 				r->path, strerror((int)-n));
 			return (int)n;
+		}
+		if (r->live) {
+			ret = r->live->drained(r->live->arg, before);
+			if (ret)
+				return ret;
 		}
 		if (sw_record_done(r))
 			break;
@@ -1079,8 +1115,11 @@ static int sw_record_finish(struct sw_record *r)
 		free(r->counters);
 		r->counters = NULL;
 	}
-	ret = sw_record_close_file(r, r->counters, false) ?: ret;
-	if (!r->a->quiet)
+	if (r->live)
+		ret = r->live->end(r->live->arg, r->counters) ?: ret;
+	else
+		ret = sw_record_close_file(r, r->counters, false) ?: ret;
+	if (!r->a->quiet && !r->live)
 		sw_record_summary(r, r->counters);
 	if (!r->a->quiet && r->unw.fd >= 0)
 		sw_record_unwind_summary(&r->unw);
@@ -1121,9 +1160,15 @@ static void sw_record_cleanup(struct sw_record *r)
 
 int cmd_record(int argc, char **argv)
 {
+	return sw_record_live(argc, argv, NULL);
+}
+
+int sw_record_live(int argc, char **argv, const struct sw_record_live *live)
+{
 	struct sw_record_args a = { 0 };
 	struct sw_record r = { .a = &a, .unw = { .fd = -1 }, .argc = argc,
-			       .argv = argv, .go_fd = -1, .err_fd = -1 };
+			       .argv = argv, .go_fd = -1, .err_fd = -1,
+			       .live = live };
 	int ret;
 
 	ret = sw_record_parse_args(argc, argv, &a);

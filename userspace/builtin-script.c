@@ -605,17 +605,15 @@ static void sw_script_losses(struct sw_script *sc, const char *cmd)
 			cmd, l->call_full, l->call_nested, sc->calls);
 }
 
-int sw_script_print(const char *input, const struct sw_script_opts *o,
-		    const char *cmd)
+/* The options' parts: the CPU list, the --by keys. */
+static int sw_script_setup(struct sw_script *sc, struct sw_bykey *by,
+			   const char *cmd)
 {
-	struct sw_session_opts so = { 0 };
-	struct sw_script sc = { .o = o, .out = stdout };
+	const struct sw_script_opts *o = sc->o;
 	struct sw_err err = { "" };
-	struct sw_bykey by;
-	char *ids;
 	int ret;
 
-	if (o->cpus && !sw_parse_cpus(o->cpus, sc.cpus)) {
+	if (o->cpus && !sw_parse_cpus(o->cpus, sc->cpus)) {
 		fprintf(stderr, "stopwatch %s: invalid --cpu '%s': expected a CPU list (0-3,6), each below %d\n",
 			cmd, o->cpus, SW_FILTER_CPUS);
 		return -EINVAL;
@@ -628,9 +626,63 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 			fprintf(stderr, "stopwatch %s: %s\n", cmd, err.msg);
 			return ret;
 		}
-		sc.by = &by;
-		sw_bykey_init(&by, &sp);
+		sc->by = by;
+		sw_bykey_init(by, &sp);
 	}
+	return 0;
+}
+
+/* The names of the traced probes' and spans' ids, from META. */
+static void sw_script_names(struct sw_script *sc)
+{
+	char *ids;
+
+	ids = sw_session_meta(sc->s, "trace_ids");
+	sw_call_names_parse(&sc->names, ids);
+	free(ids);
+	ids = sw_session_meta(sc->s, "trace_span_ids");
+	sw_call_names_parse_spans(&sc->names, ids);
+	free(ids);
+}
+
+static void sw_script_free(struct sw_script *sc)
+{
+	sw_call_names_free(&sc->names);
+	free(sc->held);
+	if (sc->by)
+		sw_bykey_free(sc->by);
+	sw_session_close(sc->s);
+}
+
+/* After the replay (@ret its result): --graph, --by, errors, losses. */
+static int sw_script_finish(struct sw_script *sc, int ret, const char *cmd)
+{
+	if (!ret && sc->o->graph)
+		ret = sw_script_graph(sc);
+	if (!ret && sc->by)
+		ret = sw_script_by_print(sc);
+	if (ret && sc->by_err.msg[0])
+		fprintf(stderr, "stopwatch %s: %s\n", cmd, sc->by_err.msg);
+	else if (ret)
+		fprintf(stderr, "stopwatch %s: %s\n", cmd, strerror(-ret));
+	if (!sc->o->quiet)
+		sw_script_losses(sc, cmd);
+	sw_script_free(sc);
+	return ret;
+}
+
+int sw_script_print(const char *input, const struct sw_script_opts *o,
+		    const char *cmd)
+{
+	struct sw_session_opts so = { 0 };
+	struct sw_script sc = { .o = o, .out = stdout };
+	struct sw_err err = { "" };
+	struct sw_bykey by;
+	int ret;
+
+	ret = sw_script_setup(&sc, &by, cmd);
+	if (ret)
+		return ret;
 	so.debuginfo_path = o->debuginfo_path;
 	so.all_pids = o->all_pids;
 	so.no_src = true;
@@ -638,31 +690,97 @@ int sw_script_print(const char *input, const struct sw_script_opts *o,
 	ret = sw_session_open(input, &so, &sc.s, &err);
 	if (ret) {
 		fprintf(stderr, "stopwatch %s: %s\n", cmd, err.msg);
+		if (sc.by)
+			sw_bykey_free(sc.by);
 		return ret;
 	}
-	ids = sw_session_meta(sc.s, "trace_ids");
-	sw_call_names_parse(&sc.names, ids);
-	free(ids);
-	ids = sw_session_meta(sc.s, "trace_span_ids");
-	sw_call_names_parse_spans(&sc.names, ids);
-	free(ids);
+	sw_script_names(&sc);
 	ret = sw_session_replay(sc.s, sw_script_rec, &sc);
-	if (!ret && o->graph)
-		ret = sw_script_graph(&sc);
-	if (!ret && sc.by)
-		ret = sw_script_by_print(&sc);
-	if (ret && sc.by_err.msg[0])
-		fprintf(stderr, "stopwatch %s: %s\n", cmd, sc.by_err.msg);
-	else if (ret)
-		fprintf(stderr, "stopwatch %s: %s\n", cmd, strerror(-ret));
-	if (!o->quiet)
-		sw_script_losses(&sc, cmd);
-	sw_call_names_free(&sc.names);
-	free(sc.held);
-	if (sc.by)
-		sw_bykey_free(sc.by);
-	sw_session_close(sc.s);
+	return sw_script_finish(&sc, ret, cmd);
+}
+
+/* ---- live: printing while recording (stopwatch trace) -------------------- */
+
+struct sw_script_live {
+	struct sw_script sc;
+	struct sw_bykey by;
+	const char *cmd;
+};
+
+int sw_script_live_open(const struct sw_script_opts *o, const char *cmd,
+			const char *meta, size_t len,
+			struct sw_script_live **out)
+{
+	struct sw_script_live *l = calloc(1, sizeof(*l));
+	struct sw_err err = { "" };
+	int ret;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	l->sc.o = o;
+	l->sc.out = stdout;
+	l->cmd = cmd;
+	ret = sw_script_setup(&l->sc, &l->by, cmd);
+	if (!ret)
+		ret = sw_session_live_open(meta, len, o->all_pids,
+					   sw_script_rec, &l->sc, &l->sc.s,
+					   &err);
+	if (ret) {
+		if (err.msg[0])
+			fprintf(stderr, "stopwatch %s: %s\n", cmd, err.msg);
+		if (l->sc.by)
+			sw_bykey_free(l->sc.by);
+		free(l);
+		return ret;
+	}
+	sw_script_names(&l->sc);
+	*out = l;
+	return 0;
+}
+
+int sw_script_live_cpu(struct sw_script_live *l, uint32_t cpu)
+{
+	return sw_session_live_cpu(l->sc.s, cpu);
+}
+
+int sw_script_live_add(struct sw_script_live *l,
+		       const struct sw_rec_header *h, uint32_t cpu)
+{
+	struct sw_err err = { "" };
+	int ret = sw_session_live_add(l->sc.s, h, cpu, &err);
+
+	if (ret)
+		fprintf(stderr, "stopwatch %s: %s\n", l->cmd, err.msg);
 	return ret;
+}
+
+int sw_script_live_flush(struct sw_script_live *l, uint64_t horizon)
+{
+	int ret = sw_session_live_flush(l->sc.s, horizon);
+
+	if (fflush(l->sc.out) && !ret)
+		ret = -EIO;
+	if (ret)
+		fprintf(stderr, "stopwatch %s: %s\n", l->cmd, strerror(-ret));
+	return ret;
+}
+
+int sw_script_live_end(struct sw_script_live *l, const char *counters)
+{
+	int ret = sw_session_live_end(l->sc.s, counters);
+
+	ret = sw_script_finish(&l->sc, ret, l->cmd);
+	free(l);
+	return ret;
+}
+
+void sw_script_live_free(struct sw_script_live *l)
+{
+	if (!l)
+		return;
+	sw_script_free(&l->sc);
+	free(l);
 }
 
 /* --perfetto and --chrome: the timelines, output/timeline.c. */

@@ -4,9 +4,13 @@
  * functions matching the patterns, one line per call, in time order.
  *
  * The probes are added with trace=on (their calls written into the
- * sampler's streams, core/trace.c), a recording is made with no sampling
- * ("stopwatch record -e none"), the probes are removed, and the recording
- * is printed by "stopwatch script"'s printer (or kept with -o).
+ * sampler's streams, core/trace.c) and a recording is made with no
+ * sampling ("stopwatch record -e none").  Its records are printed as they
+ * are drained, by "stopwatch script"'s printer fed live: merged by time up
+ * to a watermark (each CPU's stream read past a record's time, or the
+ * record older than SW_TRACE_LATE_NS when the drain began), so a call's
+ * line comes within a drain period and that bound of its return.  With
+ * -o the recording is kept in a file instead.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +30,15 @@
 #include "control/target.h"
 #include "control/upoint.h"
 #include "output/cost.h"
+#include "record/recorder.h"
+
+/*
+ * How late after its time a record can still be read from its CPU's
+ * relay file: the staging ring is drained into relay at the CPU's next
+ * tick.  Records older than this when a drain begins are printed even if
+ * an idle CPU's stream has not been read past them.
+ */
+#define SW_TRACE_LATE_NS (200 * 1000 * 1000ULL)
 
 struct sw_trace_args {
 	struct sw_target t;
@@ -47,7 +60,8 @@ static const struct sw_cmd_doc sw_trace_doc = {
 	.usage = "stopwatch trace [OPTIONS] PATTERN... [-- COMMAND [ARGS]]",
 	.about =
 		"Record every call of the functions matching the patterns and print one\n"
-		"line per call in the order the calls returned: the process and thread,\n"
+		"line per call as the calls return, in the order they returned (within\n"
+		"about 300 ms; the rest at the end or ^C): the process and thread,\n"
 		"the CPU it began and ended on, when it began, how long it took, the\n"
 		"function, and with --ret its return value.  The CPUs' streams are merged\n"
 		"by time; a thread's calls stay in their order across migrations.\n"
@@ -115,9 +129,12 @@ static int sw_trace_parse_args(int argc, char **argv, struct sw_trace_args *a)
 	return 0;
 }
 
-/* "stopwatch record -e none ..." for @a, into @file. */
+/*
+ * "stopwatch record -e none ..." for @a: into @file, or with no file, the
+ * records handed to @live.
+ */
 static int sw_trace_record(struct sw_trace_args *a, const char *dir,
-			   const char *file)
+			   const char *file, const struct sw_record_live *live)
 {
 	char *argv[64], pid[24];
 	int n = 0, i;
@@ -126,8 +143,10 @@ static int sw_trace_record(struct sw_trace_args *a, const char *dir,
 	argv[n++] = "-e";
 	argv[n++] = "none";
 	argv[n++] = "-q";
-	argv[n++] = "-o";
-	argv[n++] = (char *)file;
+	if (file) {
+		argv[n++] = "-o";
+		argv[n++] = (char *)file;
+	}
 	argv[n++] = "--debugfs";
 	argv[n++] = (char *)dir;
 	if (a->cmd && *a->cmd) {
@@ -142,7 +161,51 @@ static int sw_trace_record(struct sw_trace_args *a, const char *dir,
 		argv[n++] = "-a";
 	}
 	argv[n] = NULL;
-	return cmd_record(n, argv);
+	return live ? sw_record_live(n, argv, live) : cmd_record(n, argv);
+}
+
+/* The printer fed while recording. */
+struct sw_trace_live {
+	const struct sw_script_opts *so;
+	struct sw_script_live *p;
+};
+
+static int sw_trace_live_start(void *arg, const char *meta, size_t len,
+			       const struct sw_recorder *rec)
+{
+	struct sw_trace_live *t = arg;
+	size_t i;
+	int ret;
+
+	ret = sw_script_live_open(t->so, "trace", meta, len, &t->p);
+	for (i = 0; !ret && i < rec->ncpu; i++)
+		ret = sw_script_live_cpu(t->p, rec->cpu[i].cpu);
+	return ret;
+}
+
+static int sw_trace_live_rec(void *arg, const struct sw_rec_header *h,
+			     uint32_t cpu)
+{
+	struct sw_trace_live *t = arg;
+
+	return sw_script_live_add(t->p, h, cpu);
+}
+
+static int sw_trace_live_drained(void *arg, uint64_t before_ns)
+{
+	struct sw_trace_live *t = arg;
+
+	return sw_script_live_flush(t->p, before_ns > SW_TRACE_LATE_NS ?
+					  before_ns - SW_TRACE_LATE_NS : 0);
+}
+
+static int sw_trace_live_end(void *arg, const char *counters)
+{
+	struct sw_trace_live *t = arg;
+	int ret = sw_script_live_end(t->p, counters);
+
+	t->p = NULL;
+	return ret;
 }
 
 /* --spans with no PATTERN: some span must be traced. */
@@ -176,10 +239,15 @@ int cmd_trace(int argc, char **argv)
 	struct sw_script_opts so = { 0 };
 	struct sw_err err = { "" };
 	char *dir = NULL, *opts = NULL, *all = NULL, *line = NULL;
-	char tag[32], tmp[64] = "";
-	const char *file;
+	struct sw_trace_live tl = { .so = &so };
+	const struct sw_record_live live = {
+		.start = sw_trace_live_start, .on_rec = sw_trace_live_rec,
+		.drained = sw_trace_live_drained, .end = sw_trace_live_end,
+		.arg = &tl,
+	};
+	char tag[32];
 	bool loaded = false, added = false;
-	int ret, fd;
+	int ret;
 
 	ret = sw_trace_parse_args(argc, argv, &a);
 	if (ret)
@@ -241,49 +309,27 @@ find:
 	added = true;
 
 record:
-	file = a.output;
-	if (!file) {
-		snprintf(tmp, sizeof(tmp), "/tmp/stopwatch-trace-XXXXXX");
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			ret = -errno;
-			fprintf(stderr, "stopwatch trace: cannot create a temporary file: %s\n",
-				strerror(errno));
-			tmp[0] = '\0';
-			goto cleanup;
-		}
-		close(fd);
-		file = tmp;
-	}
+	so.json = a.json;
+	so.graph = a.graph;
+	so.calls_only = true;
+	so.min_ns = a.t.min_ns;
+	/* again here: the spans' records pass no probe's filters */
+	so.pid = a.t.pid;
+	so.tid = a.t.tid;
+	so.comm = a.t.comm;
+	so.cpus = a.t.cpus;
+	so.all_pids = !(a.cmd && *a.cmd);
 	/* What stopwatch costs meanwhile: unknown (not said) without it. */
 	if (sw_overhead_read(dir, &cost[0], NULL))
 		cost[0].have = false;
-	ret = sw_trace_record(&a, dir, file);
+	ret = sw_trace_record(&a, dir, a.output, a.output ? NULL : &live);
+	sw_script_live_free(tl.p);
+	if (!ret && !a.output && fflush(stdout))
+		ret = -EIO;
 	if (ret)
 		goto cleanup;
 	if (sw_overhead_read(dir, &cost[1], NULL))
 		cost[1].have = false;
-	if (added) {
-		free(line);
-		line = sw_ctl_build('-', e.name, e.n, tag, NULL);
-		if (line && !sw_ctl_write(dir, "probes", line, &err))
-			added = false;
-	}
-	if (!a.output) {
-		so.json = a.json;
-		so.graph = a.graph;
-		so.calls_only = true;
-		so.min_ns = a.t.min_ns;
-		/* again here: the spans' records pass no probe's filters */
-		so.pid = a.t.pid;
-		so.tid = a.t.tid;
-		so.comm = a.t.comm;
-		so.cpus = a.t.cpus;
-		so.all_pids = !(a.cmd && *a.cmd);
-		ret = sw_script_print(file, &so, "trace");
-		if (fflush(stdout) && !ret)
-			ret = -EIO;
-	}
 	/* The report's last line; beside a JSON or a file, on stderr. */
 	if (!ret)
 		sw_cost_fprint(a.output || a.json ? stderr : stdout, &cost[0],
@@ -296,8 +342,6 @@ cleanup:
 			fprintf(stderr, "stopwatch trace: could not remove the probes tagged %s: %s\n",
 				tag, err.msg);
 	}
-	if (tmp[0])
-		unlink(tmp);
 	free(line);
 	free(all);
 	free(opts);

@@ -188,6 +188,12 @@ static int sw_recorder_chunk(struct sw_recorder *r, struct sw_rec_cpu *c,
 		if (h->size > n - off)
 			break;
 		sw_recorder_note(r, c, h);
+		if (r->on_rec) {
+			int ret = r->on_rec(r->on_rec_arg, h, c->cpu);
+
+			if (ret)
+				return ret;
+		}
 		off += h->size;
 	}
 	if (off && r->w) {

@@ -60,6 +60,9 @@ struct sw_rec_cpu {
  *              throttled, sideband)
  * @dropped:    bytes dropped as unparsable
  * @unw:        loads unwind tables for the mappings seen, or NULL
+ * @on_rec:     called with each whole record drained and its CPU, or
+ *              NULL; a nonzero return ends the drain and is returned
+ * @on_rec_arg: its argument
  */
 struct sw_recorder {
 	char *dir;
@@ -77,6 +80,8 @@ struct sw_recorder {
 	uint64_t lost[5];
 	uint64_t dropped;
 	struct sw_unw_loader *unw;
+	int (*on_rec)(void *arg, const struct sw_rec_header *h, uint32_t cpu);
+	void *on_rec_arg;
 };
 
 /**
@@ -89,7 +94,8 @@ void sw_recorder_close(struct sw_recorder *r);
 
 /**
  * sw_recorder_drain() - wait up to @timeout_ms for data, then read every
- * relay file until it is empty, appending whole records to r->w.
+ * relay file until it is empty, appending whole records to r->w (when
+ * set) and handing each to r->on_rec (when set).
  *
  * Return: bytes of records read (0: nothing), or a negative errno (a write
  * error on the output).

@@ -138,6 +138,120 @@ out:
 	free(buf);
 }
 
+/* What sw_index_one() found a record to be. */
+enum sw_index_kind {
+	SW_IDX_DONE,	/* taken in (settings, losses) or skipped */
+	SW_IDX_SYNTH,	/* state at start: applied before the streams */
+	SW_IDX_STREAM,	/* a record of its CPU's stream */
+};
+
+/*
+ * Looks at one record of CPU @cpu's stream (@state: of a STATE section):
+ * keeps the settings, the losses and the END records.
+ * Return: an enum sw_index_kind, or a negative errno (@err set).
+ */
+static int sw_index_one(struct sw_session *s, const struct sw_rec_header *h,
+			uint32_t cpu, bool state, struct sw_end_seen **ends,
+			size_t *nends, struct sw_losses *lostrec,
+			struct sw_err *err)
+{
+	if (h->type < SW_REC_TYPE_MAX && h->size < sw_rec_min[h->type]) {
+		s->bad_records++;
+		return SW_IDX_DONE;
+	}
+	switch (h->type) {
+	case SW_REC_STREAM: {
+		const struct sw_rec_stream *st = (const void *)h;
+
+		if (st->magic != SW_ABI_MAGIC)
+			return sw_err_set(err, -EPROTO,
+					  "%s: the records of CPU %u were written on a machine of another byte order",
+					  s->path, cpu);
+		if (st->major != SW_ABI_MAJOR)
+			return sw_err_set(err, -EPROTO,
+					  "%s: the sampler wrote record format %u.%u; this stopwatch reads %u.x (rebuild one of them)",
+					  s->path, st->major, st->minor,
+					  SW_ABI_MAJOR);
+		if (!s->have_stream) {
+			s->stream = *st;
+			s->have_stream = true;
+		}
+		return SW_IDX_DONE;
+	}
+	case SW_REC_KERNEL:
+		if (!s->kernel.h.type)
+			memcpy(&s->kernel, h, sizeof(s->kernel));
+		return SW_IDX_DONE;
+	case SW_REC_LOST: {
+		struct sw_rec_lost lb, *l = &lb;
+
+		sw_copy_rec(&lb, sizeof(lb), h);
+		lostrec->call_full += l->call_full;
+		lostrec->call_nested += l->call_nested;
+		lostrec->full += l->full;
+		lostrec->nested += l->nested;
+		lostrec->stack += l->stack;
+		lostrec->throttled += l->throttled;
+		lostrec->sideband += l->sideband;
+		return SW_IDX_DONE;
+	}
+	case SW_REC_END: {
+		struct sw_end_seen *e = NULL;
+		size_t k;
+
+		/* A CPU that went offline and came back ends its stream
+		 * more than once; END counters are cumulative over the
+		 * session: its last END holds its totals. */
+		for (k = 0; k < *nends; k++)
+			if ((*ends)[k].cpu == cpu)
+				e = &(*ends)[k];
+		if (e) {
+			if (h->time >= e->end.h.time)
+				sw_copy_rec(&e->end, sizeof(e->end), h);
+			return SW_IDX_DONE;
+		}
+		e = realloc(*ends, (*nends + 1) * sizeof(*e));
+		if (!e)
+			return sw_err_set(err, -ENOMEM, "out of memory");
+		*ends = e;
+		e[*nends].cpu = cpu;
+		sw_copy_rec(&e[*nends].end, sizeof(e->end), h);
+		(*nends)++;
+		return SW_IDX_DONE;
+	}
+	case SW_REC_SAMPLE:
+		if (!sw_sample_frames((const void *)h)) {
+			s->bad_records++;
+			return SW_IDX_DONE;
+		}
+		s->nsamples++;
+		break;
+	case SW_REC_CALL:
+		if (h->size < sizeof(struct sw_rec_call) +
+				      8 * sw_call_nwords(h->flags)) {
+			s->bad_records++;
+			return SW_IDX_DONE;
+		}
+		s->ncalls++;
+		break;
+	case SW_REC_COMM:
+	case SW_REC_FORK:
+	case SW_REC_EXIT:
+	case SW_REC_MMAP:
+	case SW_REC_MODULE:
+		if (state || h->flags & SW_REC_F_SYNTH)
+			return SW_IDX_SYNTH;
+		break;
+	default:
+		return SW_IDX_DONE;	/* a later minor's type: skip */
+	}
+	if (state) {
+		s->bad_records++;
+		return SW_IDX_DONE;
+	}
+	return SW_IDX_STREAM;
+}
+
 /* Walks one section's records into the per-CPU lists. */
 static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 			    struct sw_end_seen **ends, size_t *nends,
@@ -157,109 +271,16 @@ static int sw_index_records(struct sw_session *s, const struct swd_section *sec,
 		const struct sw_rec_header *h = (const void *)p;
 
 		p += h->size;
-		if (h->type < SW_REC_TYPE_MAX && h->size < sw_rec_min[h->type]) {
-			s->bad_records++;
-			continue;
-		}
-		switch (h->type) {
-		case SW_REC_STREAM: {
-			const struct sw_rec_stream *st = (const void *)h;
-
-			if (st->magic != SW_ABI_MAGIC)
-				return sw_err_set(err, -EPROTO,
-						  "%s: the records of CPU %u were written on a machine of another byte order",
-						  s->file->path, sec->arg);
-			if (st->major != SW_ABI_MAJOR)
-				return sw_err_set(err, -EPROTO,
-						  "%s: the sampler wrote record format %u.%u; this stopwatch reads %u.x (rebuild one of them)",
-						  s->file->path, st->major,
-						  st->minor, SW_ABI_MAJOR);
-			if (!s->have_stream) {
-				s->stream = *st;
-				s->have_stream = true;
-			}
-			continue;
-		}
-		case SW_REC_KERNEL:
-			if (!s->kernel.h.type)
-				memcpy(&s->kernel, h, sizeof(s->kernel));
-			continue;
-		case SW_REC_LOST: {
-			struct sw_rec_lost lb, *l = &lb;
-
-			sw_copy_rec(&lb, sizeof(lb), h);
-			lostrec->call_full += l->call_full;
-			lostrec->call_nested += l->call_nested;
-			lostrec->full += l->full;
-			lostrec->nested += l->nested;
-			lostrec->stack += l->stack;
-			lostrec->throttled += l->throttled;
-			lostrec->sideband += l->sideband;
-			continue;
-		}
-		case SW_REC_END: {
-			struct sw_end_seen *e = NULL;
-			size_t k;
-
-			/* A CPU that went offline and came back ends its
-			 * stream more than once; END counters are cumulative
-			 * over the session: its last END holds its totals. */
-			for (k = 0; k < *nends; k++)
-				if ((*ends)[k].cpu == sec->arg)
-					e = &(*ends)[k];
-			if (e) {
-				if (h->time >= e->end.h.time)
-					sw_copy_rec(&e->end, sizeof(e->end), h);
-				continue;
-			}
-			e = realloc(*ends, (*nends + 1) * sizeof(*e));
-			if (!e)
-				return sw_err_set(err, -ENOMEM, "out of memory");
-			*ends = e;
-			e[*nends].cpu = sec->arg;
-			sw_copy_rec(&e[*nends].end, sizeof(e->end), h);
-			(*nends)++;
-			continue;
-		}
-		case SW_REC_SAMPLE:
-			if (!sw_sample_frames((const void *)h)) {
-				s->bad_records++;
-				continue;
-			}
-			s->nsamples++;
-			break;
-		case SW_REC_CALL:
-			if (h->size < sizeof(struct sw_rec_call) +
-					      8 * sw_call_nwords(h->flags)) {
-				s->bad_records++;
-				continue;
-			}
-			s->ncalls++;
-			break;
-		case SW_REC_COMM:
-		case SW_REC_FORK:
-		case SW_REC_EXIT:
-		case SW_REC_MMAP:
-		case SW_REC_MODULE:
-			if (state || h->flags & SW_REC_F_SYNTH) {
-				ret = sw_push(&s->synth, &s->nsynth,
-					      &s->synthcap, h);
-				if (ret)
-					return sw_err_set(err, ret,
-							  "out of memory");
-				continue;
-			}
-			break;
-		default:
-			continue;	/* a later minor's type: skip */
-		}
-		if (!c) {
-			s->bad_records++;
-			continue;
-		}
-		ret = sw_push(&c->rec, &c->n, &c->cap, h);
-		if (ret)
+		ret = sw_index_one(s, h, sec->arg, state, ends, nends, lostrec,
+				   err);
+		if (ret == SW_IDX_SYNTH)
+			ret = sw_push(&s->synth, &s->nsynth, &s->synthcap, h);
+		else if (ret == SW_IDX_STREAM)
+			ret = sw_push(&c->rec, &c->n, &c->cap, h);
+		if (ret == -ENOMEM)
 			return sw_err_set(err, ret, "out of memory");
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -337,6 +358,72 @@ static unsigned int sw_session_build_id(void *arg, const char *path,
 	return 0;
 }
 
+/*
+ * Losses: END records per CPU are exact; else the final counters of the
+ * sampler file (@cnt, or NULL); else what the LOST records said.
+ */
+static void sw_session_losses(struct sw_session *s,
+			      const struct sw_end_seen *ends, size_t nends,
+			      const struct sw_losses *lostrec,
+			      const struct sw_losses *cnt)
+{
+	size_t i, j;
+
+	s->lost.ncpus = (unsigned int)s->ncpus;
+	for (i = 0; i < s->ncpus; i++) {
+		bool found = false;
+
+		for (j = 0; j < nends; j++)
+			if (ends[j].cpu == s->cpus[i].cpu)
+				found = true;
+		if (!found)
+			s->lost.cpus_no_end++;
+	}
+	if (nends && !s->lost.cpus_no_end) {
+		for (j = 0; j < nends; j++) {
+			const struct sw_rec_end *e = &ends[j].end;
+
+			s->lost.taken += e->taken;
+			s->lost.written += e->written;
+			s->lost.full += e->lost_full;
+			s->lost.nested += e->lost_nested;
+			s->lost.stack += e->lost_stack;
+			s->lost.throttled += e->lost_throttled;
+			s->lost.sideband += e->sideband_lost;
+			s->lost.call_taken += e->call_taken;
+			s->lost.call_written += e->call_written;
+			s->lost.call_full += e->call_lost_full;
+			s->lost.call_nested += e->call_lost_nested;
+		}
+		s->lost.counted = true;
+	} else if (cnt) {
+		s->lost = (struct sw_losses){
+			.taken = cnt->taken, .written = cnt->written,
+			.full = cnt->full, .nested = cnt->nested,
+			.stack = cnt->stack, .throttled = cnt->throttled,
+			.sideband = cnt->sideband, .counted = true,
+			.cpus_no_end = s->lost.cpus_no_end,
+			.ncpus = s->lost.ncpus,
+		};
+	} else {
+		s->lost.full = lostrec->full;
+		s->lost.nested = lostrec->nested;
+		s->lost.stack = lostrec->stack;
+		s->lost.throttled = lostrec->throttled;
+		s->lost.sideband = lostrec->sideband;
+	}
+	if (!(nends && !s->lost.cpus_no_end)) {
+		s->lost.call_full = lostrec->call_full;
+		s->lost.call_nested = lostrec->call_nested;
+	}
+	s->lost.calls_read = s->ncalls;
+	if (s->lost.counted && s->lost.call_written > s->ncalls)
+		s->lost.calls_missing = s->lost.call_written - s->ncalls;
+	s->lost.read = s->nsamples;
+	if (s->lost.counted && s->lost.written > s->nsamples)
+		s->lost.missing = s->lost.written - s->nsamples;
+}
+
 int sw_session_open(const char *path, const struct sw_session_opts *o,
 		    struct sw_session **out, struct sw_err *err)
 {
@@ -344,7 +431,7 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 	struct sw_end_seen *ends = NULL;
 	const struct swd_section *sec;
 	struct sw_session *s;
-	size_t nends = 0, i, j;
+	size_t nends = 0, i;
 	bool have_cnt = false;
 	char *v;
 	int ret;
@@ -373,6 +460,7 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 	ret = swd_open(path, &s->file, err);
 	if (ret)
 		goto fail;
+	s->path = s->file->path;
 	s->meta = swd_find(s->file, SWD_SEC_META);
 	v = sw_session_meta(s, "target_pid");
 	if (v && (!o || !o->all_pids))
@@ -422,62 +510,7 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 		}
 	}
 
-	/* Losses: END records per CPU are exact; else the final counters of
-	 * the sampler file; else what the LOST records said. */
-	s->lost.ncpus = (unsigned int)s->ncpus;
-	for (i = 0; i < s->ncpus; i++) {
-		bool found = false;
-
-		for (j = 0; j < nends; j++)
-			if (ends[j].cpu == s->cpus[i].cpu)
-				found = true;
-		if (!found)
-			s->lost.cpus_no_end++;
-	}
-	if (nends && !s->lost.cpus_no_end) {
-		for (j = 0; j < nends; j++) {
-			const struct sw_rec_end *e = &ends[j].end;
-
-			s->lost.taken += e->taken;
-			s->lost.written += e->written;
-			s->lost.full += e->lost_full;
-			s->lost.nested += e->lost_nested;
-			s->lost.stack += e->lost_stack;
-			s->lost.throttled += e->lost_throttled;
-			s->lost.sideband += e->sideband_lost;
-			s->lost.call_taken += e->call_taken;
-			s->lost.call_written += e->call_written;
-			s->lost.call_full += e->call_lost_full;
-			s->lost.call_nested += e->call_lost_nested;
-		}
-		s->lost.counted = true;
-	} else if (have_cnt) {
-		cnt.read = 0;
-		s->lost = (struct sw_losses){
-			.taken = cnt.taken, .written = cnt.written,
-			.full = cnt.full, .nested = cnt.nested,
-			.stack = cnt.stack, .throttled = cnt.throttled,
-			.sideband = cnt.sideband, .counted = true,
-			.cpus_no_end = s->lost.cpus_no_end,
-			.ncpus = s->lost.ncpus,
-		};
-	} else {
-		s->lost.full = lostrec.full;
-		s->lost.nested = lostrec.nested;
-		s->lost.stack = lostrec.stack;
-		s->lost.throttled = lostrec.throttled;
-		s->lost.sideband = lostrec.sideband;
-	}
-	if (!(nends && !s->lost.cpus_no_end)) {
-		s->lost.call_full = lostrec.call_full;
-		s->lost.call_nested = lostrec.call_nested;
-	}
-	s->lost.calls_read = s->ncalls;
-	if (s->lost.counted && s->lost.call_written > s->ncalls)
-		s->lost.calls_missing = s->lost.call_written - s->ncalls;
-	s->lost.read = s->nsamples;
-	if (s->lost.counted && s->lost.written > s->nsamples)
-		s->lost.missing = s->lost.written - s->nsamples;
+	sw_session_losses(s, ends, nends, &lostrec, have_cnt ? &cnt : NULL);
 	free(ends);
 	*out = s;
 	return 0;
@@ -485,6 +518,36 @@ fail:
 	free(ends);
 	sw_session_close(s);
 	return ret;
+}
+
+/* What a replay hands records to: samples only, or every record. */
+struct sw_replay_cb {
+	int (*on_sample)(void *arg, const struct sw_rec_sample *smp);
+	int (*on_rec)(void *arg, const struct sw_rec_header *h, uint32_t cpu);
+	void *arg;
+	uint32_t cpu;	/* the stream of the record being replayed */
+	bool synth;	/* replaying the records synthesized at start */
+};
+
+/* A session fed while recording (sw_session_live_open()). */
+struct sw_session_live {
+	char *meta_text;
+	struct swd_section meta;
+	struct sw_u64map tree;
+	struct sw_end_seen *ends;
+	size_t nends;
+	struct sw_losses lostrec;
+	struct sw_replay_cb cb;
+};
+
+static void sw_session_live_free(struct sw_session_live *l)
+{
+	if (!l)
+		return;
+	free(l->meta_text);
+	sw_u64map_free(&l->tree);
+	free(l->ends);
+	free(l);
 }
 
 void sw_session_close(struct sw_session *s)
@@ -495,9 +558,16 @@ void sw_session_close(struct sw_session *s)
 		return;
 	sw_symbolizer_free(&s->sym);
 	sw_machine_free(&s->m);
-	for (i = 0; i < s->ncpus; i++)
-		free(s->cpus[i].rec);
+	for (i = 0; i < s->ncpus; i++) {
+		struct sw_cpu_recs *c = &s->cpus[i];
+
+		/* live: the records still queued are copies */
+		for (; s->live && c->head < c->n; c->head++)
+			free((void *)c->rec[c->head]);
+		free(c->rec);
+	}
 	free(s->cpus);
+	sw_session_live_free(s->live);
 	free(s->synth);
 	sw_u64map_free(&s->perfmaps);
 	for (i = 0; i < s->nowned; i++)
@@ -511,7 +581,8 @@ char *sw_session_meta(const struct sw_session *s, const char *key)
 {
 	char *v = swd_kv_get(s->meta, key);
 
-	return v ? v : swd_kv_get(swd_find(s->file, SWD_SEC_END), key);
+	return v || !s->file ? v :
+		swd_kv_get(swd_find(s->file, SWD_SEC_END), key);
 }
 
 /* ---- replay ---------------------------------------------------------------- */
@@ -555,15 +626,6 @@ static bool sw_in_target(struct sw_u64map *tree, uint32_t pid)
 
 	return sw_u64map_get(tree, pid, &v);
 }
-
-/* What a replay hands records to: samples only, or every record. */
-struct sw_replay_cb {
-	int (*on_sample)(void *arg, const struct sw_rec_sample *smp);
-	int (*on_rec)(void *arg, const struct sw_rec_header *h, uint32_t cpu);
-	void *arg;
-	uint32_t cpu;	/* the stream of the record being replayed */
-	bool synth;	/* replaying the records synthesized at start */
-};
 
 static int sw_replay_one(struct sw_session *s, const struct sw_rec_header *h,
 			 struct sw_u64map *tree, struct sw_replay_cb *cb)
@@ -698,4 +760,160 @@ int64_t sw_session_locate(struct sw_session *s, uint32_t pid, uint64_t addr,
 		addr--;
 	sw_machine_locate(&s->m, pid, addr, kernel, &image, &rel);
 	return sw_symbolize(&s->sym, image, rel, srcline);
+}
+
+/* ---- live: fed while recording ------------------------------------------------ */
+
+int sw_session_live_open(const char *meta, size_t len, bool all_pids,
+			 int (*on_rec)(void *arg, const struct sw_rec_header *h,
+				       uint32_t cpu),
+			 void *arg, struct sw_session **out, struct sw_err *err)
+{
+	struct sw_session_live *l;
+	struct sw_session *s;
+	char *v;
+	int ret;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	l = calloc(1, sizeof(*l));
+	if (!s || !l) {
+		free(s);
+		free(l);
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	s->live = l;
+	s->path = "the live recording";
+	sw_u64map_init(&s->perfmaps);
+	sw_u64map_init(&l->tree);
+	l->cb.on_rec = on_rec;
+	l->cb.arg = arg;
+	ret = sw_machine_init(&s->m);
+	if (!ret)
+		ret = sw_symbolizer_init(&s->sym, &s->m, NULL);
+	l->meta_text = malloc(len + 1);
+	if (ret || !l->meta_text) {
+		sw_session_close(s);
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	memcpy(l->meta_text, meta, len);
+	l->meta_text[len] = '\0';
+	l->meta.type = SWD_SEC_META;
+	l->meta.data = l->meta_text;
+	l->meta.size = len;
+	s->meta = &l->meta;
+	v = sw_session_meta(s, "target_pid");
+	if (v && !all_pids)
+		s->target_pid = (uint32_t)strtoul(v, NULL, 10);
+	free(v);
+	if (s->target_pid && sw_u64map_put(&l->tree, s->target_pid, 1)) {
+		sw_session_close(s);
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	}
+	*out = s;
+	return 0;
+}
+
+int sw_session_live_cpu(struct sw_session *s, uint32_t cpu)
+{
+	return sw_cpu_of(s, cpu) ? 0 : -ENOMEM;
+}
+
+int sw_session_live_add(struct sw_session *s, const struct sw_rec_header *h,
+			uint32_t cpu, struct sw_err *err)
+{
+	struct sw_session_live *l = s->live;
+	struct sw_cpu_recs *c = sw_cpu_of(s, cpu);
+	struct sw_rec_header *copy;
+	int ret;
+
+	if (!c)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	ret = sw_index_one(s, h, cpu, false, &l->ends, &l->nends, &l->lostrec,
+			   err);
+	if (ret < 0)
+		return ret;
+	if (ret == SW_IDX_SYNTH) {
+		l->cb.synth = true;
+		l->cb.cpu = cpu;
+		ret = sw_replay_one(s, h, &l->tree, &l->cb);
+		l->cb.synth = false;
+		return ret;
+	}
+	if (h->time > c->seen)
+		c->seen = h->time;
+	if (ret != SW_IDX_STREAM)
+		return 0;
+	/* the queue of a CPU that keeps producing: drop what was taken */
+	if (c->head >= 4096 && 2 * c->head >= c->n) {
+		memmove(c->rec, c->rec + c->head,
+			(c->n - c->head) * sizeof(*c->rec));
+		c->n -= c->head;
+		c->head = 0;
+	}
+	copy = malloc(h->size);
+	if (!copy)
+		return sw_err_set(err, -ENOMEM, "out of memory");
+	memcpy(copy, h, h->size);
+	ret = sw_push(&c->rec, &c->n, &c->cap, copy);
+	if (ret) {
+		free(copy);
+		return sw_err_set(err, ret, "out of memory");
+	}
+	return 0;
+}
+
+int sw_session_live_flush(struct sw_session *s, uint64_t horizon)
+{
+	struct sw_session_live *l = s->live;
+
+	for (;;) {
+		struct sw_cpu_recs *best = NULL;
+		const struct sw_rec_header *h;
+		uint64_t limit = UINT64_MAX, t = 0;
+		size_t i;
+		int ret;
+
+		for (i = 0; i < s->ncpus; i++) {
+			struct sw_cpu_recs *c = &s->cpus[i];
+
+			if (c->head < c->n) {
+				uint64_t ct = c->rec[c->head]->time;
+
+				if (!best || ct < t) {
+					best = c;
+					t = ct;
+				}
+			} else if ((c->seen > horizon ? c->seen : horizon) < limit) {
+				limit = c->seen > horizon ? c->seen : horizon;
+			}
+		}
+		if (!best || t > limit)
+			return 0;
+		h = best->rec[best->head++];
+		if (best->head == best->n)
+			best->head = best->n = 0;
+		l->cb.cpu = best->cpu;
+		ret = sw_replay_one(s, h, &l->tree, &l->cb);
+		free((void *)h);
+		if (ret)
+			return ret;
+	}
+}
+
+int sw_session_live_end(struct sw_session *s, const char *counters)
+{
+	struct sw_session_live *l = s->live;
+	struct sw_losses cnt = { 0 };
+	bool have_cnt = false;
+	int ret;
+
+	ret = sw_session_live_flush(s, UINT64_MAX);
+	if (counters)
+		sw_parse_counters(s, counters, strlen(counters), &cnt,
+				  &have_cnt);
+	memset(&s->lost, 0, sizeof(s->lost));
+	sw_session_losses(s, l->ends, l->nends, &l->lostrec,
+			  have_cnt ? &cnt : NULL);
+	return ret;
 }

@@ -99,16 +99,26 @@ struct sw_session_opts {
 	void *warn_arg;
 };
 
+/*
+ * A CPU's stream: its records in file order; live (sw_session_live_add()),
+ * copies of those not yet replayed, from @head on, and @seen, the latest
+ * time read from the stream.
+ */
 struct sw_cpu_recs {
 	uint32_t cpu;
 	const struct sw_rec_header **rec;
 	size_t n;
 	size_t cap;
+	size_t head;
+	uint64_t seen;
 };
+
+struct sw_session_live;
 
 /**
  * struct sw_session - an opened recording.
- * @file:        the .swd file
+ * @file:        the .swd file (NULL: live)
+ * @path:        its path, for messages
  * @meta:        its META section, or NULL
  * @m:           the machine
  * @sym:         the symbolizer
@@ -134,9 +144,11 @@ struct sw_cpu_recs {
  * @perfmaps:    PERFMAP sections by pid
  * @owned:       perf maps read from /tmp at report time, freed at close
  * @nowned:      their number
+ * @live:        the state of a live session, or NULL
  */
 struct sw_session {
 	struct swd_file *file;
+	const char *path;
 	const struct swd_section *meta;
 	struct sw_machine m;
 	struct sw_symbolizer sym;
@@ -160,6 +172,7 @@ struct sw_session {
 	struct sw_u64map perfmaps;
 	char **owned;
 	size_t nowned;
+	struct sw_session_live *live;
 };
 
 /**
@@ -214,6 +227,55 @@ int sw_session_replay(struct sw_session *s,
 		      int (*on_rec)(void *arg, const struct sw_rec_header *h,
 				    uint32_t cpu),
 		      void *arg);
+
+/**
+ * sw_session_live_open() - a session fed while recording, with no file:
+ * the records of each CPU's stream as they are read
+ * (sw_session_live_add()), replayed merged by time as far as every stream
+ * has been read (sw_session_live_flush()), the losses set at the end
+ * (sw_session_live_end()).  Replays as sw_session_replay() does.
+ * @meta:     the META text the recording's file would hold (target_pid,
+ *            trace_ids, ...)
+ * @len:      its length
+ * @all_pids: every process, not only the target's tree
+ * @on_rec:   called with each record replayed, as sw_session_replay()'s
+ * @arg:      passed to @on_rec
+ * @out:      on success the session, freed with sw_session_close()
+ * @err:      message on failure
+ */
+int sw_session_live_open(const char *meta, size_t len, bool all_pids,
+			 int (*on_rec)(void *arg, const struct sw_rec_header *h,
+				       uint32_t cpu),
+			 void *arg, struct sw_session **out, struct sw_err *err);
+
+/* Makes the stream of @cpu known (it holds the merge back until read). */
+int sw_session_live_cpu(struct sw_session *s, uint32_t cpu);
+
+/**
+ * sw_session_live_add() - one whole record of CPU @cpu's stream, in the
+ * stream's order: kept (copied) for the merge, or taken in at once
+ * (settings, losses, the state synthesized at start).
+ * Return: 0 or a negative errno (@err set; -EPROTO: another record ABI).
+ */
+int sw_session_live_add(struct sw_session *s, const struct sw_rec_header *h,
+			uint32_t cpu, struct sw_err *err);
+
+/**
+ * sw_session_live_flush() - replay the records kept, merged by time, up
+ * to the watermark: a record is replayed once every CPU's stream either
+ * holds a record kept after it or has been read past its time, or when
+ * it is no later than @horizon (the caller's bound on how late a record
+ * still arrives; UINT64_MAX: everything).
+ * Return: 0 or the callback's nonzero value.
+ */
+int sw_session_live_flush(struct sw_session *s, uint64_t horizon);
+
+/**
+ * sw_session_live_end() - replay everything kept, then set s->lost from
+ * the END and LOST records seen and the sampler's final @counters (the
+ * sampler file's text, or NULL) as sw_session_open() does.
+ */
+int sw_session_live_end(struct sw_session *s, const char *counters);
 
 /* The value of @key in META, else in END (malloc()ed), or NULL. */
 char *sw_session_meta(const struct sw_session *s, const char *key);

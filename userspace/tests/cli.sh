@@ -788,6 +788,51 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 		not_ok "record wrote start and stop to the sampler file" "$(cat "$F/sampler")"
 	run "$SW" report -i "$tmp/rec.swd" --sort comm,symbol -q
 	expect "report of what record drained" 0 "symprog   [.] sym_hot"
+	# trace, live, against a fake debugfs whose relay files hold
+	# swd-gen's stream with traced calls and spans: calls printed while
+	# trace runs (before its ^C), then the rest at the ^C; the same call
+	# objects in the same order as script prints from the file, and the
+	# same loss line; no file written.  (A live trace symbolizes no
+	# kernel frames of samples: it records none.)
+	F4=$tmp/fakedbg4
+	mkdir -p "$F4/samples"
+	cp fixtures/basic/stats "$F4/stats"
+	printf 'state      stopped\n' > "$F4/sampler"
+	printf 'sym_work trace=on id=1\n' > "$F4/probes"
+	printf '+request start=a stop=b trace=on id=1\n' > "$F4/spans"
+	"$GEN" --samples 300 --calls 3 --raw "$F4" "$SYMBIN" "$tmp/calls.swd"
+	"$SW" trace --json --spans --debugfs "$F4" \
+		> "$tmp/live.json" 2> "$tmp/live.err" &
+	tp=$!
+	i=0
+	while [ "$i" -lt 100 ] && ! grep -q '"type":"call"' "$tmp/live.json"; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -0 "$tp" 2> /dev/null && grep -q '"type":"call"' "$tmp/live.json" &&
+		ok "trace: calls printed while it runs (before ^C)" ||
+		not_ok "trace: calls printed while it runs (before ^C)" "$(cat "$tmp/live.err")"
+	# what it has open meanwhile: the relay files, no recording
+	fds=$(ls -l "/proc/$tp/fd" 2> /dev/null)
+	echo "$fds" | grep -q "$F4/samples/cpu0" &&
+		! echo "$fds" | grep -q 'stopwatch-trace-\|\.swd' &&
+		ok "trace: no file written meanwhile" ||
+		not_ok "trace: no file written meanwhile" "$fds"
+	kill -INT "$tp"
+	wait "$tp"
+	rc=$?
+	"$SW" script -i "$tmp/calls.swd" --json --all-pids 2> "$tmp/script.err" |
+		grep '"type":"call"' > "$tmp/script.calls"
+	[ "$rc" = 0 ] && [ -s "$tmp/script.calls" ] &&
+		grep '"type":"call"' "$tmp/live.json" | cmp -s - "$tmp/script.calls" &&
+		ok "trace: at ^C, every call printed, in script's order" ||
+		not_ok "trace: at ^C, every call printed, in script's order" \
+			"exit $rc; $(grep -c '"type":"call"' "$tmp/live.json") vs $(wc -l < "$tmp/script.calls") calls" \
+			"$(diff "$tmp/live.json" "$tmp/script.calls" | head -5)"
+	[ "$(grep 'calls traced\|final counters' "$tmp/live.err")" = \
+	  "$(grep 'calls traced\|final counters' "$tmp/script.err" | sed 's/stopwatch script:/stopwatch trace:/')" ] &&
+		ok "trace: the loss line as script's" ||
+		not_ok "trace: the loss line as script's" "$(cat "$tmp/live.err")" "$(cat "$tmp/script.err")"
 	# serve's CPU profile: record and report --pprof, over HTTP.
 	if command -v curl > /dev/null; then
 		printf 'state      stopped\n' > "$F/sampler"

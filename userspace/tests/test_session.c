@@ -2,7 +2,8 @@
 /*
  * test_session.c - replaying a recording: per-CPU streams merged by time,
  * fork/exec/exit and mappings, the command's process tree, kernel modules,
- * JIT perf maps, loss accounting, refusing another ABI major.
+ * JIT perf maps, loss accounting, refusing another ABI major; a live
+ * session's merge up to the watermark and its process tree.
  */
 #include <errno.h>
 
@@ -317,6 +318,122 @@ static void test_kallsyms(void **state)
 	sw_symtab_free(&t);
 }
 
+/* ---- live: records fed as drained ------------------------------------------ */
+
+struct live_seen {
+	uint64_t time[16];
+	uint32_t cpu[16];
+	size_t n;
+};
+
+static int on_live(void *arg, const struct sw_rec_header *h, uint32_t cpu)
+{
+	struct live_seen *x = arg;
+
+	if (h->type != SW_REC_CALL || x->n == 16)
+		return 0;
+	x->time[x->n] = h->time;
+	x->cpu[x->n++] = cpu;
+	return 0;
+}
+
+static void live_call(struct sw_session *s, uint32_t cpu, uint64_t t,
+		      uint32_t pid)
+{
+	struct sw_rec_call c = { 0 };
+	struct sw_err err = { "" };
+
+	c.h.type = SW_REC_CALL;
+	c.h.size = sizeof(c);
+	c.h.time = t;
+	c.pid = c.tid = pid;
+	c.dur = 10;
+	c.cpu = (uint16_t)cpu;
+	assert_int_equal(sw_session_live_add(s, &c.h, cpu, &err), 0);
+}
+
+/* The times replayed so far, "t@cpu ...". */
+static const char *live_str(const struct live_seen *x)
+{
+	static char buf[256];
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < x->n; i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%llu@%u",
+					i ? " " : "",
+					(unsigned long long)x->time[i],
+					x->cpu[i]);
+	return buf;
+}
+
+static void test_live_watermark(void **state)
+{
+	static const char meta[] = "mode=all\n";
+	struct live_seen x = { 0 };
+	struct sw_session *s;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_session_live_open(meta, sizeof(meta) - 1, false,
+					      on_live, &x, &s, &err), 0);
+	assert_int_equal(sw_session_live_cpu(s, 0), 0);
+	assert_int_equal(sw_session_live_cpu(s, 1), 0);
+	/* CPU 1 not read yet: nothing goes, however early */
+	live_call(s, 0, 100, 1);
+	assert_int_equal(sw_session_live_flush(s, 0), 0);
+	assert_string_equal(live_str(&x), "");
+	live_call(s, 0, 300, 1);
+	live_call(s, 1, 200, 2);
+	/* 100 and 200 go; 300 waits for CPU 1, read up to 200 */
+	assert_int_equal(sw_session_live_flush(s, 0), 0);
+	assert_string_equal(live_str(&x), "100@0 200@1");
+	/* CPU 1 read past 250 (its record of 250 is the head): 250 goes */
+	live_call(s, 1, 250, 2);
+	assert_int_equal(sw_session_live_flush(s, 299), 0);
+	assert_string_equal(live_str(&x), "100@0 200@1 250@1");
+	/* the horizon: records up to it no longer wait for CPU 1 */
+	assert_int_equal(sw_session_live_flush(s, 300), 0);
+	assert_string_equal(live_str(&x), "100@0 200@1 250@1 300@0");
+	/* the end: the rest, in order, and the calls counted */
+	live_call(s, 0, 500, 1);
+	live_call(s, 1, 400, 2);
+	live_call(s, 1, 450, 2);
+	assert_int_equal(sw_session_live_end(s, NULL), 0);
+	assert_string_equal(live_str(&x),
+			    "100@0 200@1 250@1 300@0 400@1 450@1 500@0");
+	assert_int_equal(s->lost.calls_read, 7);
+	assert_false(s->lost.counted);
+	sw_session_close(s);
+}
+
+static void test_live_tree(void **state)
+{
+	static const char meta[] = "mode=command\ntarget_pid=10\n";
+	struct live_seen x = { 0 };
+	struct sw_rec_fork f = { 0 };
+	struct sw_session *s;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_session_live_open(meta, sizeof(meta) - 1, false,
+					      on_live, &x, &s, &err), 0);
+	assert_int_equal(s->target_pid, 10);
+	live_call(s, 0, 100, 11);	/* not (yet) in the tree */
+	live_call(s, 0, 200, 10);
+	f.h.type = SW_REC_FORK;
+	f.h.size = sizeof(f);
+	f.h.time = 300;
+	f.pid = f.tid = 11;
+	f.ppid = f.ptid = 10;
+	assert_int_equal(sw_session_live_add(s, &f.h, 0, &err), 0);
+	live_call(s, 0, 400, 11);
+	assert_int_equal(sw_session_live_end(s, NULL), 0);
+	assert_string_equal(live_str(&x), "200@0 400@0");
+	assert_int_equal(s->filtered, 1);
+	sw_session_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_major_mismatch),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_live_watermark),
+		cmocka_unit_test(test_live_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
 # filters (--min keeps exactly the calls at or over the threshold; --comm,
 # -p, -C), --graph's nesting of sw_testmod's chain f1 > f2 > f3 x 2
 # (each inner call inside its parent's interval), and its timelines
-# (script --perfetto, --chrome) counted.  The recording
+# (script --perfetto, --chrome) counted; lines printed live, while the
+# command still runs, within 1 s of the calls.  The recording
 # of the getppid run is kept in the results directory (trace-getppid.swd)
 # for the host's decoder tests.
 #
@@ -64,6 +65,48 @@ for how in kretprobe; do
 	is "$how: start + dur = end on every record" "$sums" 0
 done
 [ -d "$SW_RESULTS" ] && cp "$TMP/kretprobe.json" "$SW_RESULTS/trace-getppid.json" 2>/dev/null
+
+# Live: a call's line is printed when the call returns, not when the
+# command ends.  The command makes 5 getppid calls, then watches the
+# trace's output file for their lines, polling every 50 ms for at most
+# 10 s, and writes how many it saw and how long after its calls the last
+# came (ms, by /proc/uptime: 10 ms steps); then it sleeps 2 s more, still
+# traced.
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+cat >"$TMP/live.sh" <<'EOF'
+out=$1 p=$2 fn=$3
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+"$p/getppid_loop" 5 >/dev/null
+t0=$(ms) n=0
+while :; do
+	n=$(grep "\"name\":\"$fn\"" "$out" | grep -c '"comm":"getppid_loop"')
+	t1=$(ms)
+	[ "$n" -ge 5 ] || [ $((t1 - t0)) -ge 10000 ] && break
+	sleep 0.05
+done
+echo "$n $((t1 - t0))" >"$out.seen"
+sleep 2
+EOF
+lt0=$(ms)
+"$SW" trace --json "$GETPPID" -- sh "$TMP/live.sh" "$TMP/live.json" "$P" \
+	"$GETPPID" >"$TMP/live.json" 2>"$TMP/live.err"
+lrc=$? lt1=$(ms)
+set -- $(cat "$TMP/live.json.seen" 2>/dev/null) - -
+diag "live: the 5 lines seen $2 ms after the calls, the trace took $((lt1 - lt0)) ms"
+is "live: trace exit status 0" "$lrc" 0
+is "live: the 5 calls' lines printed while the command still ran" "$1" 5
+cmp_le "live: printed within 1 s of the calls" "$2" 1000
+is "live: the 5 lines in the final output" \
+	"$(grep "\"name\":\"$GETPPID\"" "$TMP/live.json" | grep -c '"comm":"getppid_loop"')" 5
+set -- $(summary "$TMP/live.err")
+is "live: the loss line, every written record printed" "$5 $(($3 + $4)) $2" "0 0 $6"
+
+# Printing rate, for the record (not a bound): 50000 calls printed live.
+rt0=$(ms)
+"$SW" trace "$GETPPID" -- "$P/getppid_loop" 50000 >"$TMP/rate.txt" 2>"$TMP/rate.err"
+rt1=$(ms)
+set -- $(summary "$TMP/rate.err")
+diag "rate: $7 lines printed of $1 traced ($3 full, $4 nested) in $((rt1 - rt0)) ms: $(($7 * 1000 / (rt1 - rt0 + 1))) lines/s overall"
 
 # Percentiles (stats p50_ns .. p999_ns, from the log-linear histograms)
 # against the exact ones of the same calls: every call's duration is in
