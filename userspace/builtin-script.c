@@ -769,8 +769,13 @@ int sw_script_live_flush(struct sw_script_live *l, uint64_t horizon)
 int sw_script_live_end(struct sw_script_live *l, const char *counters)
 {
 	int ret = sw_session_live_end(l->sc.s, counters);
+	uint64_t late = sw_session_live_late(l->sc.s);
 
 	ret = sw_script_finish(&l->sc, ret, l->cmd);
+	if (late)
+		fprintf(stderr,
+			"stopwatch %s: %" PRIu64 " record%s printed out of time order (reached the program after later ones of other CPUs had been printed)\n",
+			l->cmd, late, late == 1 ? "" : "s");
 	free(l);
 	return ret;
 }

@@ -538,6 +538,8 @@ struct sw_session_live {
 	size_t nends;
 	struct sw_losses lostrec;
 	struct sw_replay_cb cb;
+	uint64_t last;
+	uint64_t late;
 };
 
 static void sw_session_live_free(struct sw_session_live *l)
@@ -893,12 +895,21 @@ int sw_session_live_flush(struct sw_session *s, uint64_t horizon)
 		h = best->rec[best->head++];
 		if (best->head == best->n)
 			best->head = best->n = 0;
+		if (t < l->last)
+			l->late++;
+		else
+			l->last = t;
 		l->cb.cpu = best->cpu;
 		ret = sw_replay_one(s, h, &l->tree, &l->cb);
 		free((void *)h);
 		if (ret)
 			return ret;
 	}
+}
+
+uint64_t sw_session_live_late(const struct sw_session *s)
+{
+	return s->live ? s->live->late : 0;
 }
 
 int sw_session_live_end(struct sw_session *s, const char *counters)

@@ -270,6 +270,13 @@ int sw_session_live_add(struct sw_session *s, const struct sw_rec_header *h,
  */
 int sw_session_live_flush(struct sw_session *s, uint64_t horizon);
 
+/*
+ * sw_session_live_late() - records replayed after one of a later time:
+ * they reached their stream past the horizon, when later records of
+ * other CPUs had already gone (0 for a session of a file).
+ */
+uint64_t sw_session_live_late(const struct sw_session *s);
+
 /**
  * sw_session_live_end() - replay everything kept, then set s->lost from
  * the END and LOST records seen and the sampler's final @counters (the

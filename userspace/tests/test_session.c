@@ -407,6 +407,32 @@ static void test_live_watermark(void **state)
 	sw_session_close(s);
 }
 
+/* A record arriving after the horizon let later ones go: counted late. */
+static void test_live_late(void **state)
+{
+	static const char meta[] = "mode=all\n";
+	struct live_seen x = { 0 };
+	struct sw_session *s;
+	struct sw_err err = { "" };
+
+	(void)state;
+	assert_int_equal(sw_session_live_open(meta, sizeof(meta) - 1, false,
+					      on_live, &x, &s, &err), 0);
+	assert_int_equal(sw_session_live_cpu(s, 0), 0);
+	assert_int_equal(sw_session_live_cpu(s, 1), 0);
+	live_call(s, 0, 100, 1);
+	live_call(s, 0, 300, 1);
+	assert_int_equal(sw_session_live_flush(s, 300), 0);
+	assert_string_equal(live_str(&x), "100@0 300@0");
+	assert_true(sw_session_live_late(s) == 0);
+	live_call(s, 1, 200, 2);
+	live_call(s, 1, 400, 2);
+	assert_int_equal(sw_session_live_end(s, NULL), 0);
+	assert_string_equal(live_str(&x), "100@0 300@0 200@1 400@1");
+	assert_true(sw_session_live_late(s) == 1);
+	sw_session_close(s);
+}
+
 static void test_live_tree(void **state)
 {
 	static const char meta[] = "mode=command\ntarget_pid=10\n";
@@ -443,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_live_watermark),
+		cmocka_unit_test(test_live_late),
 		cmocka_unit_test(test_live_tree),
 	};
 
