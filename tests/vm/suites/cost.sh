@@ -14,7 +14,11 @@
 # with that line within a stated bound and leaves no probe (a long run
 # only: it fails on a pattern matching nothing, attaching nothing, leaves
 # no probe on ^C, and calibrate=0 marks the prediction); a write to the
-# overhead file and an unknown option are refused with a message.  A few seconds per boot.
+# overhead file and an unknown option are refused with a message.  The
+# probe's in-window cost (window_ns, calibrated at load) is measured, and
+# stopwatch time --correct on an empty leaf of the test module
+# (sw_test_leaf) comes within a stated bound of the same calls timed bare.
+# A few seconds per boot.
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
@@ -59,6 +63,73 @@ diag "$(sed -n 2p "$R/overhead.load")"
 fixed=$(awk '$1 == "fixed_ns" { for (i = 2; i < NF; i += 2) if ($i == "kretprobe") print $(i + 1) }' "$R/overhead.load")
 check "the kretprobe's fixed cost was measured at load ($fixed ns)" \
 	test "${fixed:-0}" -gt 0
+# --correct: sw_test_leaf (returns x + 1) called K times with interrupts
+# off by the test module, timed bare by the module (loop and call
+# included: the "true cost" per call), then under stopwatch time --correct
+# (attach=kretprobe, no filter: the time-only path the calibration
+# timed).  The corrected mean within 10% of the true cost under -icount
+# (guest time is instructions; the stats columns' 1 ns resolution and the
+# cost sampler's random picks are inside that only when the true cost is
+# above ~10 ns: a floor of 1 ns is allowed); without -icount (x86_64
+# TCG, times move with the host's load) the correction must remove at
+# least 3/4 of the measured excess: corrected <= true + (uncorrected -
+# true) / 4.  In both, the uncorrected mean is clearly larger (> 2 x true).
+K=20000
+if [ -r "$TMOD" ] && { insmod "$TMOD" 2>"$R/tmod.err" || [ -d "$T" ]; }; then
+	echo "leaf $K" >"$T/ctl"
+	echo "leaf $K" >"$T/ctl"
+	tbare=$(awk -v k=$K '{ printf "%.3f", $6 / k }' "$T/result")
+	"$SW" time --correct -v -u ns --no-hist -d 600 --attach kretprobe \
+		sw_test_leaf >"$R/correct.out" 2>"$R/correct.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 600 ] && ! grep -q "^sw_test_leaf@" "$D/probes"; do
+		sleep 0.1; i=$((i + 1))
+	done
+	win=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "window_ns") k = i; next }
+		$1 ~ /^sw_test_leaf(@|$)/ && k { print $k }' "$D/stats")
+	echo "leaf $K" >"$T/ctl"
+	kill -INT $pid
+	wait $pid
+	is "stopwatch time --correct runs (^C ends it)" "$?" 0
+	row=$(grep '^sw_test_leaf' "$R/correct.out")
+	diag "$row"
+	diag "$(grep '^# [*!]' "$R/correct.out")"
+	# -v: FUNCTION CALLS MIN AVG MAX STDDEV TOTAL ... (ns)
+	calls=$(echo "$row" | awk '{ print $2 }')
+	cavg=$(echo "$row" | awk '{ print $4 }')
+	uavg=$(echo "$row" | awk '{ printf "%.3f", $7 / $2 }')
+	cmean=$(awk -v u="$uavg" -v w="${win:-0}" 'BEGIN { printf "%.3f", u - w }')
+	printf 'arch=%s kernel=%s icount=%s window_ns=%s true_ns=%s uncorrected_ns=%s corrected_ns=%s corrected_avg_col=%s\n' \
+		"$SW_ARCH" "$(uname -r)" "$(grep -c sw_icount=1 /proc/cmdline)" \
+		"$win" "$tbare" "$uavg" "$cmean" "$cavg" >>"$R/numbers"
+	diag "sw_test_leaf: true $tbare ns/call bare; uncorrected $uavg, window_ns $win, corrected $cmean (avg column $cavg)"
+	check "window_ns of sw_test_leaf's probe calibrated at load ($win ns)" \
+		test "${win:-0}" -gt 0
+	is "--correct: $K calls measured" "$calls" "$K"
+	case $row in
+	'sw_test_leaf* '*) mark=yes ;;
+	*) mark=no ;;
+	esac
+	is "--correct: the row is marked corrected (*)" "$mark" yes
+	check "--correct: one line states the $win ns subtracted" \
+		grep -q "^# \\* corrected for the probe: $win ns subtracted from min, avg and percentiles" "$R/correct.out"
+	is "--correct: the avg column is the measured mean less window_ns" \
+		"$cavg" "$(awk -v u="$uavg" -v w="$win" 'BEGIN { a = int(u + 0.5) - w; print (a > 0 ? a : 0) }')"
+	check "uncorrected mean $uavg ns clearly above the true $tbare ns (> 2x)" \
+		awk -v u="$uavg" -v t="$tbare" 'BEGIN { exit !(t > 0 && u > 2 * t) }'
+	if grep -qw sw_icount=1 /proc/cmdline; then
+		check "-icount: corrected mean $cmean ns within 10% of the true $tbare ns (floor 1 ns: the column's resolution)" \
+			awk -v c="$cmean" -v t="$tbare" 'BEGIN { d = c - t; if (d < 0) d = -d;
+				b = 0.1 * t; if (b < 1) b = 1; exit !(d <= b) }'
+	else
+		check "no -icount: corrected mean $cmean ns <= true $tbare + (uncorrected $uavg - true) / 4, >= 0" \
+			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { exit !(c >= -0.5 && c <= t + (u - t) / 4) }'
+	fi
+	rmmod sw_testmod 2>/dev/null
+else
+	skip "--correct on sw_test_leaf: sw_testmod not built or did not load: $(cat "$R/tmod.err" 2>/dev/null)"
+fi
 is "a write to the overhead file is refused" "$(ctl overhead reset)" EPERM
 check "last_error says the overhead file is read-only" \
 	grep -q "overhead: read-only" "$D/last_error"
