@@ -43,7 +43,7 @@ module_param(calibrate, bool, 0400);
 MODULE_PARM_DESC(calibrate,
 		 "Measure the kretprobe mechanism's fixed cost per call and its cost inside the measured window at load, for the overhead and stats files' cost estimates and stopwatch time --correct (default on)");
 
-static int sw_calib_sink;
+static u64 sw_calib_sink;
 
 /* The in-window calibration's probe: a stopwatch kretprobe and its statistics. */
 struct sw_calib_probe {
@@ -52,13 +52,13 @@ struct sw_calib_probe {
 };
 
 /* The timed functions: a call and little else; probed by the calibration. */
-static noinline int sw_cost_calib_traced(int x)
+static noinline u64 sw_cost_calib_traced(u64 x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 1;
 }
 
-static noinline notrace int sw_cost_calib_bp(int x)
+static noinline notrace u64 sw_cost_calib_bp(u64 x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 2;
@@ -76,10 +76,10 @@ static int sw_calib_handler(struct kretprobe_instance *ri,
 NOKPROBE_SYMBOL(sw_calib_handler);
 
 /* The least time of a round of SW_CALIB_CALLS calls of @fn, in ns. */
-static u64 sw_calib_rounds(int (*fn)(int))
+static u64 sw_calib_rounds(u64 (*fn)(u64))
 {
-	u64 best = U64_MAX, t0, d;
-	int r, i, sum = 0;
+	u64 best = U64_MAX, t0, d, sum = 0;
+	int r, i;
 
 	for (r = 0; r < SW_CALIB_ROUNDS; r++) {
 		preempt_disable();
@@ -100,7 +100,7 @@ static u64 sw_calib_rounds(int (*fn)(int))
  * cost of the way the probe hit (a breakpoint or ftrace); nothing when it
  * cannot be probed.
  */
-static void sw_calib_one(const char *name, int (*fn)(int))
+static void sw_calib_one(const char *name, u64 (*fn)(u64))
 {
 	struct kretprobe rp = {
 		.kp.symbol_name = name,
@@ -132,15 +132,18 @@ static void sw_calib_one(const char *name, int (*fn)(int))
  * time per call of the same loop (the probe then disabled).  In ns with
  * SW_CALIB_FRAC fraction bits; 0 when no round measured a call or the
  * window is not longer.  The rounds run with interrupts off, so that
- * none falls into a window.
+ * none falls into a window.  Inline, so that @fn is called directly, as
+ * a function in a loop is: the bare time per call is a loop's and a
+ * direct call's.
  */
-static u64 sw_calib_window_rounds(int (*fn)(int), struct sw_calib_probe *c,
-				  struct sw_timing *tm)
+static __always_inline u64
+sw_calib_window_rounds(u64 (*fn)(u64), struct sw_calib_probe *c,
+		       struct sw_timing *tm)
 {
 	struct sw_gen *g = rcu_dereference_protected(c->aggs.gen, 1);
-	u64 best = U64_MAX, bare = U64_MAX, count, sum, t0;
+	u64 best = U64_MAX, bare = U64_MAX, count, sum, t0, s = 0, i;
 	unsigned long flags;
-	int r, i, s = 0;
+	int r;
 
 	sw_gen_read(g, tm);
 	for (r = 0; r < SW_CALIB_ROUNDS; r++) {
@@ -179,7 +182,8 @@ static u64 sw_calib_window_rounds(int (*fn)(int), struct sw_calib_probe *c,
  * the in-window cost of the way the probe hit; nothing when it cannot be
  * probed or the memory is not there.
  */
-static void sw_calib_window(const char *name, int (*fn)(int))
+static __always_inline void sw_calib_window(const char *name,
+					    u64 (*fn)(u64))
 {
 	struct sw_by by = { .k = { SW_KEY_NONE, SW_KEY_NONE } };
 	struct sw_calib_probe *c;
