@@ -13,12 +13,25 @@
  * kprobe hits (KPROBE_FLAG_FTRACE).  Trampolines and uprobes are not calibrated:
  * their fixed parts are left out of the estimates, and the overhead file
  * and the stats file say so (0).
+ *
+ * Also the cost that falls inside a measured call's window, between its
+ * entry and exit clock reads (the rest of the entry handler, kprobes'
+ * return to the function, the return trampoline, the exit handler up to
+ * its clock read): the same two functions are timed by a stopwatch
+ * kretprobe of their own, with the handlers and halves a probe without a
+ * spec uses (time only unless events or call paths are on at load), and
+ * the least mean window of a few rounds, less the bare time per call of
+ * the function, is the probe's in-window cost (sw_cost_set_window(), the
+ * stats file's window_ns; stopwatch time --correct subtracts it).
+ * Trampolines and uprobes: not calibrated (0).
  */
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
+#include <linux/slab.h>
 
+#include "agg/agg.h"
 #include "core/cost.h"
 #include "attach.h"
 
@@ -28,18 +41,24 @@
 static bool calibrate = true;
 module_param(calibrate, bool, 0400);
 MODULE_PARM_DESC(calibrate,
-		 "Measure the kretprobe mechanism's fixed cost per call at load, for the overhead and stats files' cost estimates (default on)");
+		 "Measure the kretprobe mechanism's fixed cost per call and its cost inside the measured window at load, for the overhead and stats files' cost estimates and stopwatch time --correct (default on)");
 
-static int sw_calib_sink;
+static u64 sw_calib_sink;
+
+/* The in-window calibration's probe: a stopwatch kretprobe and its statistics. */
+struct sw_calib_probe {
+	struct sw_kretprobe krp;
+	struct sw_aggs aggs;
+};
 
 /* The timed functions: a call and little else; probed by the calibration. */
-static noinline int sw_cost_calib_traced(int x)
+static noinline u64 sw_cost_calib_traced(u64 x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 1;
 }
 
-static noinline notrace int sw_cost_calib_bp(int x)
+static noinline notrace u64 sw_cost_calib_bp(u64 x)
 {
 	asm volatile("" : "+r" (x));
 	return x + 2;
@@ -57,10 +76,10 @@ static int sw_calib_handler(struct kretprobe_instance *ri,
 NOKPROBE_SYMBOL(sw_calib_handler);
 
 /* The least time of a round of SW_CALIB_CALLS calls of @fn, in ns. */
-static u64 sw_calib_rounds(int (*fn)(int))
+static u64 sw_calib_rounds(u64 (*fn)(u64))
 {
-	u64 best = U64_MAX, t0, d;
-	int r, i, sum = 0;
+	u64 best = U64_MAX, t0, d, sum = 0;
+	int r, i;
 
 	for (r = 0; r < SW_CALIB_ROUNDS; r++) {
 		preempt_disable();
@@ -81,7 +100,7 @@ static u64 sw_calib_rounds(int (*fn)(int))
  * cost of the way the probe hit (a breakpoint or ftrace); nothing when it
  * cannot be probed.
  */
-static void sw_calib_one(const char *name, int (*fn)(int))
+static void sw_calib_one(const char *name, u64 (*fn)(u64))
 {
 	struct kretprobe rp = {
 		.kp.symbol_name = name,
@@ -102,9 +121,103 @@ static void sw_calib_one(const char *name, int (*fn)(int))
 				  div_u64(probed - bare, SW_CALIB_CALLS));
 }
 
+/* Calls per round of the in-window calibration; its means' fraction bits. */
+#define SW_CALIB_WIN_CALLS	2048
+#define SW_CALIB_FRAC		10
+
+/*
+ * sw_calib_window_rounds() - the least mean window of a few rounds of
+ * SW_CALIB_WIN_CALLS calls of @fn, timed by @c's registered, enabled
+ * kretprobe and read from its statistics into @tm, less the least bare
+ * time per call of the same loop (the probe then disabled).  In ns with
+ * SW_CALIB_FRAC fraction bits; 0 when no round measured a call or the
+ * window is not longer.  The rounds run with interrupts off, so that
+ * none falls into a window.  Inline, so that @fn is called directly, as
+ * a function in a loop is: the bare time per call is a loop's and a
+ * direct call's.
+ */
+static __always_inline u64
+sw_calib_window_rounds(u64 (*fn)(u64), struct sw_calib_probe *c,
+		       struct sw_timing *tm)
+{
+	struct sw_gen *g = rcu_dereference_protected(c->aggs.gen, 1);
+	u64 best = U64_MAX, bare = U64_MAX, count, sum, t0, s = 0, i;
+	unsigned long flags;
+	int r;
+
+	sw_gen_read(g, tm);
+	for (r = 0; r < SW_CALIB_ROUNDS; r++) {
+		count = tm->st.count;
+		sum = tm->st.sum;
+		local_irq_save(flags);
+		for (i = 0; i < SW_CALIB_WIN_CALLS; i++)
+			s += fn(i);
+		local_irq_restore(flags);
+		sw_gen_read(g, tm);
+		count = tm->st.count - count;
+		if (count)
+			best = min(best, div64_u64((tm->st.sum - sum) <<
+						   SW_CALIB_FRAC, count));
+		cond_resched();
+	}
+	/* The same loop without the probe (its calls, the loop's own). */
+	disable_kretprobe(&c->krp.krp);
+	for (r = 0; r < SW_CALIB_ROUNDS; r++) {
+		local_irq_save(flags);
+		t0 = ktime_get_ns();
+		for (i = 0; i < SW_CALIB_WIN_CALLS; i++)
+			s += fn(i);
+		bare = min(bare, ktime_get_ns() - t0);
+		local_irq_restore(flags);
+		cond_resched();
+	}
+	WRITE_ONCE(sw_calib_sink, s);
+	bare = (bare << SW_CALIB_FRAC) / SW_CALIB_WIN_CALLS;
+	return best != U64_MAX && best > bare ? best - bare : 0;
+}
+
+/*
+ * sw_calib_window() - @fn's calls timed by a stopwatch kretprobe: the
+ * least mean window less the bare time per call, rounded to the ns, as
+ * the in-window cost of the way the probe hit; nothing when it cannot be
+ * probed or the memory is not there.
+ */
+static __always_inline void sw_calib_window(const char *name,
+					    u64 (*fn)(u64))
+{
+	struct sw_by by = { .k = { SW_KEY_NONE, SW_KEY_NONE } };
+	struct sw_calib_probe *c;
+	struct sw_timing *tm;
+	u64 win;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	tm = sw_timing_alloc();
+	if (!c || !tm || sw_aggs_alloc(&c->aggs, by, NULL))
+		goto out_free;
+	sw_kretprobe_init(&c->krp, name, &c->aggs, NULL);
+	c->krp.krp.maxactive = 4;
+	if (register_kretprobe(&c->krp.krp))
+		goto out_aggs;
+	if (!enable_kretprobe(&c->krp.krp)) {
+		win = sw_calib_window_rounds(fn, c, tm);
+		win = (win + (1 << (SW_CALIB_FRAC - 1))) >> SW_CALIB_FRAC;
+		if (win)
+			sw_cost_set_window(c->krp.krp.kp.flags & KPROBE_FLAG_FTRACE ?
+					   SW_COST_KRETPROBE_FTRACE :
+					   SW_COST_KRETPROBE, win);
+	}
+	unregister_kretprobe(&c->krp.krp);
+out_aggs:
+	sw_aggs_free(&c->aggs);
+out_free:
+	sw_timing_free(tm);
+	kfree(c);
+}
+
 /**
  * sw_cost_calibrate() - measure the kretprobe mechanism's fixed cost per
- * call, both ways it can hit, and hand them to core/cost.h.
+ * call and its in-window cost, both ways it can hit, and hand them to
+ * core/cost.h.
  *
  * Leaves them 0 (not measured) when the calibrate parameter is off or a
  * function cannot be probed; never fails the load.  Where kprobes never
@@ -119,4 +232,8 @@ void sw_cost_calibrate(void)
 		return;
 	sw_calib_one("sw_cost_calib_bp", sw_cost_calib_bp);
 	sw_calib_one("sw_cost_calib_traced", sw_cost_calib_traced);
+	sw_calib_window("sw_cost_calib_bp", sw_cost_calib_bp);
+	sw_calib_window("sw_cost_calib_traced", sw_cost_calib_traced);
+	/* The calibration's own handler runs are not stopwatch's cost. */
+	sw_cost_reset();
 }

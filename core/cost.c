@@ -28,6 +28,12 @@ DEFINE_PER_CPU(struct sw_cost_cpu, sw_cost_cpu);
 static u64 sw_cost_fixed_ns[SW_COST_MECHS];
 
 /*
+ * Per mechanism, the nanoseconds inside each measured window that are the
+ * probe's (attach/calib.c), written at load only; 0: not measured.
+ */
+static u64 sw_cost_window_ns[SW_COST_MECHS];
+
+/*
  * What timing itself adds to a timed run: the least time of an empty
  * window (a stamp, then the time since it), measured at load and taken
  * off every timed run.
@@ -182,6 +188,30 @@ u64 sw_cost_fixed(enum sw_cost_mech mech)
 void sw_cost_set_fixed(enum sw_cost_mech mech, u64 ns)
 {
 	WRITE_ONCE(sw_cost_fixed_ns[mech], ns);
+}
+
+/**
+ * sw_cost_window() - a mechanism's cost inside each measured window (between
+ * the entry and exit clock reads), in ns, 0 when not measured.
+ * @mech: the mechanism
+ *
+ * Context: any.
+ */
+u64 sw_cost_window(enum sw_cost_mech mech)
+{
+	return READ_ONCE(sw_cost_window_ns[mech]);
+}
+
+/**
+ * sw_cost_set_window() - set a mechanism's in-window cost.
+ * @mech: the mechanism
+ * @ns:   measured at load
+ *
+ * Context: process context (module init).
+ */
+void sw_cost_set_window(enum sw_cost_mech mech, u64 ns)
+{
+	WRITE_ONCE(sw_cost_window_ns[mech], ns);
 }
 
 /* @part of @whole in percent with three decimals, as text. */

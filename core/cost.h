@@ -232,6 +232,8 @@ static __always_inline rtype name##_run(__SW_COST_ARGS proto)	\
 }
 u64 sw_cost_fixed(enum sw_cost_mech mech);
 void sw_cost_set_fixed(enum sw_cost_mech mech, u64 ns);
+u64 sw_cost_window(enum sw_cost_mech mech);
+void sw_cost_set_window(enum sw_cost_mech mech, u64 ns);
 void sw_cost_reset(void);
 int sw_cost_init(void);
 void sw_cost_exit(void);

@@ -46,6 +46,18 @@ void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from)
 }
 
 /**
+ * sw_stats_less_window() - a call duration corrected for the probe: less
+ * the probe's own cost inside the measured window (the stats file's
+ * window_ns), never below 0.
+ * @ns:     a duration as measured (a mean, a minimum, a percentile)
+ * @window: the in-window cost; 0 (not calibrated) leaves @ns as is
+ */
+u64 sw_stats_less_window(u64 ns, u64 window)
+{
+	return ns > window ? ns - window : 0;
+}
+
+/**
  * sw_stats_avg() - mean, rounded to the nearest integer (halves up).
  * @s: statistics
  *

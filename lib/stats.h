@@ -36,6 +36,7 @@ void sw_stats_init(struct sw_stats *s);
 void sw_stats_merge(struct sw_stats *into, const struct sw_stats *from);
 u64 sw_stats_avg(const struct sw_stats *s);
 u64 sw_stats_stddev(const struct sw_stats *s);
+u64 sw_stats_less_window(u64 ns, u64 window);
 #ifdef SW_UNIT_TEST
 u64 sw_stats_variance(const struct sw_stats *s);
 #endif

@@ -26,15 +26,17 @@
  * (attach_err: a positive errno, 0 when it is or was not asked to be);
  * whether its function went with its module (detached: 1, the
  * probe counts nothing more; 0 otherwise), the wall time's percentiles
- * (p50_ns, p90_ns, p99_ns, p999_ns: sw_lhist_quantile()), and last what
- * its calls cost the machine (sw_probe_cost()).
+ * (p50_ns, p90_ns, p99_ns, p999_ns: sw_lhist_quantile()), what
+ * its calls cost the machine (sw_probe_cost()), and last what of each
+ * measured window is the probe's own (window_ns: calibrated at load per
+ * mechanism, attach/calib.c; 0 where not).
  */
 void sw_stats_header(struct seq_file *m, const struct sw_evset *set)
 {
 	seq_printf(m, "%-24s %10s %12s %12s %12s %12s %14s %8s %14s %12s %8s",
 		   SW_COLS_STATS_HEAD);
 	sw_evgen_header(m, set);
-	seq_printf(m, " %10s %14s %14s %6s %10s %8s %12s %12s %12s %12s %8s %13s %14s\n",
+	seq_printf(m, " %10s %14s %14s %6s %10s %8s %12s %12s %12s %12s %8s %13s %14s %9s\n",
 		   SW_COLS_STATS_TAIL);
 }
 
@@ -72,6 +74,15 @@ static int sw_probe_detached(struct sw_probe *p)
 	return p->tramp ? sw_tramp_detached(&p->tp) : sw_kretprobe_gone(&p->kp);
 }
 
+/* How @p's calls are caught, as core/cost.h tells the mechanisms apart. */
+static enum sw_cost_mech sw_probe_mech(struct sw_probe *p)
+{
+	return p->upath ? SW_COST_UPROBE :
+	       p->tramp ? SW_COST_TRAMP :
+	       p->kp.krp.kp.flags & KPROBE_FLAG_FTRACE ?
+	       SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+}
+
 /*
  * sw_probe_cost() - what one call of @p costs, in ns, observed: the mean
  * time of its entry handler plus that of its exit handler, over the runs
@@ -86,10 +97,7 @@ static int sw_probe_detached(struct sw_probe *p)
  */
 static u64 sw_probe_cost(struct sw_probe *p, u64 *fixed)
 {
-	enum sw_cost_mech mech = p->upath ? SW_COST_UPROBE :
-				 p->tramp ? SW_COST_TRAMP :
-				 p->kp.krp.kp.flags & KPROBE_FLAG_FTRACE ?
-				 SW_COST_KRETPROBE_FTRACE : SW_COST_KRETPROBE;
+	enum sw_cost_mech mech = sw_probe_mech(p);
 	struct sw_cost_acc __percpu *acc =
 		rcu_dereference_protected(p->aggs.cost, 1);
 	u64 samples, ns = sw_cost_acc_mean(acc, &samples);
@@ -130,7 +138,7 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 	 * filtered (one filtered at entry ran only the entry half: counted
 	 * whole, an upper estimate).
 	 */
-	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d %12llu %12llu %12llu %12llu %8llu %13llu %14llu\n",
+	seq_printf(m, " %10llu %14llu %14llu %6d %10d %8d %12llu %12llu %12llu %12llu %8llu %13llu %14llu %9llu\n",
 		   filtered[SW_FILTERED_ENTRY], filtered[SW_FILTERED_SHORT],
 		   filtered[SW_FILTERED_LONG],
 		   p->upath ? SW_STATS_ATTACH_UPROBE :
@@ -141,7 +149,8 @@ void sw_stats_row(struct seq_file *m, struct sw_probe *p,
 		   cost, fixed,
 		   cost * (st->count + filtered[SW_FILTERED_ENTRY] +
 			   filtered[SW_FILTERED_SHORT] +
-			   filtered[SW_FILTERED_LONG]));
+			   filtered[SW_FILTERED_LONG]),
+		   sw_cost_window(sw_probe_mech(p)));
 }
 
 /**

@@ -42,7 +42,7 @@ struct sw_time_args {
 	const char *by, *events, *module, *debugfs;
 	const char *tag, *unit, *output, *attach;
 	char *event_list;	/* the -e arguments, joined with commas */
-	bool json, no_hist, all, pct, predict;
+	bool json, no_hist, all, pct, predict, correct;
 	char **pat;
 	size_t npat;
 	char **cmd;
@@ -100,10 +100,10 @@ static int sw_time_check(struct sw_time_args *a)
 				 a->tag, SW_TAG_MAX);
 	if (!ret && a->attach)
 		ret = sw_attach_check(a->attach, &err);
-	if (!ret && a->predict && (a->json || a->interval))
+	if (!ret && a->predict && (a->json || a->interval || a->correct))
 		ret = sw_err_set(&err, -EINVAL,
 				 "--predict prints a prediction only: not with %s",
-				 a->json ? "--json" : "-i");
+				 a->json ? "--json" : a->correct ? "--correct" : "-i");
 	if (!ret && !a->npat)
 		ret = sw_err_set(&err, -EINVAL,
 				 "no function pattern given (e.g. 'vfs_*'); see 'stopwatch time --help'");
@@ -160,6 +160,8 @@ static int sw_time_parse_args(int argc, char **argv, struct sw_time_args *a)
 				"another user set others)", sw_time_event_cb,
 				"an event list"),
 		SW_OPT_BOOL(0, "no-hist", &a->no_hist, "no histograms"),
+		SW_OPT_BOOL(0, "correct", &a->correct,
+			    "min, avg and percentiles less the probe's in-window cost (calibrated at load)"),
 		SW_OPT_BOOL('P', "percentiles", &a->pct,
 			    "also the durations' p50, p90, p99, p99.9"),
 		SW_OPT_BOOL('v', "all-columns", &a->all,
@@ -599,6 +601,7 @@ int cmd_time(int argc, char **argv)
 	r.json = a.json;
 	r.all = a.all;
 	r.pct = a.pct;
+	r.correct = a.correct;
 	r.fixed_unit = a.unit != NULL;
 	r.out = out;
 	r.hist = !a.no_hist;

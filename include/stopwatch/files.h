@@ -36,7 +36,10 @@
  * 1.8: the lhists file: every probe's log-linear wall-time histogram,
  *      non-empty buckets with their bounds (SW_LHIST_TITLE_FMT,
  *      lib/stats.h); a file of its own, so the hists file is unchanged
- * 1.9: the lhists titles go on with "; total <ns>", the calls' total time
+ * 1.9: window_ns appended after cost_total_ns (last column of the stats
+ *      file): the probe's own cost inside each measured window, calibrated
+ *      at load, 0 when not calibrated (stopwatch time --correct); the
+ *      lhists titles go on with "; total <ns>", the calls' total time
  *      read in the same pass as the buckets (a 1.8 reader refuses them)
  */
 #define SW_STATS_FORMAT_MAJOR 1
@@ -100,6 +103,7 @@
 #define SW_COL_COST_NS		"cost_ns"
 #define SW_COL_COST_FIXED_NS	"cost_fixed_ns"
 #define SW_COL_COST_TOTAL_NS	"cost_total_ns"
+#define SW_COL_WINDOW_NS	"window_ns"
 
 /* Lists, in the files' order: initializers of arrays, or printf arguments. */
 #define SW_COLS_TIMING SW_COL_CALLS, SW_COL_MIN_NS, SW_COL_AVG_NS, \
@@ -111,7 +115,8 @@
 #define SW_COLS_CPI SW_COL_CPI_MIN, SW_COL_CPI_AVG, SW_COL_CPI_MAX
 #define SW_COLS_STATS_TAIL SW_COL_FILTERED, SW_COL_FILTERED_SHORT, \
 	SW_COL_FILTERED_LONG, SW_COL_ATTACH, SW_COL_ATTACH_ERR, SW_COL_DETACHED, \
-	SW_COLS_PCT, SW_COL_COST_NS, SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS
+	SW_COLS_PCT, SW_COL_COST_NS, SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS, \
+	SW_COL_WINDOW_NS
 /* The percentiles, enum sw_pct's order (lib/stats.h). */
 #define SW_COLS_PCT SW_COL_P50_NS, SW_COL_P90_NS, SW_COL_P99_NS, SW_COL_P999_NS
 #define SW_COLS_KEYS_HEAD SW_COL_PROBE, SW_COL_KEY, SW_COLS_TIMING

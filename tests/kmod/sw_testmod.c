@@ -15,7 +15,11 @@
  *   bench K        call sw_test_leaf() K times with interrupts off and
  *                  count the instructions retired by this thread meanwhile
  *                  (a per-thread perf counter); "result" shows them
- *   readcost K     the same for K reads of that counter through
+ *   leaf K         call sw_test_leaf() K times with interrupts off, timed
+ *                  whole by ktime_get_ns(): "result" shows the calls and
+ *                  the nanoseconds (the bare cost of the calls, loop and
+ *                  call included, for stopwatch time --correct's check)
+ *   readcost K     the same as bench for K reads of that counter through
  *                  pmu->read(), the way stopwatch reads its counters
  *   kretprobe on|off   a bare kretprobe with empty handlers on
  *                  sw_test_leaf, the baseline of the benchmark
@@ -65,8 +69,8 @@
  * one bucket, any probe's reading of it falls there too; when they do not
  * (a stall of the guest right at a call), it counts in straddle instead.
  *
- * /sys/kernel/debug/sw_testmod/result: "calls K instructions X" of the last
- * bench command.  A failed command returns its errno and logs why.
+ * /sys/kernel/debug/sw_testmod/result: "calls K instructions X ns T" of the
+ * last bench command (X) and the last leaf command (T, with its own K).  A failed command returns its errno and logs why.
  *
  * Test code: root only, not for production kernels.
  */
@@ -87,6 +91,7 @@
 static DEFINE_MUTEX(sw_test_lock);
 static struct dentry *sw_test_dir;
 static u64 sw_bench_calls, sw_bench_instructions, sw_bench_sink;
+static u64 sw_leaf_ns;
 static bool sw_bare_registered;
 
 /* The loop body is exactly two instructions; n == 0 runs none of it. */
@@ -315,6 +320,27 @@ static u64 sw_read_local(struct perf_event *e)
 	return local64_read(&e->count);
 }
 
+/*
+ * "leaf N": N calls of sw_test_leaf() with interrupts off, timed whole.
+ * The count is a parameter (a register), not sscanf()'s variable on the
+ * stack: the loop is the call and three instructions, as a loop of calls
+ * compiles when nothing else is in it.
+ */
+static noinline void sw_leaf_time(u64 n)
+{
+	unsigned long flags;
+	u64 i, t0, sink = 0;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++)
+		sink += sw_test_leaf(i);
+	sw_leaf_ns = ktime_get_ns() - t0;
+	local_irq_restore(flags);
+	sw_bench_calls = n;
+	WRITE_ONCE(sw_bench_sink, sink);
+}
+
 static int sw_bench(u64 calls, bool reads)
 {
 	struct perf_event_attr attr = {
@@ -432,6 +458,10 @@ static int sw_test_cmd(char *cmd)
 		local_irq_restore(flags);
 	} else if (sscanf(cmd, "bench %llu", &n) == 1) {
 		ret = sw_bench(n, false);
+	} else if (sscanf(cmd, "leaf %llu", &n) == 1) {
+		if (!n || n > 100000000)
+			return -EINVAL;
+		sw_leaf_time(n);
 	} else if (sscanf(cmd, "readcost %llu", &n) == 1) {
 		ret = sw_bench(n, true);
 	} else if (sscanf(cmd, "kretprobe %7s", onoff) == 1 &&
@@ -492,8 +522,8 @@ static const struct file_operations sw_ctl_fops = {
 static int sw_result_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&sw_test_lock);
-	seq_printf(m, "calls %llu instructions %llu\n", sw_bench_calls,
-		   sw_bench_instructions);
+	seq_printf(m, "calls %llu instructions %llu ns %llu\n", sw_bench_calls,
+		   sw_bench_instructions, sw_leaf_ns);
 	mutex_unlock(&sw_test_lock);
 	return 0;
 }

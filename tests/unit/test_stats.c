@@ -97,6 +97,18 @@ static void test_empty(void **state)
 	assert_true(s.min == U64_MAX);
 }
 
+/* The probe's in-window cost off a duration: never below 0, 0 is none. */
+static void test_less_window(void **state)
+{
+	(void)state;
+	assert_int_equal(sw_stats_less_window(1000, 812), 188);
+	assert_int_equal(sw_stats_less_window(812, 812), 0);
+	assert_int_equal(sw_stats_less_window(700, 812), 0);
+	assert_int_equal(sw_stats_less_window(0, 812), 0);
+	assert_int_equal(sw_stats_less_window(1000, 0), 1000);
+	assert_true(sw_stats_less_window(U64_MAX, 1) == U64_MAX - 1);
+}
+
 static void test_known_values(void **state)
 {
 	static const u64 v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
@@ -933,6 +945,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_less_window),
 		cmocka_unit_test(test_known_values),
 		cmocka_unit_test(test_arithmetic_sequence),
 		cmocka_unit_test(test_large_offset),

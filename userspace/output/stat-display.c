@@ -311,7 +311,8 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 		    !strcmp(name, SW_COL_ATTACH_ERR) || !strcmp(name, SW_COL_DETACHED) ||
 		    !strcmp(name, SW_COL_COST_FIXED_NS) ||
 		    !strcmp(name, SW_COL_COST_NS) ||
-		    !strcmp(name, SW_COL_COST_TOTAL_NS))
+		    !strcmp(name, SW_COL_COST_TOTAL_NS) ||
+		    !strcmp(name, SW_COL_WINDOW_NS))
 			continue;
 		if (hr->brief_events && !note && sw_is_event_extra(name) &&
 		    !sw_ends_with(name, "_ns"))
@@ -543,7 +544,7 @@ struct sw_prom_ctx {
 static const char *const sw_prom_known[] = {
 	SW_COLS_TIMING, SW_COL_MISSED, SW_COL_MISS_MAXACTIVE,
 	SW_COL_MISS_REENTRY, SW_COL_MIGRATED, SW_COLS_PCT, SW_COL_COST_NS,
-	SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS,
+	SW_COL_COST_FIXED_NS, SW_COL_COST_TOTAL_NS, SW_COL_WINDOW_NS,
 };
 
 static const struct {
@@ -562,6 +563,8 @@ static const struct {
 	  "The mechanism's fixed part of the cost per call (0: not measured, not included)" },
 	{ SW_COL_COST_TOTAL_NS, "cost_seconds",
 	  "Estimated total cost of the probe's calls" },
+	{ SW_COL_WINDOW_NS, "window_per_call_seconds",
+	  "The probe's own time inside each measured call, calibrated at load (0: not calibrated)" },
 };
 
 static bool sw_prom_is_known(const char *col)

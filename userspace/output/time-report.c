@@ -11,6 +11,7 @@
 #include "control/debugfs.h"
 #include "control/pmu-events.h"
 #include "base/json.h"
+#include "output/correct.h"
 #include "output/cost.h"
 #include "control/probe-spec.h"
 #include "output/stat-display.h"
@@ -39,6 +40,10 @@ void sw_time_report_free(struct sw_time_report *r)
 	sw_table_free(r->keys);
 	r->snap = r->prev = NULL;
 	r->keys = NULL;
+	free(r->window);
+	r->window = NULL;
+	sw_correct_names_free(r->marked, r->n);
+	r->marked = NULL;
 }
 
 static int sw_load(const struct sw_time_report *r, const char *dir,
@@ -332,6 +337,13 @@ static void sw_print_json_report(FILE *f, const struct sw_time_report *r,
 			sw_json_key(f, "missed");
 			sw_json_u64(f, v);
 		}
+		if (r->window) {
+			/* min, avg and the percentiles above less window_ns */
+			fputs(",\"corrected\":", f);
+			fputs(r->window[j] ? "true" : "false", f);
+			fputs(",\"window_ns\":", f);
+			sw_json_u64(f, r->window[j]);
+		}
 		for (k = 0; p && k < nev; k++) {
 			fputc(',', f);
 			sw_json_key(f, s->col[ev[k]]);
@@ -389,7 +401,7 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 {
 	struct sw_human_rows hr = {
 		.ids = (const char *const *)r->ids,
-		.names = (const char *const *)r->names,
+		.names = (const char *const *)(r->marked ? r->marked : r->names),
 		.n = r->n,
 		.head = "function",
 		.div = r->fixed_unit ? r->div : 0,
@@ -411,6 +423,8 @@ static int sw_time_report_human(FILE *f, const struct sw_time_report *r,
 	sw_htable_free(&t);
 	if (ret)
 		return ret;
+	if (r->window)
+		sw_correct_fprint(f, r->names, r->window, r->n);
 	/* The table flags what was missed; a report in a file is not seen. */
 	for (j = 0; f != stdout && j < r->n; j++) {
 		int c = sw_snapshot_col(s, SW_COL_MISSED);
@@ -460,7 +474,8 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 	fputc('\n', f);
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
-		fprintf(f, "%-28s %10" PRIu64, r->names[j],
+		fprintf(f, "%-28s %10" PRIu64,
+			r->marked ? r->marked[j] : r->names[j],
 			sw_get(s, p, SW_COL_CALLS, NULL));
 		for (k = 0; k < 5; k++) {
 			v = sw_get(s, p, sw_dur_cols[k], &have);
@@ -486,6 +501,8 @@ int sw_time_report_fprint(FILE *f, const struct sw_time_report *r,
 		}
 		fputc('\n', f);
 	}
+	if (r->window)
+		sw_correct_fprint(f, r->names, r->window, r->n);
 	for (j = 0; j < r->n; j++) {
 		p = sw_snapshot_probe(s, r->ids[j]);
 		v = sw_get(s, p, SW_COL_MISSED, &have);
@@ -504,6 +521,15 @@ int sw_time_report_print(FILE *f, struct sw_time_report *r)
 	if (!r->snap)
 		return 0;
 	r->final = true;
+	if (r->correct && !r->window) {
+		r->window = calloc(r->n ? r->n : 1, sizeof(*r->window));
+		if (!r->window)
+			return -ENOMEM;
+		sw_correct_snapshot(r->snap, r->ids, r->n, r->window);
+		r->marked = sw_correct_names(r->names, r->window, r->n);
+		if (!r->marked)
+			return -ENOMEM;
+	}
 	ret = sw_time_report_fprint(f, r, r->snap);
 	if (!ret && !r->json) {
 		sw_cost_fprint(f, &r->cost0, &r->cost1);

@@ -38,6 +38,11 @@
  *             file's rows
  * @interval:  intervals printed
  * @out:       where -i deltas go (stdout when NULL)
+ * @correct:   --correct: the final report's min, avg and percentiles less
+ *             each probe's in-window cost (output/correct.h)
+ * @window:    with @correct, once the final report is corrected: per
+ *             probe, the nanoseconds taken off (0: not calibrated, as
+ *             measured); @marked: the names with their marks
  */
 struct sw_time_report {
 	char **ids;
@@ -57,6 +62,9 @@ struct sw_time_report {
 	FILE *out;
 	struct sw_overhead cost0, cost1;	/* the overhead file, before and after */
 	bool final;	/* printing the final report: with the cost */
+	bool correct;
+	uint64_t *window;
+	char **marked;
 };
 
 int sw_time_report_init(struct sw_time_report *r, const char *dir,

@@ -960,6 +960,32 @@ grep -qxF "* filtered_short: 5 calls shorter than the probe's min_ns, left out" 
 	not_ok "time: what a filter left out explained under the table"
 run "$SW" time --debugfs "$T" --tag tst -u us 'vfs_[rw]*' -d 0.01 --no-hist
 expect "time -u us: the default table in one unit" 0 "vfs_read     123   0.812   2.301  90.211      4.410   283.023"
+# --correct: window_ns off min and avg (and the percentiles), the row
+# marked, the amount said in one line; a probe with 0 (not calibrated)
+# as measured, marked and named in a second line; not with --predict.
+cp "$T/stats" "$tmp/stats.keep"
+awk 'NR == 1 { print $0, "window_ns"; next } $1 == "vfs_read@tst" { print $0, 812; next }
+	{ print $0, 0 }' "$tmp/stats.keep" > "$T/stats"
+printf 'vfs_read\n' > "$T/probes"
+run "$SW" time --debugfs "$T" --tag tst --correct -u ns 'vfs_[rw]*' -d 0.01 --no-hist --raw
+expect "time --correct: min and avg less window_ns, the row marked" 0 "vfs_read*                           123            0         1489        90211"
+grep -qE "^vfs_write! +10 +300 +1500 +3000 " "$tmp/out" &&
+	ok "time --correct: a probe not calibrated as measured, marked" ||
+	not_ok "time --correct: a probe not calibrated as measured, marked"
+grep -qxF "# * corrected for the probe: 812 ns subtracted from min, avg and percentiles (the probe's in-window cost, calibrated at load; never below 0; max and histograms as measured)" "$tmp/out" &&
+	grep -qxF "# ! not corrected: vfs_write (the probe's in-window cost was not calibrated: a trampoline or uprobe, calibrate=0, or an older module)" "$tmp/out" &&
+	ok "time --correct: the lines saying what was subtracted and what not" ||
+	not_ok "time --correct: the lines saying what was subtracted and what not"
+printf 'vfs_read\n' > "$T/probes"
+run "$SW" time --debugfs "$T" --tag tst --correct 'vfs_read' -d 0.01 --no-hist --json
+expect "time --correct --json: corrected values, corrected and window_ns" 0 '"avg":1489,'
+grep -qF '"corrected":true,"window_ns":812' "$tmp/out" &&
+	ok "time --correct --json: corrected and window_ns per function" ||
+	not_ok "time --correct --json: corrected and window_ns per function"
+mv "$tmp/stats.keep" "$T/stats"
+fails "time --predict --correct is refused" \
+	"stopwatch time: --predict prints a prediction only: not with --correct" \
+	"$SW" time --debugfs "$T" --predict --correct vfs_read -d 1
 printf 'vfs_read\n' > "$T/probes"
 run "$SW" time --debugfs "$T" --tag tst --json --by comm,retval vfs_read -- true
 expect "time --json -- true" 0 '"probe":"vfs_read@tst","calls":123'

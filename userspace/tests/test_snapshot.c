@@ -10,6 +10,7 @@
 #include "helpers.h"
 #include "control/debugfs.h"
 #include "control/snapshot.h"
+#include "output/correct.h"
 
 static const struct sw_snapshot_opts all = { .hist = true,
 					     .breakdown = true };
@@ -547,6 +548,7 @@ static void check_captured(const char *arch, const char *const *events,
 		"filtered", "filtered_short", "filtered_long", "attach",
 		"attach_err", "detached", "p50_ns", "p90_ns", "p99_ns",
 		"p999_ns", "cost_ns", "cost_fixed_ns", "cost_total_ns",
+		"window_ns",
 	};
 	static const char *const probes[] = { "vfs_read", "vfs_write" };
 	char dir[64], name[64];
@@ -556,7 +558,7 @@ static void check_captured(const char *arch, const char *const *events,
 	snprintf(dir, sizeof(dir), "fixtures/%s", arch);
 	s = load_ok(dir, &all);
 	/* The columns, in the module's order; only cpi_* have decimals. */
-	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 13);
+	assert_int_equal(s->ncols, 10 + 4 * nevents + (cpi ? 3 : 0) + 14);
 	for (i = 0; i < 10; i++, c++)
 		assert_string_equal(s->col[c], base[i]);
 	for (i = 0; i < nevents; i++)
@@ -569,7 +571,7 @@ static void check_captured(const char *arch, const char *const *events,
 		assert_string_equal(s->col[c++], "cpi_avg");
 		assert_string_equal(s->col[c++], "cpi_max");
 	}
-	for (i = 0; i < 13; i++, c++)
+	for (i = 0; i < 14; i++, c++)
 		assert_string_equal(s->col[c], tail[i]);
 	for (c = 0; c < s->ncols; c++)
 		assert_int_equal(s->places[c],
@@ -669,6 +671,76 @@ static void test_stats_decimals(void **state)
 						 NULL, &s, &err), -EINVAL);
 }
 
+/*
+ * --correct: window_ns read by name and taken off min, avg and the
+ * percentiles (never below 0), max as measured; 0 or no such probe
+ * leaves a row as measured; the marks and the lines that say so.
+ */
+static void test_correct(void **state)
+{
+	static const char text[] =
+		"probe calls min_ns avg_ns max_ns p50_ns p90_ns p99_ns p999_ns cost_ns window_ns\n"
+		"a 10 700 1000 5000 900 1200 2000 4000 300 812\n"
+		"b 10 700 1000 5000 900 1200 2000 4000 300 0\n"
+		"c 10 100 1000 5000 900 1200 2000 4000 300 640\n";
+	char *ids[] = { "a", "b", "c", "gone" }, *names[] = { "fa", "fb", "fc", "fg" };
+	struct sw_err err = { "" };
+	struct sw_snapshot *s = NULL;
+	uint64_t window[4];
+	char **marked, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(sw_snapshot_parse_stats(text, "stats", NULL, &s, &err), 0);
+	sw_correct_snapshot(s, ids, 4, window);
+	assert_true(window[0] == 812 && window[1] == 0 && window[2] == 640 &&
+		    window[3] == 0);
+	assert_true(val(s, "a", "min_ns") == 0);	/* 700 - 812: not below 0 */
+	assert_true(val(s, "a", "avg_ns") == 188);
+	assert_true(val(s, "a", "p50_ns") == 88);
+	assert_true(val(s, "a", "p90_ns") == 388);
+	assert_true(val(s, "a", "p99_ns") == 1188);
+	assert_true(val(s, "a", "p999_ns") == 3188);
+	assert_true(val(s, "a", "max_ns") == 5000);
+	assert_true(val(s, "a", "cost_ns") == 300);
+	assert_true(val(s, "b", "min_ns") == 700);	/* not calibrated */
+	assert_true(val(s, "b", "avg_ns") == 1000);
+	assert_true(val(s, "b", "p999_ns") == 4000);
+	assert_true(val(s, "c", "min_ns") == 0);
+	assert_true(val(s, "c", "avg_ns") == 360);
+	marked = sw_correct_names(names, window, 4);
+	assert_non_null(marked);
+	assert_string_equal(marked[0], "fa*");
+	assert_string_equal(marked[1], "fb!");
+	assert_string_equal(marked[3], "fg!");
+	sw_correct_names_free(marked, 4);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	sw_correct_fprint(f, names, window, 4);
+	fclose(f);
+	assert_string_equal(out,
+		"# * corrected for the probe: 812 ns (fa), 640 ns (fc) subtracted from min, avg and percentiles (the probe's in-window cost, calibrated at load; never below 0; max and histograms as measured)\n"
+		"# ! not corrected: fb, fg (the probe's in-window cost was not calibrated: a trampoline or uprobe, calibrate=0, or an older module)\n");
+	free(out);
+	/* One amount said once; none uncalibrated: no second line. */
+	window[0] = window[1] = window[2] = window[3] = 812;
+	out = NULL;
+	f = open_memstream(&out, &len);
+	sw_correct_fprint(f, names, window, 4);
+	fclose(f);
+	assert_string_equal(out,
+		"# * corrected for the probe: 812 ns subtracted from min, avg and percentiles (the probe's in-window cost, calibrated at load; never below 0; max and histograms as measured)\n");
+	free(out);
+	sw_snapshot_free(s);
+	/* A module before stats_format 1.9: no window_ns, nothing corrected. */
+	assert_int_equal(sw_snapshot_parse_stats("probe calls min_ns avg_ns\na 1 5 5\n",
+						 "stats", NULL, &s, &err), 0);
+	sw_correct_snapshot(s, ids, 1, window);
+	assert_true(window[0] == 0 && val(s, "a", "avg_ns") == 5);
+	sw_snapshot_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_filter_unknown),
 		cmocka_unit_test(test_pmu),
 		cmocka_unit_test(test_captured),
+		cmocka_unit_test(test_correct),
 		cmocka_unit_test(test_stats_decimals),
 		cmocka_unit_test(test_stats_errors),
 		cmocka_unit_test(test_stats_columns_by_name),

@@ -14,7 +14,11 @@
 # with that line within a stated bound and leaves no probe (a long run
 # only: it fails on a pattern matching nothing, attaching nothing, leaves
 # no probe on ^C, and calibrate=0 marks the prediction); a write to the
-# overhead file and an unknown option are refused with a message.  A few seconds per boot.
+# overhead file and an unknown option are refused with a message.  The
+# probe's in-window cost (window_ns, calibrated at load) is measured, and
+# stopwatch time --correct on an empty leaf of the test module
+# (sw_test_leaf) comes within a stated bound of the same calls timed bare.
+# A few seconds per boot.
 #
 # Runs in the guest with the repository top as the working directory; uses
 # SW_ARCH, SW_REPO, SW_RESULTS and the TAP helpers of tap.sh.
@@ -59,6 +63,97 @@ diag "$(sed -n 2p "$R/overhead.load")"
 fixed=$(awk '$1 == "fixed_ns" { for (i = 2; i < NF; i += 2) if ($i == "kretprobe") print $(i + 1) }' "$R/overhead.load")
 check "the kretprobe's fixed cost was measured at load ($fixed ns)" \
 	test "${fixed:-0}" -gt 0
+# --correct: sw_test_leaf (returns x + 1) called with interrupts off by
+# the test module ("leaf K"), timed bare by the module (loop and call
+# included: the true cost per call, the least of three runs), then probed
+# (attach=kretprobe, no filter: the time-only path the calibration timed).
+# stopwatch time --correct over one run: its row marked, the line with
+# the amount, the avg column the measured mean less window_ns.  Then
+# the probe alone over RUNS runs, read between them: the least mean per
+# run, as the calibration takes (a TCG guest without -icount has calls
+# the host stretches by milliseconds: one moves a run's mean by hundreds
+# of ns), less window_ns, is the corrected mean.  Under -icount (guest
+# time is instructions) it must be within 10% of the true cost (floor
+# 1 ns: the column's resolution); without -icount (x86_64 TCG, times move
+# with the host's load between the calibration at load and the run) the
+# correction must remove at least 3/4 of the measured excess without
+# going below 0: corrected <= true + (uncorrected - true) / 4.  In both,
+# the uncorrected mean is clearly larger (> 2 x true).
+K=4000
+if [ -r "$TMOD" ] && { insmod "$TMOD" 2>"$R/tmod.err" || [ -d "$T" ]; }; then
+	tbare=
+	for i in 1 2 3 4; do
+		echo "leaf $K" >"$T/ctl"
+		[ $i = 1 ] && continue	# warm
+		tbare=$(awk -v k=$K -v b="$tbare" '{ v = $6 / k;
+			printf "%.3f", (b == "" || v < b) ? v : b }' "$T/result")
+	done
+	"$SW" time --correct -v -u ns --no-hist -d 600 --attach kretprobe \
+		sw_test_leaf >"$R/correct.out" 2>"$R/correct.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 600 ] && ! grep -q "^sw_test_leaf@" "$D/probes"; do
+		sleep 0.1; i=$((i + 1))
+	done
+	win=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "window_ns") k = i; next }
+		$1 ~ /^sw_test_leaf(@|$)/ && k { print $k }' "$D/stats")
+	echo "leaf $K" >"$T/ctl"
+	kill -INT $pid
+	wait $pid
+	is "stopwatch time --correct runs (^C ends it)" "$?" 0
+	row=$(grep '^sw_test_leaf' "$R/correct.out")
+	diag "$row"
+	diag "$(grep '^# [*!]' "$R/correct.out")"
+	# -v: FUNCTION CALLS MIN AVG MAX STDDEV TOTAL ... (ns)
+	calls=$(echo "$row" | awk '{ print $2 }')
+	cavg=$(echo "$row" | awk '{ print $4 }')
+	tavg=$(echo "$row" | awk '{ printf "%.3f", $7 / $2 }')
+	check "window_ns of sw_test_leaf's probe calibrated at load ($win ns)" \
+		test "${win:-0}" -gt 0
+	is "--correct: $K calls measured" "$calls" "$K"
+	case $row in
+	'sw_test_leaf* '*) mark=yes ;;
+	*) mark=no ;;
+	esac
+	is "--correct: the row is marked corrected (*)" "$mark" yes
+	check "--correct: one line states the $win ns subtracted" \
+		grep -q "^# \\* corrected for the probe: $win ns subtracted from min, avg and percentiles" "$R/correct.out"
+	is "--correct: the avg column is the measured mean ($tavg) less window_ns" \
+		"$cavg" "$(awk -v u="$tavg" -v w="$win" 'BEGIN { a = int(u + 0.5) - w; print (a > 0 ? a : 0) }')"
+	# The probe alone, RUNS runs: the least mean per run.
+	is "probe sw_test_leaf" "$(ctl probes "+sw_test_leaf attach=kretprobe")" ok
+	uavg= c0=0 t0=0
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		echo "leaf $K" >"$T/ctl"
+		v=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) s[$i] = i; next }
+			$1 == "sw_test_leaf" { print $s["calls"], $s["total_ns"] }' "$D/stats")
+		c1=${v% *} t1=${v#* }
+		uavg=$(awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v b="$uavg" 'BEGIN {
+			v = c ? t / c : 0; printf "%.3f", (b == "" || v < b) ? v : b }')
+		c0=$c1 t0=$t1 i=$((i + 1))
+	done
+	ctl probes "-sw_test_leaf" >/dev/null
+	is "sw_test_leaf: $RUNS x $K calls measured" "$c0" $((RUNS * K))
+	cmean=$(awk -v u="$uavg" -v w="${win:-0}" 'BEGIN { printf "%.3f", u - w }')
+	printf 'arch=%s kernel=%s icount=%s window_ns=%s true_ns=%s uncorrected_ns=%s corrected_ns=%s time_uncorrected_ns=%s time_avg_col=%s\n' \
+		"$SW_ARCH" "$(uname -r)" "$(grep -c sw_icount=1 /proc/cmdline)" \
+		"$win" "$tbare" "$uavg" "$cmean" "$tavg" "$cavg" >>"$R/numbers"
+	diag "sw_test_leaf: true $tbare ns/call bare; least mean of $RUNS runs probed $uavg, window_ns $win, corrected $cmean; stopwatch time's run: $tavg, corrected avg $cavg"
+	check "uncorrected mean $uavg ns clearly above the true $tbare ns (> 2x)" \
+		awk -v u="$uavg" -v t="$tbare" 'BEGIN { exit !(t > 0 && u > 2 * t) }'
+	if grep -qw sw_icount=1 /proc/cmdline; then
+		check "-icount: corrected mean $cmean ns within 10% of the true $tbare ns (floor 1 ns: the column's resolution)" \
+			awk -v c="$cmean" -v t="$tbare" 'BEGIN { d = c - t; if (d < 0) d = -d;
+				b = 0.1 * t; if (b < 1) b = 1; exit !(d <= b) }'
+	else
+		check "no -icount: corrected mean $cmean ns in [0, true $tbare + (uncorrected $uavg - true) / 4]" \
+			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { exit !(c >= -0.5 && c <= t + (u - t) / 4) }'
+	fi
+	rmmod sw_testmod 2>/dev/null
+else
+	skip "--correct on sw_test_leaf: sw_testmod not built or did not load: $(cat "$R/tmod.err" 2>/dev/null)"
+fi
 is "a write to the overhead file is refused" "$(ctl overhead reset)" EPERM
 check "last_error says the overhead file is read-only" \
 	grep -q "overhead: read-only" "$D/last_error"

@@ -36,8 +36,8 @@ is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
 check "version says stats_format 1.9" grep -qx 'stats_format 1\.9' "$D/version"
 hdr=$(head -n 1 "$D/stats" | tr -s ' ')
 case "$hdr" in
-*" filtered filtered_short filtered_long attach attach_err detached p50_ns p90_ns p99_ns p999_ns cost_ns cost_fixed_ns cost_total_ns") ok "stats ends with the filtered columns, then attach (1.3), detached (1.4), percentiles (1.6), cost (1.7)" ;;
-*) not_ok "stats ends with the filtered columns, then attach (1.3), detached (1.4), percentiles (1.6), cost (1.7)"; diag "header: $hdr" ;;
+*" filtered filtered_short filtered_long attach attach_err detached p50_ns p90_ns p99_ns p999_ns cost_ns cost_fixed_ns cost_total_ns window_ns") ok "stats ends with the filtered columns, then attach (1.3), detached (1.4), percentiles (1.6), cost (1.7), window (1.9)" ;;
+*) not_ok "stats ends with the filtered columns, then attach (1.3), detached (1.4), percentiles (1.6), cost (1.7), window (1.9)"; diag "header: $hdr" ;;
 esac
 is "keys header" "$(head -n 1 "$D/keys" | tr -s ' ')" \
 	"probe key calls min_ns avg_ns max_ns stddev_ns total_ns"
