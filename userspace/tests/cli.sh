@@ -1170,13 +1170,18 @@ if command -v curl > /dev/null; then
 	[ "$code" = 200 ] && grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/hdr" &&
 		ok "serve: /metrics answers in the text format 0.0.4" ||
 		not_ok "serve: /metrics answers in the text format 0.0.4" "status $code" "$(cat "$tmp/hdr")"
-	# The calls and the histogram's count are those of the hists file.
-	want=$(sed -n 's/^vfs_read: ns, \([0-9]*\) calls.*/\1/p' "$V/hists")
+	# The calls, the histogram's count and its sum are those of the lhists
+	# file (the fine buckets' own pass), not the stats file's.
+	want=$(sed -n 's/^vfs_read: ns, \([0-9]*\) calls, hist_bits.*/\1/p' "$V/lhists")
+	tot=$(sed -n 's/^vfs_read: ns, .*; total \([0-9]*\)$/\1/p' "$V/lhists")
+	[ "$want" != "$(awk '$1 == "vfs_read" { print $2 }' "$V/stats")" ] ||
+		not_ok "serve: the fixture's lhists and stats calls differ" "both $want"
 	grep -qx "stopwatch_calls_total{probe=\"vfs_read\"} $want" "$tmp/out" &&
 		grep -qx "stopwatch_duration_seconds_count{probe=\"vfs_read\"} $want" "$tmp/out" &&
 		grep -qx "stopwatch_duration_seconds_bucket{probe=\"vfs_read\",le=\"+Inf\"} $want" "$tmp/out" &&
-		ok "serve: vfs_read's calls, _count and +Inf bucket are the $want of the file" ||
-		not_ok "serve: vfs_read's calls, _count and +Inf bucket are the $want of the file"
+		grep -qx "stopwatch_duration_seconds_sum{probe=\"vfs_read\"} $(awk -v t="$tot" 'BEGIN { printf "%.9f", t / 1e9 }' | sed 's/0*$//')" "$tmp/out" &&
+		ok "serve: vfs_read's calls, _count, +Inf bucket and _sum are the lhists file's ($want calls, $tot ns)" ||
+		not_ok "serve: vfs_read's calls, _count, +Inf bucket and _sum are the lhists file's ($want calls, $tot ns)"
 	grep -q '^stopwatch_keyed_calls_total{probe="vfs_read",key="comm=dd"} 3003$' "$tmp/out" &&
 		grep -q '^stopwatch_sampler_running 0$' "$tmp/out" &&
 		ok "serve: keyed rows and the sampler's counters" ||
