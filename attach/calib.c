@@ -122,7 +122,7 @@ static void sw_calib_one(const char *name, u64 (*fn)(u64))
 }
 
 /* Calls per round of the in-window calibration; its means' fraction bits. */
-#define SW_CALIB_WIN_CALLS	2048
+#define SW_CALIB_WIN_CALLS	256
 #define SW_CALIB_FRAC		10
 
 /*
