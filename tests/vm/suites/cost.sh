@@ -147,8 +147,12 @@ if [ -r "$TMOD" ] && { insmod "$TMOD" 2>"$R/tmod.err" || [ -d "$T" ]; }; then
 			awk -v c="$cmean" -v t="$tbare" 'BEGIN { d = c - t; if (d < 0) d = -d;
 				b = 0.1 * t; if (b < 1) b = 1; exit !(d <= b) }'
 	else
-		check "no -icount: corrected mean $cmean ns in [0, true $tbare + (uncorrected $uavg - true) / 4]" \
-			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { exit !(c >= -0.5 && c <= t + (u - t) / 4) }'
+		# TCG without -icount: the calibration at load and these runs
+		# see the host's load differently (a calibrated window 17% above
+		# this suite's, under CI's load), so the bound is two-sided: the
+		# correction removes the window to within a quarter of it.
+		check "no -icount: corrected mean $cmean ns within (uncorrected $uavg - true $tbare) / 4 of the true" \
+			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= (u - t) / 4) }'
 	fi
 	rmmod sw_testmod 2>/dev/null
 else
