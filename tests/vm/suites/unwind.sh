@@ -287,7 +287,10 @@ raw=$(folded_sum "$TMP/mangled-raw.folded" \
 	";main;_ZN6swdemo5outer17h00112233aabbccddE;_ZNK2sw4demo6Widget4spinEi")
 all=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/mangled.folded")
 diag "mangled: $dm of $all samples under main;swdemo::outer;sw::demo::Widget::spin(int) const; $raw raw"
-cmp_ge "C++ and Rust frames demangled (samples in Widget::spin under swdemo::outer)" "$dm" 100
+# TCG under load delivers far fewer than 999 samples a second (103 in
+# 500 ms, arm64 6.1 in CI): most of them, and enough to count.
+cmp_ge "C++ and Rust frames demangled (samples in Widget::spin under swdemo::outer)" "$dm" 40
+cmp_ge "... most of the recording's samples (x 10 >= 6 x $all)" "$((dm * 10))" "$((all * 6))"
 is "--no-demangle: the same samples under the mangled names" "$raw" "$dm"
 
 # --- kernel source lines: the module's functions, from its own debug info ------
