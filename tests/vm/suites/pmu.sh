@@ -24,10 +24,15 @@
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
 
+# Exact instruction counts: no handler run timed by the cost sampler
+# (which runs it times depends on how many the module's load-time
+# calibration made).
+SW_LOAD_EXTRA=cost_sample=0
+
 # The test build of stopwatch.ko, beside the shipped one (pmu.prepare):
 # direct_read=; dload ARGS loads it as lib.sh's load does $MOD.
 DMOD=$(dirname "$MOD")/debug/stopwatch.ko
-dload() { "$P/modload" "$DMOD" "$*"; }
+dload() { "$P/modload" "$DMOD" "$*${SW_LOAD_EXTRA:+ $SW_LOAD_EXTRA}"; }
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 # --- helpers ---------------------------------------------------------------
