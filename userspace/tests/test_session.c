@@ -367,18 +367,26 @@ static const char *live_str(const struct live_seen *x)
 	return buf;
 }
 
-static void test_live_watermark(void **state)
+/* A live session of every process, CPUs 0 and 1 known, replaying to @x. */
+static struct sw_session *live_open_all(struct live_seen *x)
 {
 	static const char meta[] = "mode=all\n";
-	struct live_seen x = { 0 };
 	struct sw_session *s;
 	struct sw_err err = { "" };
 
-	(void)state;
 	assert_int_equal(sw_session_live_open(meta, sizeof(meta) - 1, false,
-					      on_live, &x, &s, &err), 0);
+					      on_live, x, &s, &err), 0);
 	assert_int_equal(sw_session_live_cpu(s, 0), 0);
 	assert_int_equal(sw_session_live_cpu(s, 1), 0);
+	return s;
+}
+
+static void test_live_watermark(void **state)
+{
+	struct live_seen x = { 0 };
+	struct sw_session *s = live_open_all(&x);
+
+	(void)state;
 	/* CPU 1 not read yet: nothing goes, however early */
 	live_call(s, 0, 100, 1);
 	assert_int_equal(sw_session_live_flush(s, 0), 0);
@@ -410,16 +418,10 @@ static void test_live_watermark(void **state)
 /* A record arriving after the horizon let later ones go: counted late. */
 static void test_live_late(void **state)
 {
-	static const char meta[] = "mode=all\n";
 	struct live_seen x = { 0 };
-	struct sw_session *s;
-	struct sw_err err = { "" };
+	struct sw_session *s = live_open_all(&x);
 
 	(void)state;
-	assert_int_equal(sw_session_live_open(meta, sizeof(meta) - 1, false,
-					      on_live, &x, &s, &err), 0);
-	assert_int_equal(sw_session_live_cpu(s, 0), 0);
-	assert_int_equal(sw_session_live_cpu(s, 1), 0);
 	live_call(s, 0, 100, 1);
 	live_call(s, 0, 300, 1);
 	assert_int_equal(sw_session_live_flush(s, 300), 0);
