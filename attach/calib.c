@@ -24,12 +24,19 @@
  * the function, is the probe's in-window cost (sw_cost_set_window(), the
  * stats file's window_ns; stopwatch time --correct subtracts it).
  * Trampolines and uprobes: not calibrated (0).
+ *
+ * Measuring registers and removes kretprobes (a breakpoint's text change,
+ * ftrace's), which can take a large part of a second on a slow or
+ * real-time machine: the calibration parameter reads the values after a
+ * load and takes them back at the next, so that a boot measures once.
  */
+#include <linux/bits.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "agg/agg.h"
 #include "core/cost.h"
@@ -42,6 +49,112 @@ static bool calibrate = true;
 module_param(calibrate, bool, 0400);
 MODULE_PARM_DESC(calibrate,
 		 "Measure the kretprobe mechanism's fixed cost per call and its cost inside the measured window at load, for the overhead and stats files' cost estimates and stopwatch time --correct (default on)");
+
+/*
+ * The calibration parameter: the mechanisms the calibration measures, by
+ * the overhead file's names, each with its fixed cost and in-window cost
+ * in ns.  Given at load, these are used and nothing is measured (a
+ * calibration from an earlier load of the same boot, handed back); read,
+ * the values in use (0/0: not measured).
+ */
+static const struct {
+	const char *name;
+	enum sw_cost_mech mech;
+} sw_calib_mechs[] = {
+	{ "kretprobe", SW_COST_KRETPROBE },
+	{ "kretprobe_ftrace", SW_COST_KRETPROBE_FTRACE },
+};
+#define SW_CALIB_MECHS	ARRAY_SIZE(sw_calib_mechs)
+/* A value above this (ns) is no calibration of a call's cost. */
+#define SW_CALIB_MAX_NS	10000000ULL
+
+static u64 sw_calib_given[SW_CALIB_MECHS][2];
+static bool sw_calib_have;
+
+/* "NAME=FIXED/WINDOW" into sw_calib_given; which one it set in @seen. */
+static int sw_calib_parse_one(char *item, unsigned int *seen)
+{
+	char *fixed, *win;
+	u64 f, w;
+	unsigned int i;
+
+	fixed = strchr(item, '=');
+	if (!fixed)
+		return -EINVAL;
+	*fixed++ = 0;
+	win = strchr(fixed, '/');
+	if (!win)
+		return -EINVAL;
+	*win++ = 0;
+	for (i = 0; i < SW_CALIB_MECHS; i++)
+		if (!strcmp(item, sw_calib_mechs[i].name))
+			break;
+	if (i == SW_CALIB_MECHS || (*seen & BIT(i)) ||
+	    kstrtou64(fixed, 10, &f) || kstrtou64(win, 10, &w) ||
+	    f > SW_CALIB_MAX_NS || w > SW_CALIB_MAX_NS)
+		return -EINVAL;
+	*seen |= BIT(i);
+	sw_calib_given[i][0] = f;
+	sw_calib_given[i][1] = w;
+	return 0;
+}
+
+/*
+ * Set: "NAME=FIXED/WINDOW[,NAME=FIXED/WINDOW]", each name at most once;
+ * anything else fails the load with EINVAL, naming the value.  Empty:
+ * none given.
+ * Context: process context (module load, before init).
+ */
+static int sw_calib_param_set(const char *val, const struct kernel_param *kp)
+{
+	char buf[128], *p = buf, *item;
+	unsigned int seen = 0;
+	int ret = 0;
+
+	memset(sw_calib_given, 0, sizeof(sw_calib_given));
+	sw_calib_have = false;
+	if (strscpy(buf, val, sizeof(buf)) < 0) {
+		pr_err("stopwatch: calibration: value too long (at most %zu characters)\n",
+		       sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	strim(buf);
+	if (!*buf)
+		return 0;
+	while ((item = strsep(&p, ",")) && !ret)
+		ret = sw_calib_parse_one(item, &seen);
+	if (ret) {
+		memset(sw_calib_given, 0, sizeof(sw_calib_given));
+		pr_err("stopwatch: calibration: '%s' is not NAME=FIXED/WINDOW[,...] with NAME kretprobe or kretprobe_ftrace, each once, and ns values at most %llu\n",
+		       val, SW_CALIB_MAX_NS);
+		return ret;
+	}
+	sw_calib_have = true;
+	return 0;
+}
+
+/* Get: the values in use.  Context: process context. */
+static int sw_calib_param_get(char *buf, const struct kernel_param *kp)
+{
+	int n = 0;
+	unsigned int i;
+
+	for (i = 0; i < SW_CALIB_MECHS; i++)
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s=%llu/%llu",
+			       i ? "," : "", sw_calib_mechs[i].name,
+			       sw_cost_fixed(sw_calib_mechs[i].mech),
+			       sw_cost_window(sw_calib_mechs[i].mech));
+	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
+	return n;
+}
+
+static const struct kernel_param_ops sw_calib_param_ops = {
+	.set = sw_calib_param_set,
+	.get = sw_calib_param_get,
+};
+module_param_cb(calibration, &sw_calib_param_ops, NULL, 0400);
+MODULE_PARM_DESC(calibration,
+		 "The calibration to use instead of measuring one: kretprobe=FIXED/WINDOW,kretprobe_ftrace=FIXED/WINDOW in ns, as this parameter reads after a calibrated load (a boot's first calibration handed to its later loads)");
 
 static u64 sw_calib_sink;
 
@@ -219,8 +332,9 @@ out_free:
  * call and its in-window cost, both ways it can hit, and hand them to
  * core/cost.h.
  *
- * Leaves them 0 (not measured) when the calibrate parameter is off or a
- * function cannot be probed; never fails the load.  Where kprobes never
+ * The calibration parameter's values instead, when it was given: nothing
+ * measured.  Leaves them 0 (not measured) when the calibrate parameter is
+ * off or a function cannot be probed; never fails the load.  Where kprobes never
  * hit through ftrace, both functions measure the breakpoint.
  *
  * Context: process context (module init); sleeps (kretprobe registration
@@ -228,6 +342,17 @@ out_free:
  */
 void sw_cost_calibrate(void)
 {
+	unsigned int i;
+
+	if (sw_calib_have) {
+		for (i = 0; i < SW_CALIB_MECHS; i++) {
+			sw_cost_set_fixed(sw_calib_mechs[i].mech,
+					  sw_calib_given[i][0]);
+			sw_cost_set_window(sw_calib_mechs[i].mech,
+					   sw_calib_given[i][1]);
+		}
+		return;
+	}
 	if (!calibrate)
 		return;
 	sw_calib_one("sw_cost_calib_bp", sw_cost_calib_bp);

@@ -20,6 +20,9 @@
 #include "control/probe-ctl.h"
 #include "control/probe-spec.h"
 
+/* The longest parameter string a load passes. */
+#define SW_LOAD_PARAMS_MAX	256
+
 static bool sw_module_loaded(void)
 {
 	return !access(SW_MODULE_SYSFS, F_OK);
@@ -74,13 +77,21 @@ static void sw_insmod_companion(const char *path)
 		sw_insmod(ko, "");
 }
 
+/* modprobe stopwatch with @params (NAME=VALUE words, spaces between). */
 static int sw_modprobe(const char *params)
 {
-	char arg[64];
-	int status;
+	char buf[SW_LOAD_PARAMS_MAX], *argv[8], *save = NULL, *w;
+	int status, n = 0;
 	pid_t pid;
 
-	snprintf(arg, sizeof(arg), "%s", params);
+	snprintf(buf, sizeof(buf), "%s", params);
+	argv[n++] = "modprobe";
+	argv[n++] = "-q";
+	argv[n++] = "stopwatch";
+	for (w = strtok_r(buf, " ", &save); w && n < 7;
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -91,17 +102,157 @@ static int sw_modprobe(const char *params)
 			dup2(null, 1);
 			dup2(null, 2);
 		}
-		if (*arg)
-			execlp("modprobe", "modprobe", "-q", "stopwatch", arg,
-			       (char *)NULL);
-		else
-			execlp("modprobe", "modprobe", "-q", "stopwatch",
-			       (char *)NULL);
+		execvp("modprobe", argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ENOENT;
+}
+
+/* The first line of a small file, its newline cut; 0 or -errno. */
+static int sw_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)size, f))
+		ret = -ENODATA;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ret ? ret : (*buf ? 0 : -ENODATA);
+}
+
+/*
+ * The srcversion of a module file (its .modinfo's "srcversion=", read
+ * from the file's bytes: uncompressed modules only), or of the module
+ * modprobe would load (@path NULL: modinfo's answer).
+ */
+static int sw_ko_srcversion(const char *path, char *buf, size_t size)
+{
+	static const char key[] = "srcversion=";
+	char *data = NULL, *p;
+	struct stat st;
+	size_t len;
+	FILE *f;
+	int fd, ret = -ENOENT;
+
+	if (!path) {
+		f = popen("modinfo -F srcversion stopwatch 2>/dev/null", "re");
+		if (!f)
+			return -errno;
+		if (fgets(buf, (int)size, f))
+			ret = 0;
+		pclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		return !ret && *buf ? 0 : -ENOENT;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > (64 << 20))
+		goto out;
+	len = (size_t)st.st_size;
+	data = malloc(len + 1);
+	if (!data || read(fd, data, len) != (ssize_t)len)
+		goto out;
+	data[len] = '\0';
+	for (p = memmem(data, len, key, sizeof(key) - 1); p;
+	     p = memmem(p + 1, len - (size_t)(p + 1 - data), key, sizeof(key) - 1)) {
+		if (p > data && p[-1] == '\0' && strlen(p + sizeof(key) - 1) < size) {
+			strcpy(buf, p + sizeof(key) - 1);
+			ret = *buf ? 0 : -ENOENT;
+			break;
+		}
+	}
+out:
+	free(data);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The calibration cache: one line, "BOOT_ID SRCVERSION VALUE", where
+ * VALUE is what stopwatch.ko's calibration parameter read after the
+ * boot's first calibrated load of that module.  A later load of the same
+ * module in the same boot is handed VALUE and measures nothing (the
+ * measurement registers and removes kretprobes: up to a second on a slow
+ * machine).  In /run: gone at reboot.
+ */
+#define SW_CALIB_DIR	"/run/stopwatch"
+#define SW_CALIB_CACHE	SW_CALIB_DIR "/calibration"
+
+/* The cached VALUE for a module of @srcversion in this boot. */
+static bool sw_calib_cached(const char *srcversion, char *val, size_t size)
+{
+	char boot[64], line[SW_LOAD_PARAMS_MAX];
+	char *b, *sv, *v, *save = NULL;
+
+	if (sw_read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) ||
+	    sw_read_line(SW_CALIB_CACHE, line, sizeof(line)))
+		return false;
+	b = strtok_r(line, " ", &save);
+	sv = strtok_r(NULL, " ", &save);
+	v = strtok_r(NULL, " ", &save);
+	if (!b || !sv || !v || strcmp(b, boot) || strcmp(sv, srcversion) ||
+	    strlen(v) >= size)
+		return false;
+	strcpy(val, v);
+	return true;
+}
+
+/*
+ * After a load that measured: the module's calibration into the cache,
+ * when it measured something (a value above 0) and says its srcversion.
+ */
+static void sw_calib_save(void)
+{
+	char boot[64], sv[64], val[160], tmp[sizeof(SW_CALIB_CACHE) + 16];
+	FILE *f;
+
+	if (sw_read_line(SW_MODULE_SYSFS "/parameters/calibration", val, sizeof(val)) ||
+	    !strpbrk(val, "123456789") ||
+	    sw_read_line(SW_MODULE_SYSFS "/srcversion", sv, sizeof(sv)) ||
+	    sw_read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)))
+		return;
+	if (mkdir(SW_CALIB_DIR, 0755) && errno != EEXIST)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%d", SW_CALIB_CACHE, (int)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	fprintf(f, "%s %s %s\n", boot, sv, val);
+	if (fclose(f) || rename(tmp, SW_CALIB_CACHE))
+		unlink(tmp);
+}
+
+/*
+ * Load stopwatch.ko from @path (NULL: modprobe) with @params, handed the
+ * boot's cached calibration for that module when there is one (without
+ * it again if that load fails); a load that measured leaves its
+ * calibration in the cache.  0 or -errno.
+ */
+static int sw_load(const char *path, const char *params)
+{
+	char sv[64], val[160], p[SW_LOAD_PARAMS_MAX];
+	bool cached;
+	int ret;
+
+	cached = !sw_ko_srcversion(path, sv, sizeof(sv)) &&
+		 sw_calib_cached(sv, val, sizeof(val));
+	if (cached) {
+		snprintf(p, sizeof(p), "%s%scalibration=%s", params,
+			 *params ? " " : "", val);
+		ret = path ? sw_insmod(path, p) : sw_modprobe(p);
+		if (!ret && (path || sw_module_loaded()))
+			return 0;
+	}
+	ret = path ? sw_insmod(path, params) : sw_modprobe(params);
+	if (!ret && sw_module_loaded())
+		sw_calib_save();
+	return ret;
 }
 
 /* The repository this program was built in: <repo>/build/<dir>/stopwatch. */
@@ -126,7 +277,7 @@ static int sw_repo_dir(char *buf, size_t size)
 int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		     struct sw_err *err)
 {
-	char params[64] = "", repo[PATH_MAX], tried[2 * PATH_MAX + 600] = "";
+	char params[SW_LOAD_PARAMS_MAX] = "", repo[PATH_MAX], tried[2 * PATH_MAX + 600] = "";
 	char cand[PATH_MAX + 256];
 	const char *arch, *why = "";
 	struct utsname u;
@@ -143,7 +294,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		snprintf(params, sizeof(params), "max_probes=%u", max_probes);
 	if (path) {
 		sw_insmod_companion(path);
-		ret = sw_insmod(path, params);
+		ret = sw_load(path, params);
 		if (ret)
 			return sw_err_set(err, ret, "cannot load %s: %s%s", path,
 					  strerror(-ret),
@@ -151,7 +302,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		*loaded = true;
 		return 0;
 	}
-	if (!sw_modprobe(params) && sw_module_loaded()) {
+	if (!sw_load(NULL, params) && sw_module_loaded()) {
 		*loaded = true;
 		return 0;
 	}
@@ -169,7 +320,7 @@ int sw_module_ensure(const char *path, unsigned int max_probes, bool *loaded,
 		if (access(cand, R_OK))
 			continue;
 		sw_insmod_companion(cand);
-		r = sw_insmod(cand, params);
+		r = sw_load(cand, params);
 		if (!r) {
 			*loaded = true;
 			return 0;
