@@ -107,7 +107,7 @@ static int sw_calib_parse_one(char *item, unsigned int *seen)
  */
 static int sw_calib_param_set(const char *val, const struct kernel_param *kp)
 {
-	char buf[128], *p = buf, *item;
+	char buf[128], *p, *item;
 	unsigned int seen = 0;
 	int ret = 0;
 
@@ -118,8 +118,8 @@ static int sw_calib_param_set(const char *val, const struct kernel_param *kp)
 		       sizeof(buf) - 1);
 		return -EINVAL;
 	}
-	strim(buf);
-	if (!*buf)
+	p = strim(buf);
+	if (!*p)
 		return 0;
 	while ((item = strsep(&p, ",")) && !ret)
 		ret = sw_calib_parse_one(item, &seen);
