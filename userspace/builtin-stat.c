@@ -22,6 +22,7 @@
 #include "control/debugfs.h"
 #include "base/parse-options.h"
 #include "control/probe-spec.h"
+#include "output/correct.h"
 #include "output/paths.h"
 #include "output/pprof.h"
 #include "control/snapshot.h"
@@ -50,6 +51,7 @@ struct sw_stat_args {
 	bool all;		/* -v: every column, as the module prints it */
 	bool pct;		/* -P: the percentile columns in the table */
 	bool raw;		/* --raw: the same, exact values */
+	bool correct;		/* --correct: less each probe's window_ns */
 	enum sw_format format;
 	double interval;	/* -i/-I: deltas */
 	double watch;		/* -w: the whole report again */
@@ -73,13 +75,16 @@ static const struct sw_cmd_doc sw_stat_doc = {
 		"module's log-linear histograms: off by less than one bucket, 6.25% at\n"
 		"its default hist_bits=4).  -v (or --raw) prints every column of the\n"
 		"module's stats file instead, exact; JSON and Prometheus always carry\n"
-		"every column.\n",
+		"every column.  --correct takes each probe's in-window cost (window_ns,\n"
+		"calibrated at load) off min, avg and the percentiles, as\n"
+		"'stopwatch time --correct' does.\n",
 	.examples =
 		"  stopwatch stat                           all probes: table, histograms\n"
 		"  stopwatch stat --probe vfs_read,vfs_write  two probes\n"
 		"  stopwatch stat --no-hist                 the table only\n"
 		"  stopwatch stat -P                        with p50, p90, p99, p99.9\n"
 		"  stopwatch stat -v -H                     every column, readable durations\n"
+		"  stopwatch stat -P --correct              latencies less the probe's own cost\n"
 		"  stopwatch stat --raw --no-hist           the module's table, exact (scripts)\n"
 		"  stopwatch stat -i 1 --interval-count 10 what each second added, ten times\n"
 		"  stopwatch stat -I 500                    the same every 500 ms (perf stat -I)\n"
@@ -237,6 +242,15 @@ static int sw_stat_check_args(struct sw_stat_args *a, bool json, bool prom)
 			       "the breakdown");
 		return -EINVAL;
 	}
+	if (a->correct && (prom || a->interval || a->tree || a->folded ||
+			   a->svg || a->pprof)) {
+		fprintf(stderr,
+			"stopwatch stat: --correct corrects the table and JSON of the totals; %s\n",
+			prom ? "Prometheus metrics stay as measured (window_ns is there: subtract it in a query)" :
+			a->interval ? "--interval's deltas are not corrected" :
+				      "call paths are not corrected");
+		return -EINVAL;
+	}
 	if (a->count && !a->interval && !a->watch) {
 		fprintf(stderr,
 			"stopwatch stat: --interval-count %llu needs --interval or --watch\n",
@@ -263,6 +277,10 @@ static int sw_stat_parse_args(int argc, char **argv, struct sw_stat_args *a)
 			    "also the breakdown by pid, tgid, comm or cpu"),
 		SW_OPT_BOOL('P', "percentiles", &a->pct,
 			    "also the durations' p50, p90, p99, p99.9"),
+		SW_OPT_BOOL(0, "correct", &a->correct,
+			    "min, avg and percentiles less the probe's\n"
+			    "in-window cost (window_ns, calibrated at load);\n"
+			    "rows marked * (corrected) or ! (not calibrated)"),
 		SW_OPT_BOOL('v', "all-columns", &a->all,
 			    "every column of the stats file, as the module\n"
 			    "prints it (with -H: durations as 2.30 us)"),
@@ -445,7 +463,9 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 {
 	static bool warned_bd, warned_empty;
 	struct sw_snapshot *s = NULL;
+	struct sw_display_opts cdop;
 	struct sw_err err = { "" };
+	uint64_t *window = NULL;
 	char *tmp = NULL;
 	FILE *f = NULL;
 	int ret;
@@ -454,6 +474,17 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 	if (ret) {
 		fprintf(stderr, "stopwatch: %s\n", err.msg);
 		goto cleanup;
+	}
+	if (a->correct) {
+		window = sw_correct_all(s);
+		if (!window) {
+			ret = -ENOMEM;
+			fprintf(stderr, "stopwatch stat: out of memory\n");
+			goto cleanup;
+		}
+		cdop = *dop;
+		cdop.window = window;
+		dop = &cdop;
 	}
 	/* The default table flags them; elsewhere they are said here. */
 	if (dop->all || a->format != SW_FMT_TABLE || (a->output && strcmp(a->output, "-")))
@@ -499,6 +530,7 @@ static int sw_stat_once(const struct sw_stat_args *a, const char *dir,
 		fprintf(stderr, "stopwatch stat: out of memory\n");
 	ret = sw_out_close(a, f, tmp, ret);
 cleanup:
+	free(window);
 	sw_snapshot_free(*prev);
 	*prev = s;
 	return ret;

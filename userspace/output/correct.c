@@ -17,26 +17,44 @@
 #include "output/correct.h"
 #include "stopwatch/files.h"
 
-void sw_correct_snapshot(struct sw_snapshot *s, char *const *ids, size_t n,
-			 uint64_t *window)
+/*
+ * @p (NULL: none) less its window_ns in min, avg and the percentiles.
+ * Return: that window_ns (0: left as measured).
+ */
+static uint64_t sw_correct_probe(struct sw_snapshot *s,
+				 const struct sw_probe_stat *p)
 {
 	static const char *const cols[] = { SW_COL_MIN_NS, SW_COL_AVG_NS,
 					    SW_COLS_PCT };
 	int cw = sw_snapshot_col(s, SW_COL_WINDOW_NS), c;
-	const struct sw_probe_stat *p;
-	size_t j, k;
+	uint64_t win = p && cw >= 0 ? p->val[cw] : 0;
+	size_t k;
 
-	for (j = 0; j < n; j++) {
-		p = sw_snapshot_probe(s, ids[j]);
-		window[j] = p && cw >= 0 ? p->val[cw] : 0;
-		for (k = 0; window[j] && k < sizeof(cols) / sizeof(cols[0]);
-		     k++) {
-			c = sw_snapshot_col(s, cols[k]);
-			if (c >= 0)
-				p->val[c] = sw_stats_less_window(p->val[c],
-								 window[j]);
-		}
+	for (k = 0; win && k < sizeof(cols) / sizeof(cols[0]); k++) {
+		c = sw_snapshot_col(s, cols[k]);
+		if (c >= 0)
+			p->val[c] = sw_stats_less_window(p->val[c], win);
 	}
+	return win;
+}
+
+void sw_correct_snapshot(struct sw_snapshot *s, char *const *ids, size_t n,
+			 uint64_t *window)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		window[j] = sw_correct_probe(s, sw_snapshot_probe(s, ids[j]));
+}
+
+uint64_t *sw_correct_all(struct sw_snapshot *s)
+{
+	uint64_t *window = calloc(s->nprobes ? s->nprobes : 1, sizeof(*window));
+	size_t i;
+
+	for (i = 0; window && i < s->nprobes; i++)
+		window[i] = sw_correct_probe(s, &s->probe[i]);
+	return window;
 }
 
 char **sw_correct_names(char *const *names, const uint64_t *window, size_t n)

@@ -31,6 +31,13 @@ void sw_correct_snapshot(struct sw_snapshot *s, char *const *ids, size_t n,
 			 uint64_t *window);
 
 /**
+ * sw_correct_all() - correct every probe of @s in place.
+ * Return: per probe of @s, in its order, the nanoseconds taken off (0:
+ * left as measured); NULL when out of memory (nothing corrected).
+ */
+uint64_t *sw_correct_all(struct sw_snapshot *s);
+
+/**
  * sw_correct_names() - @names with the mark of each row: SW_CORRECT_MARK
  * where @window is not 0, else SW_UNCAL_MARK.
  * Return: an array of @n strings (sw_correct_names_free()), or NULL.

@@ -11,6 +11,7 @@
 #include "stopwatch/files.h"
 #include "base/json.h"
 #include "lib/attachtab.h"
+#include "output/correct.h"
 #include "output/htable.h"
 #include "output/prom.h"
 #include "output/stat-display.h"
@@ -115,6 +116,17 @@ static int sw_print_bd_grid(FILE *f, const struct sw_breakdown *bd,
 static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 			  const struct sw_display_opts *o);
 
+/* The snapshot's probe names, in its order (NULL: out of memory). */
+static char **sw_probe_names(const struct sw_snapshot *s)
+{
+	char **ids = calloc(s->nprobes ? s->nprobes : 1, sizeof(*ids));
+	size_t i;
+
+	for (i = 0; ids && i < s->nprobes; i++)
+		ids[i] = (char *)s->probe[i].name;
+	return ids;
+}
+
 /*
  * What follows the probes' table in both forms (@ret: the table's
  * result): the breakdown, printed with @bo, and the histograms.
@@ -145,11 +157,19 @@ static int sw_print_after_table(FILE *f, const struct sw_snapshot *s,
 int sw_print_table(FILE *f, const struct sw_snapshot *s,
 		   const struct sw_display_opts *o)
 {
+	char **ids;
 	int ret;
 
 	if (!o->all)
 		return sw_print_human(f, s, o);
 	ret = sw_print_stats_grid(f, s, o);
+	if (!ret && o->window) {
+		ids = sw_probe_names(s);
+		if (!ids)
+			return -ENOMEM;
+		sw_correct_fprint(f, ids, o->window, s->nprobes);
+		free(ids);
+	}
 	return sw_print_after_table(f, s, o, o, ret);
 }
 
@@ -360,15 +380,32 @@ int sw_human_build(struct sw_htable *t, const struct sw_snapshot *s,
 static int sw_print_human(FILE *f, const struct sw_snapshot *s,
 			  const struct sw_display_opts *o)
 {
-	const struct sw_human_rows hr = { .percentiles = o->percentiles };
+	struct sw_human_rows hr = { .percentiles = o->percentiles };
 	const struct sw_display_opts bo = { .human = true };
+	char **ids = NULL, **marked = NULL;
 	struct sw_htable t;
 	int ret;
 
+	/* Corrected: every row, its name marked (correct.h). */
+	if (o->window) {
+		ids = sw_probe_names(s);
+		marked = ids ? sw_correct_names(ids, o->window, s->nprobes) : NULL;
+		if (!marked) {
+			free(ids);
+			return -ENOMEM;
+		}
+		hr.ids = (const char *const *)ids;
+		hr.names = (const char *const *)marked;
+		hr.n = s->nprobes;
+	}
 	ret = sw_human_build(&t, s, &hr);
 	if (!ret)
 		ret = sw_htable_print(f, &t);
 	sw_htable_free(&t);
+	if (!ret && o->window)
+		sw_correct_fprint(f, ids, o->window, s->nprobes);
+	sw_correct_names_free(marked, s->nprobes);
+	free(ids);
 	return sw_print_after_table(f, s, o, &bo, ret);
 }
 
@@ -508,6 +545,9 @@ int sw_print_json(FILE *f, const struct sw_snapshot *s,
 		fputs(i ? ",{" : "{", f);
 		sw_json_key(f, "probe");
 		sw_json_str(f, p->name);
+		if (o->window)
+			fprintf(f, ",\"corrected\":%s",
+				o->window[i] ? "true" : "false");
 		for (c = 0; c < s->ncols; c++) {
 			fputc(',', f);
 			sw_json_key(f, s->col[c]);

@@ -35,6 +35,9 @@ struct sw_display_opts {
 	bool all;
 	bool percentiles;
 	bool log2_buckets;
+	const uint64_t *window;	/* corrected (--correct): per probe of the
+				 * snapshot, the ns taken off (0: not
+				 * calibrated); NULL: as measured */
 };
 
 /**

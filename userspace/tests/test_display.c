@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "base/units.h"
 #include "lib/attachtab.h"
+#include "output/correct.h"
 #include "output/stat-display.h"
 
 #define FIXED_TIME 1700000000123456789ULL
@@ -108,6 +109,59 @@ static void test_golden(void **state)
 		     false, false, false);
 	check_golden("fixtures/x86_64", "x86_64.prom", PROM, true, false,
 		     false);
+}
+
+/*
+ * stat --correct on the real x86_64 fixture (window_ns 1255 on every
+ * probe): min, avg and the percentiles less it, never below 0, max as
+ * measured; the default table marks every row and says what was taken
+ * off (golden), -v says it under the grid, JSON marks each probe.
+ */
+static void test_correct_fixture(void **state)
+{
+	struct sw_snapshot *raw = load("fixtures/x86_64", false, false);
+	struct sw_snapshot *s = load("fixtures/x86_64", false, false);
+	struct sw_display_opts o = { .percentiles = true };
+	int cmin = sw_snapshot_col(s, "min_ns"), cavg = sw_snapshot_col(s, "avg_ns");
+	int cmax = sw_snapshot_col(s, "max_ns"), cp99 = sw_snapshot_col(s, "p99_ns");
+	int cw = sw_snapshot_col(s, "window_ns");
+	uint64_t *window, w;
+	char *out = NULL;
+	size_t i;
+
+	(void)state;
+	assert_true(cmin >= 0 && cavg >= 0 && cmax >= 0 && cp99 >= 0 && cw >= 0);
+	window = sw_correct_all(s);
+	assert_non_null(window);
+	assert_true(s->nprobes > 0);
+	for (i = 0; i < s->nprobes; i++) {
+		const uint64_t *v = raw->probe[i].val;
+
+		w = v[cw];
+		assert_true(w == 1255 && window[i] == w);
+		assert_true(s->probe[i].val[cmin] == (v[cmin] > w ? v[cmin] - w : 0));
+		assert_true(s->probe[i].val[cavg] == (v[cavg] > w ? v[cavg] - w : 0));
+		assert_true(s->probe[i].val[cp99] == (v[cp99] > w ? v[cp99] - w : 0));
+		assert_true(s->probe[i].val[cmax] == v[cmax]);
+	}
+	o.window = window;
+	CAPTURE(out, assert_int_equal(sw_print_table(f, s, &o), 0));
+	golden("x86_64-correct.txt", out);
+	free(out);
+	o.all = true;
+	CAPTURE(out, assert_int_equal(sw_print_table(f, s, &o), 0));
+	assert_non_null(strstr(out, "\n# * corrected for the probe: 1255 ns subtracted from min, avg and percentiles"));
+	free(out);
+	CAPTURE(out, assert_int_equal(sw_print_json(f, s, &o), 0));
+	assert_non_null(strstr(out, "{\"probe\":\"vfs_read\",\"corrected\":true,"));
+	free(out);
+	o.window = NULL;
+	CAPTURE(out, assert_int_equal(sw_print_json(f, s, &o), 0));
+	assert_null(strstr(out, "corrected"));
+	free(out);
+	free(window);
+	sw_snapshot_free(s);
+	sw_snapshot_free(raw);
 }
 
 static void test_table_exact(void **state)
@@ -535,6 +589,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_correct_fixture),
 		cmocka_unit_test(test_table_exact),
 		cmocka_unit_test(test_json_exact),
 		cmocka_unit_test(test_json_hist_values),

@@ -188,6 +188,28 @@ if [ -r "$TMOD" ] && { insmod "$TMOD" 2>"$R/tmod.err" || [ -d "$T" ]; }; then
 			v = c ? t / c : 0; printf "%.3f", (b == "" || v < b) ? v : b }')
 		c0=$c1 t0=$t1 i=$((i + 1))
 	done
+	# stopwatch stat --correct on the same probe: its JSON's avg_ns and
+	# p50_ns the stats file's less window_ns (never below 0), marked
+	# corrected; max_ns as measured; the default table marks the row and
+	# says the amount.  Nothing calls the function meanwhile.
+	raw=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) s[$i] = i; next }
+		$1 == "sw_test_leaf" { print $s["avg_ns"], $s["p50_ns"], $s["max_ns"], $s["window_ns"] }' "$D/stats")
+	"$SW" stat --correct --json --no-hist --probe sw_test_leaf >"$R/stat-correct.json" 2>"$R/stat-correct.err"
+	is "stat --correct --json exits 0" "$?" 0
+	got=$(for k in avg_ns p50_ns max_ns window_ns; do
+		tr ',' '\n' <"$R/stat-correct.json" | sed -n "s/^\"$k\":\([0-9]*\).*/\1/p" | head -n 1
+	done | paste -sd' ' -)
+	want=$(echo "$raw" | awk '{ a = $1 - $4; p = $2 - $4; print (a > 0 ? a : 0), (p > 0 ? p : 0), $3, $4 }')
+	is "stat --correct: avg, p50 less window_ns, max as measured ($raw)" "$got" "$want"
+	check "stat --correct --json: the probe marked corrected" \
+		grep -q '"probe":"sw_test_leaf","corrected":true' "$R/stat-correct.json"
+	"$SW" stat --correct --no-hist --probe sw_test_leaf >"$R/stat-correct.txt" 2>&1
+	check "stat --correct: the row marked and the amount said" \
+		sh -c "grep -q '^sw_test_leaf\\* ' '$R/stat-correct.txt' &&
+			grep -q '^# \\* corrected for the probe: ${win:-x} ns subtracted' '$R/stat-correct.txt'"
+	"$SW" stat --correct --prometheus >/dev/null 2>"$R/stat-correct-prom.err"
+	is "stat --correct --prometheus refused (exit 1)" "$?" 1
+	check "  saying metrics stay as measured" grep -q "Prometheus metrics stay as measured" "$R/stat-correct-prom.err"
 	ctl probes "-sw_test_leaf" >/dev/null
 	is "sw_test_leaf: $RUNS x $K calls measured" "$c0" $((RUNS * K))
 	cmean=$(awk -v u="$uavg" -v w="${win:-0}" 'BEGIN { printf "%.3f", u - w }')
