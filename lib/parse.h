@@ -68,7 +68,7 @@ enum sw_key_kind {
 	SW_KEY_ARG0,
 	SW_KEY_ARG5 = SW_KEY_ARG0 + 5,
 	SW_KEY_RETVAL,
-	SW_KEY_SPAN,	/* a span's pairing key (its first value): spans only */
+	SW_KEY_SPAN,	/* a span's pairing key (a pair: by is key,key): spans only */
 	SW_KEY_NR,
 };
 

@@ -456,6 +456,23 @@ int sw_span_parse(char *line, struct sw_span_cmd *cmd,
 			return -EINVAL;
 		}
 	}
+	/*
+	 * by=key where the key is a pair (a point's key has two values): the
+	 * rows are keyed by both, the row's two parts; nothing else fits.
+	 */
+	for (i = 0; i < cmd->npoints && cmd->pt[i].key.n < 2; i++)
+		;
+	if (i < cmd->npoints &&
+	    (pc.by.k[0] == SW_KEY_SPAN || pc.by.k[1] == SW_KEY_SPAN)) {
+		if (pc.by.k[0] != SW_KEY_SPAN || pc.by.k[1] != SW_KEY_NONE) {
+			err->why = "by=key of a span whose key is a pair keys the rows by both of its values: it takes no second key";
+			for (i = 0; i < nopt; i++)
+				if (!strncmp(optp[i], "by=", 3))
+					err->token = optp[i];
+			return -EINVAL;
+		}
+		pc.by.k[1] = SW_KEY_SPAN;
+	}
 	if (pc.trace & SW_TRACE_RET) {
 		err->why = "a span's trace= takes on (an interval has no return value)";
 		for (i = 0; i < nopt; i++)

@@ -157,9 +157,13 @@ static void sw_span_record(struct sw_span *sp, const u64 k[2], u32 nkeys,
 	if (bd) {
 		/*
 		 * The stop thread's pid, tgid, comm or cpu: the core's keys;
-		 * by=key: the interval's own key, as a captured argument.
+		 * by=key: the interval's own key, as a captured argument
+		 * (a pair key: by is key,key, its two values).
 		 */
-		struct sw_call c = { .cpu = sw_cpu(), .key = { k[0], k[0] } };
+		struct sw_call c = {
+			.cpu = sw_cpu(),
+			.key = { k[0], nkeys > 1 ? k[1] : k[0] },
+		};
 
 		sw_core_key_record(bd, &c, NULL, ns,
 				   pd && pd->set_id == bd->set_id ?

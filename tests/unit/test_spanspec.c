@@ -167,6 +167,17 @@ static void test_options(void **state)
 	assert_int_equal(parse("+s start=f:arg0 stop=g:arg0 by=key,tgid"), 0);
 	assert_int_equal(cmd.by.k[0], SW_KEY_SPAN);
 	assert_int_equal(cmd.by.k[1], SW_KEY_TGID);
+	/* by=key of a pair key: rows by both values; nothing else with it */
+	assert_int_equal(parse("+s start=f:arg0,arg1 stop=g:arg0,arg1 by=key"), 0);
+	assert_int_equal(cmd.by.k[0], SW_KEY_SPAN);
+	assert_int_equal(cmd.by.k[1], SW_KEY_SPAN);
+	assert_int_equal(parse("+s start=f:arg0,arg1 stop=g:arg0,arg1 by=key,pid"), -EINVAL);
+	assert_non_null(strstr(err.why, "by=key of a span whose key is a pair"));
+	assert_string_equal(err.token, "by=key,pid");
+	assert_int_equal(parse("+s start=f:arg0,arg1 stop=g:arg0,arg1 by=pid,key"), -EINVAL);
+	assert_int_equal(parse("+s start=f:arg0,arg1 stop=g:arg0,arg1 by=pid"), 0);
+	assert_int_equal(cmd.by.k[0], SW_KEY_PID);
+	assert_int_equal(cmd.by.k[1], SW_KEY_NONE);
 	assert_int_equal(parse("-s"), 0);
 	assert_int_equal(cmd.op, SW_SPAN_REMOVE);
 	assert_string_equal(cmd.name, "s");

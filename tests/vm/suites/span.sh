@@ -408,6 +408,10 @@ bt0=$(up_ms)
 is "add traced span bt (sw_test_loop entry -> return, keyed by tid, by=key)" \
 	"$(ctl spans "+bt start=sw_test_loop:tid stop=sw_test_loop%return:tid by=key trace=on")" ok
 btms=$(( $(up_ms) - bt0 ))
+# bp: the same intervals keyed by a pair (tid,pid), by=key: rows by both
+# values (each process here has one thread: tid = pid).
+is "add span bp (keyed by the pair tid,pid, by=key)" \
+	"$(ctl spans "+bp start=sw_test_loop:tid,pid stop=sw_test_loop%return:tid,pid by=key")" ok
 "$SW" trace --spans -o "$R/spans.swd" -- sh -c "echo 'spanq 5 200 0' > $T/ctl
 	(echo 'loop 10' > $T/ctl)
 	(for i in 1 2; do echo 'loop 10' > $T/ctl; done)
@@ -436,10 +440,19 @@ is "span_keys by=key: the same rows, 'key=0x<tid> calls' each" \
 	"$(awk '$1 == "bt" { print $2, $3 }' "$D/span_keys" | sort)" \
 	"$(sed -n 's/^{"type":"by","name":"bt","span":true,"key":\([0-9]*\),"tid":[0-9]*,"calls":\([0-9]*\),.*/\1 \2/p' "$TMP/by.json" |
 		while read -r k n; do printf 'key=0x%x %s\n' "$k" "$n"; done | sort)"
+is "span_keys by=key of a pair key: bt's rows, 'key=0x<tid>,key=0x<pid>' each" \
+	"$(awk '$1 == "bp" { print $2, $3 }' "$D/span_keys" | sort)" \
+	"$(awk '$1 == "bt" { print $2 "," $2, $3 }' "$D/span_keys" | sort)"
+cmp_ge "  bp has the 3 rows of 1, 2 and 3 intervals" "$(awk '$1 == "bp"' "$D/span_keys" | wc -l)" 3
+is "by=key,pid of a pair key: refused" \
+	"$(ctl spans "+bq start=sw_test_loop:tid,pid stop=sw_test_loop%return:tid,pid by=key,pid")" EINVAL
+check "  last_error says by=key of a pair key takes no second key" \
+	grep -qF "by=key of a span whose key is a pair" "$D/last_error"
 is "a probe's by=key: refused" "$(ctl probes "+sw_test_loop by=key")" EINVAL
 check "last_error names by=key" grep -qF "by=key is a span's pairing key" "$D/last_error"
 diag "of which adding bt: $btms ms; script --by and by=key checks: $(( $(up_ms) - bt0 )) ms"
-is "remove tq, bt" "$(ctl spans -tq; ctl spans -bt)" "ok
+is "remove tq, bt, bp" "$(ctl spans -tq; ctl spans -bt; ctl spans -bp)" "ok
+ok
 ok"
 "$SW" span --trace --start "$Q1" --stop "$Q1S" -d 1 >/dev/null 2>"$TMP/tq.err"
 is "span --trace without --keep: refused" \
