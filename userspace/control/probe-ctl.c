@@ -134,8 +134,7 @@ static int sw_ko_srcversion(const char *path, char *buf, size_t size)
 {
 	static const char key[] = "srcversion=";
 	char *data = NULL, *p;
-	struct stat st;
-	size_t len;
+	size_t len = 0;
 	FILE *f;
 	int fd, ret = -ENOENT;
 
@@ -152,13 +151,8 @@ static int sw_ko_srcversion(const char *path, char *buf, size_t size)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > (64 << 20))
+	if (sw_read_fd(fd, &data, &len))
 		goto out;
-	len = (size_t)st.st_size;
-	data = malloc(len + 1);
-	if (!data || read(fd, data, len) != (ssize_t)len)
-		goto out;
-	data[len] = '\0';
 	for (p = memmem(data, len, key, sizeof(key) - 1); p;
 	     p = memmem(p + 1, len - (size_t)(p + 1 - data), key, sizeof(key) - 1)) {
 		if (p > data && p[-1] == '\0' && strlen(p + sizeof(key) - 1) < size) {
