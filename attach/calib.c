@@ -57,12 +57,9 @@ MODULE_PARM_DESC(calibrate,
  * calibration from an earlier load of the same boot, handed back); read,
  * the values in use (0/0: not measured).
  */
-static const struct {
-	const char *name;
-	enum sw_cost_mech mech;
-} sw_calib_mechs[] = {
-	{ "kretprobe", SW_COST_KRETPROBE },
-	{ "kretprobe_ftrace", SW_COST_KRETPROBE_FTRACE },
+static const enum sw_cost_mech sw_calib_mechs[] = {
+	SW_COST_KRETPROBE,
+	SW_COST_KRETPROBE_FTRACE,
 };
 #define SW_CALIB_MECHS	ARRAY_SIZE(sw_calib_mechs)
 /* A value above this (ns) is no calibration of a call's cost. */
@@ -87,7 +84,7 @@ static int sw_calib_parse_one(char *item, unsigned int *seen)
 		return -EINVAL;
 	*win++ = 0;
 	for (i = 0; i < SW_CALIB_MECHS; i++)
-		if (!strcmp(item, sw_calib_mechs[i].name))
+		if (!strcmp(item, sw_cost_mech_name(sw_calib_mechs[i])))
 			break;
 	if (i == SW_CALIB_MECHS || (*seen & BIT(i)) ||
 	    kstrtou64(fixed, 10, &f) || kstrtou64(win, 10, &w) ||
@@ -141,9 +138,9 @@ static int sw_calib_param_get(char *buf, const struct kernel_param *kp)
 
 	for (i = 0; i < SW_CALIB_MECHS; i++)
 		n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s=%llu/%llu",
-			       i ? "," : "", sw_calib_mechs[i].name,
-			       sw_cost_fixed(sw_calib_mechs[i].mech),
-			       sw_cost_window(sw_calib_mechs[i].mech));
+			       i ? "," : "", sw_cost_mech_name(sw_calib_mechs[i]),
+			       sw_cost_fixed(sw_calib_mechs[i]),
+			       sw_cost_window(sw_calib_mechs[i]));
 	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
 	return n;
 }
@@ -346,9 +343,9 @@ void sw_cost_calibrate(void)
 
 	if (sw_calib_have) {
 		for (i = 0; i < SW_CALIB_MECHS; i++) {
-			sw_cost_set_fixed(sw_calib_mechs[i].mech,
+			sw_cost_set_fixed(sw_calib_mechs[i],
 					  sw_calib_given[i][0]);
-			sw_cost_set_window(sw_calib_mechs[i].mech,
+			sw_cost_set_window(sw_calib_mechs[i],
 					   sw_calib_given[i][1]);
 		}
 		return;

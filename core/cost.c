@@ -167,6 +167,17 @@ notrace void sw_cost_end_exit(const struct sw_cost_run *run)
 NOKPROBE_SYMBOL(sw_cost_end_exit);
 
 /**
+ * sw_cost_mech_name() - a mechanism's name, as the overhead file shows it.
+ * @mech: the mechanism
+ *
+ * Context: any.
+ */
+const char *sw_cost_mech_name(enum sw_cost_mech mech)
+{
+	return sw_cost_mech_names[mech];
+}
+
+/**
  * sw_cost_fixed() - a mechanism's fixed nanoseconds per call, 0 when not
  * measured.
  * @mech: the mechanism

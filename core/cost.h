@@ -230,6 +230,7 @@ static __always_inline rtype name##_run(__SW_COST_ARGS proto)	\
 		return name##_timed(c, __SW_COST_ARGS args);		\
 	return name##_work(NULL, __SW_COST_ARGS args);			\
 }
+const char *sw_cost_mech_name(enum sw_cost_mech mech);
 u64 sw_cost_fixed(enum sw_cost_mech mech);
 void sw_cost_set_fixed(enum sw_cost_mech mech, u64 ns);
 u64 sw_cost_window(enum sw_cost_mech mech);
