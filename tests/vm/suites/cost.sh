@@ -327,8 +327,28 @@ within() {
 		'BEGIN { exit !(e > 0 && v >= e * lo && v <= e * hi) }'
 }
 icount_bounds 0.8 1.25 0.25 4
-check "cost_ns $cost within [$lo, $hi] x the slowdown per call ($base -> $probed ns)" \
-	within "$cost" "$(awk -v b="$base" -v p="$probed" 'BEGIN { print p - b }')"
+# cost_ns is the mean over every call of the RUNS runs, the slowdown that
+# of the least disturbed run: without -icount one run the host stretched
+# (seen on x86_64 6.12-rt, a mean several times that of the same boot's
+# later 2000 calls) moves the one and not the other.  There the pair is
+# measured once more, the probe on again and its columns from zero, and
+# the second pair is the one checked (the checks after this one keep the
+# first run's columns, which they compare with each other).
+cslow=$(awk -v b="$base" -v p="$probed" 'BEGIN { print p - b }')
+ccost=$cost
+if [ "$lo" = 0.25 ] && ! within "$ccost" "$cslow"; then
+	diag "cost_ns $ccost outside [$lo, $hi] x the slowdown $cslow: no -icount, measured once more"
+	ctl probes "+$SYS_GETPPID attach=kretprobe" >/dev/null
+	ctl reset 1 >/dev/null
+	probed=$(rate)
+	ccost=$(col "$SYS_GETPPID" cost_ns)
+	ctl probes "-$SYS_GETPPID" >/dev/null
+	bare3=$(rate)
+	base=$(awk -v a="$base" -v b="$bare3" 'BEGIN { print (a < b ? a : b) }')
+	cslow=$(awk -v b="$base" -v p="$probed" 'BEGIN { print p - b }')
+fi
+check "cost_ns $ccost within [$lo, $hi] x the slowdown per call ($base -> $probed ns)" \
+	within "$ccost" "$cslow"
 check "cost_total_ns = cost_ns x calls ($ctot)" test "$ctot" = $((cost * calls))
 # The overhead file's estimate over the run (its gaps are random, mean 64
 # handler runs): within 25% of calls x cost_ns under -icount, and two runs
