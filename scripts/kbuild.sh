@@ -14,7 +14,8 @@
 # usage: scripts/kbuild.sh [--arch x86_64|arm64] [--kdir DIR] [--src DIR|--debug] [-- make args]
 #   --arch   target architecture (default: this machine's)
 #   --debug  the test build of stopwatch.ko (Kbuild's SW_DEBUG=1: the
-#            parameters only the VM suites use), built apart into
+#            parameters only the VM suites use), built in the shipped
+#            build's tree (only Kbuild's sw-debug-objs compiled again) into
 #            build/module/<arch>-<release>/debug/ and build/module/<arch>/debug/
 #   --src    another module's directory (with its own Kbuild), relative to
 #            the top, e.g. tests/kmod or bench/kmod: built the same way into
@@ -119,7 +120,10 @@ if [ -n "$modsrc" ]; then
 	exit 0
 fi
 
-src=$top/build/kbuild/$arch-$kver${debug:+-debug}
+# The test build shares the shipped build's tree: the objects Kbuild's
+# sw-debug-objs names are compiled again (their flags differ, which
+# kbuild notices), the rest are the shipped build's.
+src=$top/build/kbuild/$arch-$kver
 out=$top/build/module/$arch-$kver${debug:+/debug}
 last=$top/build/module/$arch${debug:+/debug}
 mkdir -p "$src" "$out" "$last"
@@ -152,8 +156,21 @@ cp -p -u "$top/Kbuild" "$top/VERSION" "$src/"
 # The test build's companion is the shipped one's: only stopwatch.ko of
 # it is kept (the guests load the shipped companion).
 for ko in stopwatch.ko stopwatch_tramp.ko; do
-	rm -f "$out/$ko" "$last/$ko" "$src/$ko"
+	rm -f "$out/$ko" "$last/$ko"
 done
+rm -f "$src/stopwatch.ko"
+[ -n "$debug" ] || rm -f "$src/stopwatch_tramp.ko"
+if [ -n "$debug" ]; then
+	# A source that tests SW_DEBUG must be one Kbuild compiles with it.
+	dobjs=$(sed -n 's/^sw-debug-objs *:= *//p' "$top/Kbuild")
+	# shellcheck disable=SC2086
+	for f in $(cd "$top" && grep -lw SW_DEBUG -r $kdirs --include='*.c' --include='*.h' 2>/dev/null); do
+		case " $dobjs " in
+		*" ${f%.c}.o "*) ;;
+		*) echo "kbuild.sh: $f tests SW_DEBUG but is not in Kbuild's sw-debug-objs ($dobjs)" >&2; exit 2 ;;
+		esac
+	done
+fi
 make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
 	${debug:+SW_DEBUG=1} "$@" modules
 if [ -f "$src/stopwatch_tramp.ko" ] && [ -z "$debug" ]; then
