@@ -27,7 +27,7 @@
 # Every TAP line goes to stdout and, when SW_TAP_FILE is set, is appended
 # to that file too (the TAP stream the host collects).
 # Descriptions are prefixed with "$SW_SUITE: " when SW_SUITE is set.
-# A test reached 8 s or more after the one before it is preceded by
+# A test reached 4 s or more after the one before it is preceded by
 # "# slow: N s since the previous test" (where a suite's time goes).
 
 if [ -z "${_SW_TAP_LOADED:-}" ]; then
@@ -100,7 +100,7 @@ _tap_result() {
         _tap_line="ok $_tap_n - $_tap_d # SKIP $_tap_r" ;;
     esac
     _tap_save
-    if [ -n "${_tap_t:-}" ] && [ $((_tap_up - _tap_t)) -ge 8 ]; then
+    if [ -n "${_tap_t:-}" ] && [ $((_tap_up - _tap_t)) -ge 4 ]; then
         _tap_emit "# slow: $((_tap_up - _tap_t)) s since the previous test"
     fi
     _tap_emit "$_tap_line"
