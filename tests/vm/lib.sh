@@ -88,6 +88,14 @@ once_per_arch() {
 	[ "$(cmdarg sw_long)" = 1 ]
 }
 
+# rounds N LONG: how many rounds a repeated check runs: N, or LONG in a
+# long run (sw_long=1).  Each round of a load / rmmod cycle costs a TCG
+# guest seconds; the first rounds find what a round can find, the long
+# run keeps the count that makes a rarer race likelier.
+rounds() {
+	if [ "$(cmdarg sw_long)" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
 hw_pmu() {

@@ -410,8 +410,10 @@ else
 fi
 
 # Unload with calls in flight and events on, on every CPU.
+# 3 rounds, 5 in a long run.
 rm_ok=0
-for i in 1 2 3 4 5; do
+nr=$(rounds 3 5)
+for i in $(seq 1 "$nr"); do
 	if ! loaded; then
 		out=$(load probes=$NANOSLEEP,vfs_read events=cpu-clock,context-switches)
 		[ "$out" = ok ] || diag "round $i: load: $out; $(dmesg | tail -n 3)"
@@ -430,7 +432,7 @@ for i in 1 2 3 4 5; do
 	wait $hp
 	wait $sp
 done
-is "5 rmmods under load with events on" "$rm_ok" 5
+is "$nr rmmods under load with events on" "$rm_ok" "$nr"
 check "no kprobes left" test "$(kprobes_list | wc -l)" -eq "$kp_base"
 
 # === Part 1b: PMU-qualified names through the stopwatch program ==============

@@ -347,7 +347,8 @@ is "the sleeping program returned normally" "$?" 0
 "$U" sleep 200 100 & S3=$!
 fails=0
 i=0
-while [ $i -lt 6 ]; do
+nr=$(rounds 3 6)
+while [ $i -lt "$nr" ]; do
 	unload
 	r=$(load)
 	[ "$r" = ok ] || fails=$((fails + 1))
@@ -357,7 +358,7 @@ while [ $i -lt 6 ]; do
 	i=$((i + 1))
 done
 unload
-is "6 load / probe / rmmod cycles under load" "$fails" 0
+is "$nr load / probe / rmmod cycles under load" "$fails" 0
 check "stopwatch unloaded" sh -c '! [ -d /sys/module/stopwatch ]'
 kill "$S1" "$S2" "$S3" 2>/dev/null
 wait "$S1"; r1=$?
