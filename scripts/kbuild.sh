@@ -92,6 +92,14 @@ kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/u
 [ -n "$kver" ] || { echo "kbuild.sh: $kdir has no include/generated/utsrelease.h" >&2; exit 1; }
 echo "kbuild.sh: $arch, kernel $kver ($kdir)"
 
+# put SRC DST: DST becomes a copy of SRC by a rename, never a file half
+# written: a guest of a boot that runs beside this build (scripts/test.sh's
+# two streams boot the same kernel side by side) may be loading DST.
+put() {
+	cp "$1" "$2.tmp$$"
+	mv -f "$2.tmp$$" "$2"
+}
+
 if [ -n "$modsrc" ]; then
 	[ -f "$top/$modsrc/Kbuild" ] || { echo "kbuild.sh: $modsrc has no Kbuild" >&2; exit 2; }
 	out=$top/build/kmod/$arch-$kver
@@ -107,15 +115,16 @@ if [ -n "$modsrc" ]; then
 	kos=$(sed -n 's/^obj-m *[:+]\{0,1\}= *//p' "$top/$modsrc/Kbuild" | tr ' ' '\n' |
 		sed -n 's/\.o$/.ko/p')
 	[ -n "$kos" ] || { echo "kbuild.sh: $modsrc/Kbuild names no obj-m module" >&2; exit 2; }
+	if ! make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules; then
+		for ko in $kos; do
+			rm -f "$out/$ko"
+		done
+		exit 1
+	fi
 	for ko in $kos; do
-		rm -f "$out/$ko"
-	done
-	make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" modules
-	for ko in $kos; do
-		ko=$src/$ko
-		cp "$ko" "$out/"
-		cp "$ko" "$top/build/kmod/$arch/"
-		echo "kbuild.sh: $out/$(basename "$ko")"
+		put "$src/$ko" "$out/$ko"
+		put "$src/$ko" "$top/build/kmod/$arch/$ko"
+		echo "kbuild.sh: $out/$ko"
 	done
 	exit 0
 fi
@@ -155,9 +164,6 @@ cp -p -u "$top/Kbuild" "$top/VERSION" "$src/"
 # kernel has ftrace direct calls and lands beside stopwatch.ko.
 # The test build's companion is the shipped one's: only stopwatch.ko of
 # it is kept (the guests load the shipped companion).
-for ko in stopwatch.ko stopwatch_tramp.ko; do
-	rm -f "$out/$ko" "$last/$ko"
-done
 rm -f "$src/stopwatch.ko"
 [ -n "$debug" ] || rm -f "$src/stopwatch_tramp.ko"
 if [ -n "$debug" ]; then
@@ -171,13 +177,20 @@ if [ -n "$debug" ]; then
 		esac
 	done
 fi
-make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
-	${debug:+SW_DEBUG=1} "$@" modules
-if [ -f "$src/stopwatch_tramp.ko" ] && [ -z "$debug" ]; then
-	cp "$src/stopwatch_tramp.ko" "$out/stopwatch_tramp.ko"
-	cp "$src/stopwatch_tramp.ko" "$last/stopwatch_tramp.ko"
-	echo "kbuild.sh: $out/stopwatch_tramp.ko"
+if ! make $jobs -C "$kdir" M="$src" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
+	${debug:+SW_DEBUG=1} "$@" modules; then
+	rm -f "$out/stopwatch.ko" "$last/stopwatch.ko" "$out/stopwatch_tramp.ko" "$last/stopwatch_tramp.ko"
+	exit 1
 fi
-cp "$src/stopwatch.ko" "$out/stopwatch.ko"
-cp "$src/stopwatch.ko" "$last/stopwatch.ko"
+if [ -z "$debug" ]; then
+	if [ -f "$src/stopwatch_tramp.ko" ]; then
+		put "$src/stopwatch_tramp.ko" "$out/stopwatch_tramp.ko"
+		put "$src/stopwatch_tramp.ko" "$last/stopwatch_tramp.ko"
+		echo "kbuild.sh: $out/stopwatch_tramp.ko"
+	else
+		rm -f "$out/stopwatch_tramp.ko" "$last/stopwatch_tramp.ko"
+	fi
+fi
+put "$src/stopwatch.ko" "$out/stopwatch.ko"
+put "$src/stopwatch.ko" "$last/stopwatch.ko"
 echo "kbuild.sh: $out/stopwatch.ko"
