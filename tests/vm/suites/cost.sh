@@ -381,7 +381,8 @@ check "stopwatch time ends with its cost line" \
 # Without -icount the two are separate runs in a guest whose times move
 # with the host's load, and each per-call cost rests on ~1/64 of the
 # calls timed (one window the host stretched by milliseconds moves it:
-# see the overhead bounds above): a sanity factor of 3 there.
+# see the overhead bounds above): a sanity factor of 10 there, which a
+# wrong unit or a lost term would still break.
 pt0=$(date +%s%N)
 "$SW" time --predict --attach kretprobe "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/predict.out" 2>"$R/predict.err"
 is "stopwatch time --predict runs" "$?" 0
@@ -396,11 +397,13 @@ check "--predict: calibrated (no lower-bound mark)" \
 is "--predict: no probe left" "$(grep -c "^$SYS_GETPPID@" "$D/probes")" 0
 printf 'arch=%s kernel=%s predicted_pct=%s observed_pct=%s\n' "$SW_ARCH" \
 	"$(uname -r)" "$pshare" "$tshare" >>"$R/numbers"
-icount_bounds 0.75 1.25 0.33 3
+icount_bounds 0.75 1.25 0.1 10
 # Without -icount one stretched window can move either run's cost per
-# call threefold (seen on x86_64 6.12-rt: 4416 ns observed where the same
-# boot's other runs gave 1169-1524): when the pair disagrees, both runs
-# once more, and the second pair is the one checked (both pairs shown).
+# call several times over (seen on x86_64 6.12-rt and, with both CI
+# streams and the host's unit tests busy, on x86_64 6.1, where the
+# predicted cost per call was tenfold in one run of the two): when the
+# pair disagrees, both runs once more, and the second pair is the one
+# checked (both pairs shown).
 if ! grep -qw sw_icount=1 /proc/cmdline && ! within "$pshare" "$tshare"; then
 	diag "first pair outside [$lo, $hi]: predicted $pshare%, observed $tshare%; both again"
 	"$SW" time --attach kretprobe --no-hist "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time2.out" 2>>"$R/time.err"
