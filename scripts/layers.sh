@@ -201,6 +201,12 @@ check_lists() {
 
 case ${1:?usage: scripts/layers.sh DIR|--userspace DIR|--includes|--lists|--build} in
 --build)
+	# The build trees are the VM boots' prepares' too (tests/vm/prepare.sh),
+	# which scripts/test.sh runs beside make check: their lock, held until
+	# the trees are read.
+	mkdir -p "$top/build"
+	exec 9>"$top/build/.prepare.lock"
+	flock 9
 	ko=$("$top/scripts/kbuild.sh" 2>&1 | sed -n 's/^kbuild.sh: \(.*\.ko\)$/\1/p' | tail -n 1)
 	[ -n "$ko" ] || { echo "layers.sh: the module did not build (scripts/kbuild.sh)" >&2; exit 2; }
 	make -s -C "$top" userspace >/dev/null || { echo "layers.sh: the program did not build" >&2; exit 2; }
