@@ -303,6 +303,11 @@ GP=$(ksym '^__(x64|arm64)_sys_getppid$')
 krc=$?
 "$SW" report -i "$TMP/kmod.swd" --sort image,symbol,srcline -q \
 	--kmod-dir "$(dirname "$MOD")" >"$TMP/kmod.txt" 2>"$TMP/kmod.err"
+# The module's .c files (the top-level folders), listed once: one find
+# over the repository's share for each row made the check take seconds.
+find "$SW_REPO" -maxdepth 2 \( -name build -o -name .cache -o \
+	-name .git -o -name userspace -o -name tests \) -prune -o \
+	-name '*.c' -print >"$TMP/kmod.csrc" 2>/dev/null
 # kmod_rows FILE: "rows-with-file:line rows-in-[stopwatch] good-c bad-c":
 # a line in a .c file must be in the project's file of that name, within
 # it; a header's line may be a kernel header's inlined into the module
@@ -318,10 +323,7 @@ kmod_rows() {
 		esac
 		n=$((n + 1))
 		case $src in *.c:*) ;; *) echo "$sym $src" >>"$TMP/kmod.other"; continue ;; esac
-		# the module's sources: the top-level folders
-		f=$(find "$SW_REPO" -maxdepth 2 \( -name build -o -name .cache -o \
-			-name .git -o -name userspace -o -name tests \) -prune -o \
-			-name "${src%%:*}" -print 2>/dev/null | head -n 1)
+		f=$(awk -F/ -v n="${src%%:*}" '$NF == n { print; exit }' "$TMP/kmod.csrc")
 		if [ -n "$f" ] && [ "${src##*:}" -le "$(wc -l <"$f")" ]; then
 			good=$((good + 1))
 		else
