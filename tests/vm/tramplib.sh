@@ -21,6 +21,8 @@
 #   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline,
 #                     with its args= from BTF (a FUNC BTF does not
 #                     describe is left out)
+#   hot_adds FUNC..   the same for functions the last hot_functions
+#                     returned, from the argument counts it looked up
 #   on_trampolines    how many probes in stats are on a trampoline
 #   calls_total       the calls of every probe in stats, summed
 #
@@ -127,6 +129,15 @@ shared_name() {
 
 tramp_adds() {
 	btf_args "$@" | awk '{ printf "+%s attach=trampoline args=%s ", $1, $2 }'
+}
+
+# hot_adds FUNC..: tramp_adds for functions hot_functions returned, from
+# the argument counts it looked up (one BTF lookup fewer: the program
+# reads the kernel's BTF for each, seconds under TCG).
+hot_adds() {
+	printf '%s\n' "$@" | awk -v args="$TMP/hot.args" '
+		BEGIN { while ((getline l < args) > 0) { split(l, a, " "); na[a[1]] = a[2] } }
+		$0 in na { printf "+%s attach=trampoline args=%s ", $0, na[$0] }'
 }
 
 on_trampolines() {

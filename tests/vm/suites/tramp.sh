@@ -348,7 +348,7 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	nhot=$(echo "$HOT" | wc -l)
 	is "50 of the hot candidates are traceable" "$nhot" 50
 	is "load max_probes=200" "$(load max_probes=200)" ok
-	addl=$(tramp_adds $HOT)
+	addl=$(hot_adds $HOT)
 	reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)
 	"$P/hammer" 30 >/dev/null 2>&1 &
 	hm=$!

@@ -36,7 +36,7 @@ direct_calls ||
 HOT=$(hot_functions 100)
 nhot=$(echo "$HOT" | wc -l)
 is "100 of the hot candidates are traceable" "$nhot" 100
-addl=$(tramp_adds $HOT)
+addl=$(hot_adds $HOT)
 
 # The load: hammer (getppid, read, nanosleep on every CPU), forks and
 # execs, and a walk of the file system, until the cycles are done.
