@@ -304,24 +304,24 @@ if [ $vm -eq 1 ]; then
 		*) echo 2 ;;
 		esac
 	}
-	# Suites run on the matrix's first x86_64 kernel only, when every
-	# suite is asked for: userspace tests the program end to end against
-	# perf (x86_64 only); what the kernel can change of its answer, the
-	# sampler, program and time suites check on every kernel.
+	# Suites run on the matrix's last x86_64 kernel only (6.12-rt by
+	# default: lane 2, the shorter without it), when every suite is asked
+	# for: userspace tests the program end to end against perf (x86_64
+	# only); what the kernel can change of its answer, the sampler,
+	# program and time suites check on every kernel.
 	once_suites=userspace
 	# runs: every boot, "ARCH SPEC KVER EXTRA LIST" (EXTRA, LIST: - for none).
 	runs() {
-		x86_seen=
+		x86_last=$(awk '$1 == "x86_64" { k = $2 } END { print k }' "$log/kernels")
 		while read -r karch k kver; do
 			vm_runs | while read -r arch extra list; do
 				[ "$arch" = "$karch" ] || continue
-				if [ "$list" = all ] && [ "$arch" = x86_64 ] && [ -n "$x86_seen" ]; then
+				if [ "$list" = all ] && [ "$arch" = x86_64 ] && [ "$k" != "$x86_last" ]; then
 					list=$(tests/vm/run.sh --list |
 						grep -vxF "$(echo "$once_suites" | tr ',' '\n')" | paste -sd, -)
 				fi
 				echo "$karch $k $kver $extra $list"
 			done
-			[ "$karch" = x86_64 ] && x86_seen=1
 		done <"$log/kernels"
 	}
 	# A hung guest is stopped after this many seconds.  The slowest boot

@@ -11,7 +11,7 @@
 . "$SW_REPO/tests/vm/lib.sh"
 
 GETPPID=$(ksym '^__(x64|arm64)_sys_getppid$')
-READS=5
+READS=$(rounds 3 5)
 BOUND_CS=500	# each read under 5 s (centiseconds of /proc/uptime)
 # Slots per CPU table for the reads under load: big enough that copying a
 # whole table takes longer than a TCG vCPU's time slice, so that a reader

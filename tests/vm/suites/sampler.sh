@@ -378,11 +378,12 @@ fi
 # --- start and stop repeatedly ----------------------------------------------------------
 
 n=0
-for i in $(seq 1 20); do
+nr=$(rounds 10 20)
+for i in $(seq 1 "$nr"); do
 	[ "$(ctl "start event=$EV freq=2000 callchain=kernel,user")" = ok ] &&
 		[ "$(ctl stop)" = ok ] && n=$((n + 1))
 done
-is "20 start/stop cycles" "$n" 20
+is "$nr start/stop cycles" "$n" "$nr"
 check "no kprobes left after stop" test "$(kprobes_n)" -eq "$kp_base"
 unload
 
