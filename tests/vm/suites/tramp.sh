@@ -11,7 +11,7 @@
 # asleep in one trampolined function (no call missed), unwinding through
 # a trampoline (/proc/PID/stack), removal and rmmod with calls in flight
 # (the stubs are the never-unloaded companion's: neither waits for them),
-# schedule() itself with 2000 threads asleep in it, 50 hot functions
+# schedule() itself with 2000 threads asleep in it, 30 hot functions
 # added and removed under load (trampstress.sh: 100 of them, rmmod under
 # load, 20 times), and args= checked against BTF (a variadic function or another
 # count refused, vmlinux's and a module's; auto falls back); the cost
@@ -340,13 +340,15 @@ uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 # BTF's word: without it no args= can be given (a wrong one hands the
 # function wrong arguments), so none goes on a trampoline.
 if [ -r /sys/kernel/btf/vmlinux ]; then
-	# 50: every step below is a loop over the probes of one line, the
-	# same code for 50 as for 100, and each trampoline's removal and
-	# unload costs ftrace's text patching, slow under TCG.  The stress
-	# suite (make stress) runs 100 of them twenty times.
-	HOT=$(hot_functions 50)
+	# 30 (50 in a long run): every step below is a loop over the probes
+	# of one line, the same code for 30 as for 100, and each
+	# trampoline's removal and unload costs ftrace's text patching, slow
+	# under TCG.  The stress suite (make stress) runs 100 of them twenty
+	# times.
+	nwant=$(rounds 30 50)
+	HOT=$(hot_functions "$nwant")
 	nhot=$(echo "$HOT" | wc -l)
-	is "50 of the hot candidates are traceable" "$nhot" 50
+	is "$nwant of the hot candidates are traceable" "$nhot" "$nwant"
 	is "load max_probes=200" "$(load max_probes=200)" ok
 	addl=$(hot_adds $HOT)
 	reml=$(for f in $HOT; do printf -- '-%s ' "$f"; done)
