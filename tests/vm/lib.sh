@@ -79,13 +79,16 @@ ksym() {
 		/proc/kallsyms
 }
 
+# long_run: whether this boot is a long run (sw_long=1 on its command line).
+long_run() { [ "$(cmdarg sw_long)" = 1 ]; }
+
 # once_per_arch: true on each arch's first kernel of the matrix (6.1) or
 # in a long run (sw_long=1).  For checks of the program's own logic on a
 # recording the module made, where the kernel cannot change the answer:
 # the recording itself is checked on every kernel, its reading once.
 once_per_arch() {
 	case $(uname -r) in 6.1.*) return 0 ;; esac
-	[ "$(cmdarg sw_long)" = 1 ]
+	long_run
 }
 
 # rounds N LONG: how many rounds a repeated check runs: N, or LONG in a
@@ -93,7 +96,7 @@ once_per_arch() {
 # guest seconds; the first rounds find what a round can find, the long
 # run keeps the count that makes a rarer race likelier.
 rounds() {
-	if [ "$(cmdarg sw_long)" = 1 ]; then echo "$2"; else echo "$1"; fi
+	if long_run; then echo "$2"; else echo "$1"; fi
 }
 
 kprobes_list() { cat /sys/kernel/debug/kprobes/list 2>/dev/null; }

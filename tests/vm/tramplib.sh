@@ -127,8 +127,12 @@ shared_name() {
 		"$TR/available_filter_functions"
 }
 
+# adds_line: "FUNC ARGS" lines in, the probes line putting each on a
+# trampoline out.
+adds_line() { awk '{ printf "+%s attach=trampoline args=%s ", $1, $2 }'; }
+
 tramp_adds() {
-	btf_args "$@" | awk '{ printf "+%s attach=trampoline args=%s ", $1, $2 }'
+	btf_args "$@" | adds_line
 }
 
 # hot_adds FUNC..: tramp_adds for functions hot_functions returned, from
@@ -137,7 +141,7 @@ tramp_adds() {
 hot_adds() {
 	printf '%s\n' "$@" | awk -v args="$TMP/hot.args" '
 		BEGIN { while ((getline l < args) > 0) { split(l, a, " "); na[a[1]] = a[2] } }
-		$0 in na { printf "+%s attach=trampoline args=%s ", $0, na[$0] }'
+		$0 in na { print $0, na[$0] }' | adds_line
 }
 
 on_trampolines() {

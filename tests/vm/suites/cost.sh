@@ -419,7 +419,7 @@ check "and names the option" grep -q "no-such-option" "$R/badopt.err"
 # The rest costs TCG seconds per command (pattern expansion, BTF): only
 # in a long run (boot with sw_long=1: tests/vm/run.sh --suite cost
 # --append sw_long=1).
-if [ "$(cmdarg sw_long)" = 1 ]; then
+if long_run; then
 	"$SW" time --json "$SYS_GETPPID" -- "$CR" getppid "$N" 1 >"$R/time.json" 2>>"$R/time.err"
 	check "stopwatch time --json has stopwatch_cost" \
 		grep -Eq '"stopwatch_cost":\{"share_pct":[0-9.]+,"cpus":[0-9]+,"seconds":[0-9.]+,"calls":[0-9]+,"ns_per_call":[0-9.]+,"ns":[0-9]+\}' "$R/time.json"

@@ -157,7 +157,7 @@ else
 	diag "serve: started, driven and scraped in $(( $(date +%s) - t0 )) s"
 	# promtool and go start slowly under TCG (a profile also records and
 	# symbolizes the whole machine): a long run only.
-	if [ "$(cmdarg sw_long)" != 1 ]; then
+	if ! long_run; then
 		skip "serve: promtool and go tool pprof over HTTP: a long run only (sw_long=1)"
 	else
 		t1=$(date +%s)

@@ -424,7 +424,7 @@ unload
 kb() {
 	awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s + 0 }' /proc/meminfo
 }
-if [ "$(cmdarg sw_long)" = 1 ]; then
+if long_run; then
 	is "default load (no parameters)" "$(load)" ok
 	before=$(kb)
 	"$SW" probe add 'tcp_*' >/dev/null 2>"$TMP/tcp.err"

@@ -403,7 +403,7 @@ fi
 # a long run only (boot with sw_long=1); the nofp checks above already
 # show that frame pointers lose a chain that tables keep.
 modes=dwarf
-[ "$(cmdarg sw_long)" = 1 ] && modes="dwarf fp"
+long_run && modes="dwarf fp"
 seq 1 150000 >"$TMP/xz.in"
 for mode in $modes; do
 	"$SW" record -q -e $EV -F 999 --call-graph $mode -o "$TMP/xz-$mode.swd" -- \
