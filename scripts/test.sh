@@ -114,29 +114,12 @@ matrix() {
 }
 
 # Resolve and prepare each kernel (installs/downloads it), build the module
-# for it; writes "ARCH SPEC KVER" lines to $log/kernels for the boots, in
-# the matrix's order.  One stream per arch, side by side: one arch's
-# kernel unpacking, linking and BTF steps leave a CPU the other's
-# compiles take (each arch's kernels share run.sh's per-arch lock and
-# build trees; the two archs share neither).
+# for it; writes "ARCH SPEC KVER" lines to $log/kernels for the boots.
 : >"$log/kernels"
 prepare_kernels() {
 	stage "kernels and module builds (${kernels} on ${arches})"
-	matrix | awk '{ print NR, $0 }' >"$log/matrix"
-	for a in $(awk '{ print $2 }' "$log/matrix" | sort -u); do
-		: >"$log/kernels-$a"
-		prepare_arch "$a" >"$log/prepare-$a.out" 2>&1 &
-	done
-	wait
-	for a in $(awk '{ print $2 }' "$log/matrix" | sort -u); do
-		cat "$log/prepare-$a.out"
-	done
-	sort -n "$log"/kernels-* | cut -d' ' -f2- >"$log/kernels"
-}
-# prepare_arch ARCH: the kernels of ARCH in the matrix, one after another.
-prepare_arch() {
 	progs_arm64=
-	awk -v a="$1" '$2 == a' "$log/matrix" | while read -r i arch k; do
+	matrix | while read -r arch k; do
 		env=$(tests/vm/run.sh --arch "$arch" --kernel "$k" --print-env 2>"$log/resolve-$arch-$k.log") || {
 			cat "$log/resolve-$arch-$k.log"
 			echo "0 passed, 1 failed" >"$log/vm-$arch-$k-resolve.log"
@@ -163,7 +146,7 @@ prepare_arch() {
 			}
 			progs_arm64=1
 		fi
-		echo "$i $arch $k $SW_KVER" >>"$log/kernels-$arch"
+		echo "$arch $k $SW_KVER" >>"$log/kernels"
 	done
 }
 
@@ -275,12 +258,13 @@ host_stages() {
 	if [ $host -eq 1 ]; then
 		stage "DKMS"
 		dkms_check >"$log/dkms.log" 2>&1
-		: >"$log/dkms.done"
+	fi
+	: >"$log/dkms.done"
+	if [ $host -eq 1 ]; then
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
 		unit_tests
 	fi
-	: >"$log/dkms.done"
 }
 host_wait() {
 	while [ ! -e "$log/dkms.done" ]; do sleep 2; done
