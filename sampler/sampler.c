@@ -32,6 +32,10 @@
  * is "taken" and ends as exactly one of written, lost_full, lost_nested,
  * lost_stack or lost_throttled; while sampling a few may still be queued
  * in the ring.  Once stopped, taken == written + lost exactly.
+ * kthrottled counts the times perf core itself stopped the event for the
+ * rest of a tick (kernel.perf_event_max_sample_rate, which the kernel
+ * lowers when sample interrupts take long): samples never taken, so in
+ * no other counter.
  *
  * Per-CPU counters are created and released from a dynamic CPU-hotplug
  * state, so CPUs going offline and online while sampling are handled; the
@@ -171,6 +175,14 @@ static void sw_overflow(struct perf_event *event,
 	u16 flags = 0;
 	u64 now;
 
+	/*
+	 * perf core marks an event it throttles (more interrupts in a tick
+	 * than kernel.perf_event_max_sample_rate allows) with interrupts
+	 * = ~0 before calling this handler, and stops it until the next
+	 * tick: the samples of the rest of that tick are never taken.
+	 */
+	if (READ_ONCE(event->hw.interrupts) == ~0ULL)
+		sw_cnt_inc(c, SW_CNT_KTHROTTLED);
 	if ((s->o.pid >= 0 && tid != s->o.pid) ||
 	    (s->o.tgid >= 0 && pid != s->o.tgid)) {
 		sw_cnt_inc(c, SW_CNT_FILTERED);
@@ -714,6 +726,7 @@ static const char *const sw_cnt_names[SW_CNT_NR] = {
 	[SW_CNT_CALL_LOST_NESTED] = "call_lost_nested",
 	[SW_CNT_USTACK_WALKS] = "ustack_walks",
 	[SW_CNT_USTACK_READ] = "ustack_read",
+	[SW_CNT_KTHROTTLED] = "kthrottled",
 };
 
 /* One row: cpu, the counters, queued (taken - written - lost), error. */

@@ -42,6 +42,7 @@ enum sw_samp_counter {
 	SW_CNT_CALL_LOST_NESTED, /* call records lost: ring's writer busy */
 	SW_CNT_USTACK_WALKS,	/* user stacks walked by unwind tables */
 	SW_CNT_USTACK_READ,	/* bytes of user stack those walks read */
+	SW_CNT_KTHROTTLED,	/* times perf core stopped the event till the tick */
 	SW_CNT_NR,
 };
 

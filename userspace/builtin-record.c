@@ -734,10 +734,34 @@ static int sw_go(int go_fd, int err_fd)
 	return n == sizeof(e) ? -e : 0;
 }
 
+/*
+ * The kernel stopped the event for the rest of a tick @n times: its limit,
+ * kernel.perf_event_max_sample_rate, was reached.  Those samples were never
+ * taken, so they are in no lost count.
+ */
+static void sw_record_kthrottled(uint64_t n)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	long rate = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &rate) != 1)
+			rate = -1;
+		fclose(f);
+	}
+	fprintf(stderr,
+		"stopwatch record: the kernel throttled the event %" PRIu64
+		" times: fewer samples than asked for were taken\n", n);
+	if (rate >= 0)
+		fprintf(stderr,
+			"stopwatch record: kernel.perf_event_max_sample_rate is %ld/s (lowered by the kernel when sample interrupts take long; see kernel.perf_cpu_time_max_percent)\n",
+			rate);
+}
+
 static void sw_record_summary(struct sw_record *r, const char *counters)
 {
 	uint64_t taken = 0, written = 0, lost = 0, lf = 0, ln = 0, ls = 0,
-		 lt = 0, sbl = 0;
+		 lt = 0, sbl = 0, kthr = 0;
 	char *t = NULL;
 	bool ok = false;
 
@@ -761,6 +785,7 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 				uint64_t *dst[] = { &taken, &written, &lf, &ln,
 						    &ls, &lt, &sbl };
 				size_t k;
+				int kc;
 
 				ok = true;
 				for (k = 0; k < 7; k++) {
@@ -771,6 +796,12 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 							 dst[k]))
 						ok = false;
 				}
+				/* a module older than the column: none */
+				kc = sw_table_col(tab, "kthrottled");
+				if (kc < 0 ||
+				    sw_parse_u64(sw_table_at(tab, row, (size_t)kc),
+						 &kthr))
+					kthr = 0;
 				sw_table_free(tab);
 			}
 		}
@@ -798,6 +829,8 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 			lost, taken ? 100.0 * (double)lost / (double)taken : 0.0,
 			lf, lt, ln, ls,
 			written > r->rec.samples ? written - r->rec.samples : 0);
+	if (kthr)
+		sw_record_kthrottled(kthr);
 	if (sbl)
 		fprintf(stderr,
 			"stopwatch record: lost %" PRIu64 " task/mapping records: some samples will show as [unknown]\n",

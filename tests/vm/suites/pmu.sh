@@ -527,18 +527,26 @@ else
 			"$SWB" events set msr/tsc/,software/config=0/
 		is "events reads back tsc software-config-0" "$(evlist)" \
 			"tsc software-config-0"
-		ctl reset 1 >/dev/null
-		"$P/sleeper" 20 5 >/dev/null
+		# Ticks per CPU-nanosecond of the calls vs. of the whole CPU
+		# (counters: count / running_ns): the same clock, within 2x.
+		# A call runs tens of microseconds of CPU, so one host
+		# preemption inside a call's few microseconds of counting
+		# skews the ratio: a ratio outside the bounds is measured once
+		# more, and the second stands.
+		for try in 1 2; do
+			ctl reset 1 >/dev/null
+			"$P/sleeper" 20 5 >/dev/null
+			rate=$(awk -v t="$(col $NANOSLEEP tsc_avg)" \
+				-v c="$(col $NANOSLEEP software-config-0_avg)" '
+				NR > 1 && $2 == "tsc" { n += $5; r += $7 }
+				END { if (c > 0 && r > 0 && n > 0) printf "%d", 100 * (t / c) / (n / r); else print -1 }' \
+				"$D/counters")
+			[ "$rate" -ge 50 ] && [ "$rate" -le 200 ] && break
+			[ $try = 1 ] && diag "tsc/cpu-clock x100 $rate: outside 50..200, measuring once more"
+		done
 		is "tsc measured on all 5 calls" \
 			"$(col $NANOSLEEP calls) $(col $NANOSLEEP tsc_unmeasured)" "5 0"
 		cmp_gt "tsc ticks per call > 0" "$(col $NANOSLEEP tsc_min)" 0
-		# Ticks per CPU-nanosecond of the calls vs. of the whole CPU
-		# (counters: count / running_ns): the same clock, within 2x.
-		rate=$(awk -v t="$(col $NANOSLEEP tsc_avg)" \
-			-v c="$(col $NANOSLEEP software-config-0_avg)" '
-			NR > 1 && $2 == "tsc" { n += $5; r += $7 }
-			END { if (c > 0 && r > 0 && n > 0) printf "%d", 100 * (t / c) / (n / r); else print -1 }' \
-			"$D/counters")
 		cmp_ge "tsc/cpu-clock of the calls >= 0.5x the CPU's (x100: $rate)" "$rate" 50
 		cmp_le "tsc/cpu-clock of the calls <= 2x the CPU's (x100: $rate)" "$rate" 200
 	else
