@@ -27,10 +27,19 @@
 #include "control/pattern.h"
 #include "control/span-btf.h"
 
+/* A FUNC of vmlinux by name: the index sw_vmlinux_func() searches. */
+struct sw_btf_name {
+	const char *name;
+	__u32 id;
+};
+
 struct sw_span_btf {
 	char *dir;		/* /sys/kernel/btf */
 	struct btf *vmlinux;	/* loaded on first use */
 	int vmlinux_err;
+	struct sw_btf_name *funcs;	/* vmlinux's FUNCs by name, then id */
+	size_t nfuncs;
+	bool funcs_tried;	/* the index was built, or could not be */
 };
 
 /**
@@ -62,6 +71,7 @@ void sw_span_btf_free(struct sw_span_btf *b)
 	if (!b)
 		return;
 	btf__free(b->vmlinux);
+	free(b->funcs);
 	free(b->dir);
 	free(b);
 }
@@ -81,6 +91,81 @@ static struct btf *sw_vmlinux(struct sw_span_btf *b, struct sw_err *err)
 			   path, strerror(errno));
 	}
 	return b->vmlinux;
+}
+
+static int sw_name_cmp(const void *a, const void *b)
+{
+	const struct sw_btf_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The id of FUNC @fn in vmlinux @v, as btf__find_by_name_kind() gives it
+ * (the first of that name), or -ENOENT.  That call scans every type of
+ * the kernel for each name, which a list of a hundred functions pays a
+ * hundred times: a sorted index of the FUNCs is built on first use
+ * instead, and searched by halves.  Out of memory, the scan it is.
+ */
+static int sw_vmlinux_func(struct sw_span_btf *b, struct btf *v,
+			   const char *fn)
+{
+	struct sw_btf_name key = { fn, 0 };
+	size_t lo = 0, hi;
+
+	if (!b->funcs_tried) {
+		__u32 i, n = btf__type_cnt(v);
+
+		b->funcs_tried = true;
+		b->funcs = malloc(n * sizeof(*b->funcs));
+		for (i = 1; b->funcs && i < n; i++) {
+			const struct btf_type *t = btf__type_by_id(v, i);
+
+			const char *name;
+
+			if (!btf_is_func(t))
+				continue;
+			name = btf__name_by_offset(v, t->name_off);
+			if (!name)
+				continue;
+			b->funcs[b->nfuncs].name = name;
+			b->funcs[b->nfuncs++].id = i;
+		}
+		if (b->funcs)
+			qsort(b->funcs, b->nfuncs, sizeof(*b->funcs), sw_name_cmp);
+	}
+	hi = b->nfuncs;
+	if (!b->funcs)
+		return btf__find_by_name_kind(v, fn, BTF_KIND_FUNC);
+	/* The first entry not below (fn, 0): the name's lowest id. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sw_name_cmp(&b->funcs[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->nfuncs && !strcmp(b->funcs[lo].name, fn) ?
+	       (int)b->funcs[lo].id : -ENOENT;
+}
+
+/**
+ * sw_span_btf_func() - the BTF id of kernel function @fn in vmlinux.
+ * @b:  the resolver
+ * @fn: the function's name
+ *
+ * Return: the id (the lowest, when several FUNCs share the name), -ENOENT
+ * when vmlinux has no FUNC of that name, or the negative errno of reading
+ * vmlinux's BTF.
+ */
+int sw_span_btf_func(struct sw_span_btf *b, const char *fn)
+{
+	struct sw_err err = { "" };
+	struct btf *v = sw_vmlinux(b, &err);
+
+	return v ? sw_vmlinux_func(b, v, fn) : b->vmlinux_err;
 }
 
 /**
@@ -275,7 +360,7 @@ static int sw_func_proto(struct sw_span_btf *b, const char *fn,
 
 	if (!v)
 		return b->vmlinux_err;
-	id = btf__find_by_name_kind(v, fn, BTF_KIND_FUNC);
+	id = sw_vmlinux_func(b, v, fn);
 	if (id > 0) {
 		p->btf = v;
 		goto found;
@@ -459,7 +544,7 @@ static int sw_tp_proto(struct sw_span_btf *b, const char *ev,
 	if (!v)
 		return b->vmlinux_err;
 	snprintf(name, sizeof(name), "__bpf_trace_%s", ev);
-	r = btf__find_by_name_kind(v, name, BTF_KIND_FUNC);
+	r = sw_vmlinux_func(b, v, name);
 	if (r > 0) {
 		id = btf__type_by_id(v, r)->type;
 	} else {

@@ -18,6 +18,7 @@ int sw_span_point_resolve(struct sw_span_btf *b, const char *point,
 			  char **out, struct sw_err *err);
 int sw_span_raw_expr(const char *s, size_t len);
 int sw_btf_arg_regs(struct sw_span_btf *b, const char *fn, struct sw_err *err);
+int sw_span_btf_func(struct sw_span_btf *b, const char *fn);
 
 struct sw_expansion;
 int sw_btf_attach_extra(struct sw_expansion *e, const char *mode);
