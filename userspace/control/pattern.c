@@ -125,6 +125,96 @@ static bool sw_split_line(const char *line, size_t len, bool kallsyms,
 	return true;
 }
 
+/*
+ * A source's lines, split once and sorted by name (then by their order in
+ * the file): a pattern that is a plain name is found by halves, a glob is
+ * matched against each; a hundred plain names no longer cost a hundred
+ * passes over the text.
+ */
+struct sw_line {
+	const char *name, *mod;
+	size_t nlen, mlen, idx;
+};
+
+struct sw_lines {
+	struct sw_line *v;
+	size_t n;
+};
+
+static int sw_line_cmp(const void *a, const void *b)
+{
+	const struct sw_line *x = a, *y = b;
+	size_t n = x->nlen < y->nlen ? x->nlen : y->nlen;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->nlen != y->nlen)
+		return x->nlen < y->nlen ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* @text's lines (NULL: none) into @l, sorted. */
+static int sw_lines_load(const char *text, bool kallsyms, struct sw_lines *l)
+{
+	const char *line = text, *nl;
+	size_t cap = 0;
+	struct sw_line e;
+
+	l->v = NULL;
+	l->n = 0;
+	for (; text && *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (sw_split_line(line, nl - line, kallsyms, &e.name, &e.nlen,
+				  &e.mod, &e.mlen)) {
+			if (l->n == cap) {
+				struct sw_line *nv;
+
+				cap = cap ? 2 * cap : 4096;
+				nv = realloc(l->v, cap * sizeof(*nv));
+				if (!nv)
+					return -ENOMEM;
+				l->v = nv;
+			}
+			e.idx = l->n;
+			l->v[l->n++] = e;
+		}
+		if (!*nl)
+			break;
+	}
+	sw_qsort(l->v, l->n, sizeof(*l->v), sw_line_cmp);
+	return 0;
+}
+
+/*
+ * The lines @glob can match: for a plain name the run of lines of that
+ * name, [*from, *to); for a glob, all of them.
+ */
+static void sw_lines_range(const struct sw_lines *l, const char *glob,
+			   size_t *from, size_t *to)
+{
+	struct sw_line key = { .name = glob, .nlen = strlen(glob) };
+	size_t lo = 0, hi = l->n;
+
+	*from = 0;
+	*to = l->n;
+	if (sw_pattern_is_glob(glob))
+		return;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sw_line_cmp(&l->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = lo;
+	while (lo < l->n && l->v[lo].nlen == key.nlen &&
+	       !memcmp(l->v[lo].name, glob, key.nlen))
+		lo++;
+	*to = lo;
+}
+
 /* One pattern, split into its module (or NULL) and its glob. */
 struct sw_pat {
 	const char *text;
@@ -186,40 +276,36 @@ static int sw_blacklist_load(const char *text, struct sw_strv *bl)
  * Adds the names of @text's lines that @p matches: to @hit when they are
  * probeable, else to @miss (kallsyms names that are not in @probeable).
  */
-static int sw_scan(const char *text, bool kallsyms, struct sw_pat *p,
+static int sw_scan(const struct sw_lines *l, bool kallsyms, struct sw_pat *p,
 		   const struct sw_pattern_src *src, const struct sw_strv *bl,
 		   const struct sw_strv *probeable, struct sw_strv *hit,
 		   struct sw_strv *miss)
 {
-	const char *line = text, *nl, *name, *mod;
-	size_t nlen, mlen;
+	size_t i, to;
 	char buf[512];
 	int ret;
 
-	for (; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		if (sw_split_line(line, nl - line, kallsyms, &name, &nlen,
-				  &mod, &mlen) &&
-		    sw_pat_match(p, name, nlen, mod, mlen)) {
-			memcpy(buf, name, nlen);
-			buf[nlen] = '\0';
-			p->nall++;
-			if (!kallsyms && !sw_is_self(src, mod, mlen) &&
-			    !sw_strv_has(bl, buf)) {
-				p->nprobe++;
-				ret = sw_strv_push(hit, name, nlen);
-			} else if (kallsyms && !sw_strv_has(probeable, buf)) {
-				ret = sw_strv_push(miss, name, nlen);
-			} else if (!kallsyms) {
-				ret = sw_strv_push(miss, name, nlen);
-			} else {
-				ret = 0;
-			}
-			if (ret)
-				return ret;
+	for (sw_lines_range(l, p->glob, &i, &to); i < to; i++) {
+		const struct sw_line *e = &l->v[i];
+
+		if (!sw_pat_match(p, e->name, e->nlen, e->mod, e->mlen))
+			continue;
+		memcpy(buf, e->name, e->nlen);
+		buf[e->nlen] = '\0';
+		p->nall++;
+		if (!kallsyms && !sw_is_self(src, e->mod, e->mlen) &&
+		    !sw_strv_has(bl, buf)) {
+			p->nprobe++;
+			ret = sw_strv_push(hit, e->name, e->nlen);
+		} else if (kallsyms && !sw_strv_has(probeable, buf)) {
+			ret = sw_strv_push(miss, e->name, e->nlen);
+		} else if (!kallsyms) {
+			ret = sw_strv_push(miss, e->name, e->nlen);
+		} else {
+			ret = 0;
 		}
-		if (!*nl)
-			break;
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -251,21 +337,19 @@ static int sw_pat_init(struct sw_pat *p, const char *text,
 
 /* Is @p's exact name a text symbol of kallsyms, not blacklisted, not ours? */
 static bool sw_named_ok(const struct sw_pattern_src *src,
-			const struct sw_pat *p, const struct sw_strv *bl)
+			const struct sw_lines *ks, const struct sw_pat *p,
+			const struct sw_strv *bl)
 {
-	const char *line, *nl, *name, *mod;
-	size_t nlen, mlen;
+	size_t i, to;
 
 	if (!src->kallsyms || sw_strv_has(bl, p->glob))
 		return false;
-	for (line = src->kallsyms; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		if (sw_split_line(line, nl - line, true, &name, &nlen, &mod,
-				  &mlen) &&
-		    sw_pat_match(p, name, nlen, mod, mlen))
-			return !sw_is_self(src, mod, mlen);
-		if (!*nl)
-			break;
+	/* The first such line of the file, as its lines are sorted. */
+	for (sw_lines_range(ks, p->glob, &i, &to); i < to; i++) {
+		const struct sw_line *e = &ks->v[i];
+
+		if (sw_pat_match(p, e->name, e->nlen, e->mod, e->mlen))
+			return !sw_is_self(src, e->mod, e->mlen);
 	}
 	return false;
 }
@@ -328,6 +412,7 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 {
 	struct sw_strv bl = { 0 }, hit = { 0 }, miss = { 0 }, pmiss = { 0 };
 	struct sw_strv all = { 0 };
+	struct sw_lines av = { 0 }, ks = { 0 };
 	struct sw_pat p = { 0 };
 	size_t i, j, m0, pm0;
 	int ret;
@@ -336,6 +421,10 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 	if (!npat)
 		return sw_err_set(err, -EINVAL, "no function pattern given");
 	ret = sw_blacklist_load(src->blacklist, &bl);
+	if (!ret)
+		ret = sw_lines_load(src->avail, false, &av);
+	if (!ret)
+		ret = sw_lines_load(src->kallsyms, true, &ks);
 	if (ret)
 		goto cleanup;
 	for (i = 0; i < npat; i++) {
@@ -346,8 +435,7 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 		j = hit.n;
 		m0 = miss.n;
 		pm0 = pmiss.n;
-		ret = sw_scan(src->avail, false, &p, src, &bl, NULL, &hit,
-			      &pmiss);
+		ret = sw_scan(&av, false, &p, src, &bl, NULL, &hit, &pmiss);
 		if (ret)
 			goto cleanup;
 		/* Everything traceable that matched, for the kallsyms pass. */
@@ -359,8 +447,8 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 		sw_strv_uniq(&all);
 		if (src->kallsyms) {
 			j = miss.n;
-			ret = sw_scan(src->kallsyms, true, &p, src, &bl, &all,
-				      NULL, &miss);
+			ret = sw_scan(&ks, true, &p, src, &bl, &all, NULL,
+				      &miss);
 			if (ret)
 				goto cleanup;
 			p.nall += miss.n - j;
@@ -371,7 +459,7 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 		 * (x86's __x64_sys_* wrappers); stopwatch.ko decides.
 		 */
 		if (!p.nprobe && !sw_pattern_is_glob(p.glob) &&
-		    sw_named_ok(src, &p, &bl)) {
+		    sw_named_ok(src, &ks, &p, &bl)) {
 			ret = sw_strv_push(&hit, p.glob, strlen(p.glob));
 			if (ret)
 				goto cleanup;
@@ -409,6 +497,8 @@ int sw_pattern_expand(const char *const *pat, size_t npat,
 	hit.n = miss.n = 0;
 cleanup:
 	free(p.mod);
+	free(av.v);
+	free(ks.v);
 	sw_strv_free(&bl);
 	sw_strv_free(&hit);
 	sw_strv_free(&miss);

@@ -55,6 +55,11 @@ static char *joined(char **v, size_t n)
 	return buf;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int expand1(struct fx *fx, const char *pat, struct sw_expansion *e,
 		   struct sw_err *err)
 {
@@ -128,6 +133,94 @@ static void test_plain_name(void **state)
 	assert_int_equal(expand1(*state, "vfs_notrace_helpe?", &e, NULL),
 			 -EINVAL);
 	assert_int_equal(expand1(*state, "sw_probe_add", &e, NULL), -EINVAL);
+}
+
+/*
+ * Every name of the fixtures, as a plain name (found by halves among the
+ * sorted lines) and as a glob matching only it (each line tried): the same
+ * functions and the same skipped ones, or the same error; and all plain
+ * names at once give the union of what each gives alone.
+ */
+static void test_plain_as_glob(void **state)
+{
+	struct fx *fx = *state;
+	const char *texts[] = { fx->avail, fx->ks };
+	const char *pats[64];
+	char union_names[1024] = "", *each[64];
+	size_t t, np = 0, i;
+
+	for (t = 0; t < 2; t++) {
+		const char *line = texts[t], *nl;
+
+		for (; *line; line = nl + 1) {
+			char name[128], mod[64], plain[200], glob[200];
+			struct sw_expansion e1, e2;
+			struct sw_err err1 = { "" }, err2 = { "" };
+			char names1[1024];
+			int r1, r2;
+
+			nl = strchrnul(line, '\n');
+			mod[0] = '\0';
+			if (t == 0)
+				r1 = sscanf(line, "%127s [%63[^]]]", name, mod);
+			else
+				r1 = sscanf(line, "%*s %*s %127s [%63[^]]]", name, mod);
+			if (r1 >= 1 && !strpbrk(name, "*?[")) {
+				snprintf(plain, sizeof(plain), "%s%s%s", mod,
+					 *mod ? ":" : "", name);
+				snprintf(glob, sizeof(glob), "%s%s[%c]%s", mod,
+					 *mod ? ":" : "", name[0], name + 1);
+				r1 = expand1(fx, plain, &e1, &err1);
+				r2 = expand1(fx, glob, &e2, &err2);
+				if (r1 == 0) {
+					strcpy(names1, joined(e1.name, e1.n));
+					if (r2 == 0) {
+						assert_string_equal(names1,
+							joined(e2.name, e2.n));
+						assert_int_equal(e1.nskipped, e2.nskipped);
+						sw_expansion_free(&e2);
+					} else {
+						/* named exactly, left to the module */
+						assert_int_equal(e1.n, 1);
+						assert_string_equal(names1, name);
+					}
+					if (t == 0 && !*mod && np < 64) {
+						pats[np] = each[np] = strdup(plain);
+						np++;
+					}
+					sw_expansion_free(&e1);
+				} else {
+					assert_int_equal(r1, r2);
+				}
+			}
+			if (!*nl)
+				break;
+		}
+	}
+	/* The union, from one call with every traceable plain name. */
+	{
+		struct sw_expansion e;
+		char *sorted[64];
+		size_t n = 0, len = 0;
+
+		for (i = 0; i < np; i++) {
+			size_t j;
+
+			for (j = 0; j < n && strcmp(sorted[j], each[i]); j++)
+				;
+			if (j == n)
+				sorted[n++] = each[i];
+		}
+		qsort(sorted, n, sizeof(*sorted), cmp_strp);
+		for (i = 0; i < n; i++)
+			len += snprintf(union_names + len, sizeof(union_names) - len,
+					"%s%s", i ? " " : "", sorted[i]);
+		assert_int_equal(sw_pattern_expand(pats, np, &fx->src, &e, NULL), 0);
+		assert_string_equal(joined(e.name, e.n), union_names);
+		sw_expansion_free(&e);
+	}
+	for (i = 0; i < np; i++)
+		free(each[i]);
 }
 
 static void test_errors(void **state)
@@ -331,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_glob_suffix_and_class),
 		cmocka_unit_test(test_module),
 		cmocka_unit_test(test_plain_name),
+		cmocka_unit_test(test_plain_as_glob),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_errors_per_pattern),
 		cmocka_unit_test(test_no_kallsyms),
