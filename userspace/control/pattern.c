@@ -194,20 +194,13 @@ static void sw_lines_range(const struct sw_lines *l, const char *glob,
 			   size_t *from, size_t *to)
 {
 	struct sw_line key = { .name = glob, .nlen = strlen(glob) };
-	size_t lo = 0, hi = l->n;
+	size_t lo;
 
 	*from = 0;
 	*to = l->n;
 	if (sw_pattern_is_glob(glob))
 		return;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sw_line_cmp(&l->v[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sw_lower_bound(l->v, l->n, sizeof(*l->v), &key, sw_line_cmp);
 	*from = lo;
 	while (lo < l->n && l->v[lo].nlen == key.nlen &&
 	       !memcmp(l->v[lo].name, glob, key.nlen))

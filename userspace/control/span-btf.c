@@ -24,6 +24,7 @@
 
 #include <bpf/btf.h>
 
+#include "base/sort.h"
 #include "control/pattern.h"
 #include "control/span-btf.h"
 
@@ -112,7 +113,7 @@ static int sw_vmlinux_func(struct sw_span_btf *b, struct btf *v,
 			   const char *fn)
 {
 	struct sw_btf_name key = { fn, 0 };
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!b->funcs_tried) {
 		__u32 i, n = btf__type_cnt(v);
@@ -133,20 +134,14 @@ static int sw_vmlinux_func(struct sw_span_btf *b, struct btf *v,
 			b->funcs[b->nfuncs++].id = i;
 		}
 		if (b->funcs)
-			qsort(b->funcs, b->nfuncs, sizeof(*b->funcs), sw_name_cmp);
+			sw_qsort(b->funcs, b->nfuncs, sizeof(*b->funcs),
+				 sw_name_cmp);
 	}
-	hi = b->nfuncs;
 	if (!b->funcs)
 		return btf__find_by_name_kind(v, fn, BTF_KIND_FUNC);
 	/* The first entry not below (fn, 0): the name's lowest id. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sw_name_cmp(&b->funcs[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sw_lower_bound(b->funcs, b->nfuncs, sizeof(*b->funcs), &key,
+			    sw_name_cmp);
 	return lo < b->nfuncs && !strcmp(b->funcs[lo].name, fn) ?
 	       (int)b->funcs[lo].id : -ENOENT;
 }
