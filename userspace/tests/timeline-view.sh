@@ -41,7 +41,7 @@ done
 [ -n "$port" ] || { echo "timeline-view.sh: the HTTP server did not start" >&2; exit 1; }
 url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/trace.json&view=sandwich"
 # SwiftShader: speedscope draws with WebGL; --no-sandbox: CI runs as root.
-timeout 60 "$chrome" --headless --no-sandbox --no-zygote \
+timeout 120 "$chrome" --headless --no-sandbox --no-zygote \
 	--disable-dev-shm-usage --use-angle=swiftshader \
 	--enable-unsafe-swiftshader --user-data-dir="$www/.profile" \
-	--virtual-time-budget=10000 --dump-dom "$url" 2>/dev/null
+	--virtual-time-budget=30000 --dump-dom "$url" 2>/dev/null
