@@ -46,20 +46,6 @@ if [ -f "$SW_TRAMP_KO" ] && [ ! -d /sys/module/stopwatch_tramp ]; then
         echo "sw-guest: insmod $SW_TRAMP_KO failed: $(cat /tmp/sw-tramp.err)"
 fi
 
-# TCG takes tens of microseconds to deliver a sample interrupt, which the
-# kernel reads as an overloaded machine: it lowers
-# kernel.perf_event_max_sample_rate step by step, to a few hundred a second,
-# and throttles every sampling event past it.  Counts of samples would then
-# measure the emulator.  Keep the default limit and switch the lowering off
-# (the limit can only be written while the lowering is on); the sampler
-# suite lowers the limit on purpose to test its kthrottled counter.
-if [ -w /proc/sys/kernel/perf_cpu_time_max_percent ]; then
-    echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent &&
-        echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate &&
-        echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent ||
-        echo "sw-guest: could not switch off perf's sample-rate lowering"
-fi
-
 # The test and benchmark modules (sw_testmod.ko, sw_bare.ko) built for this
 # very kernel: build/kmod/<arch>-<release>/.  build/kmod/<arch>/ holds the
 # last ones built, for whichever kernel: boots of other kernels running side
@@ -91,6 +77,20 @@ if [ "$$" -eq 1 ] && [ -z "${SW_GUEST_CHILD:-}" ]; then
     rc=$?
     [ "$rc" -eq 0 ] || say "guest-run.sh ended with status $rc"
     sw_poweroff
+fi
+
+# TCG takes tens of microseconds to deliver a sample interrupt, which the
+# kernel reads as an overloaded machine: it lowers
+# kernel.perf_event_max_sample_rate step by step, to a few hundred a second,
+# and throttles every sampling event past it.  Counts of samples would then
+# measure the emulator.  Keep the default limit and switch the lowering off
+# (the limit can only be written while the lowering is on); the sampler
+# suite lowers the limit on purpose to test its kthrottled counter.
+if [ -w /proc/sys/kernel/perf_cpu_time_max_percent ]; then
+    echo 25 > /proc/sys/kernel/perf_cpu_time_max_percent &&
+        echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate &&
+        echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent ||
+        say "could not switch off perf's sample-rate lowering"
 fi
 
 cut -d' ' -f1 /proc/uptime > "$SW_RESULTS/booted"

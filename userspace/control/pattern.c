@@ -266,8 +266,9 @@ static int sw_blacklist_load(const char *text, struct sw_strv *bl)
 }
 
 /*
- * Adds the names of @text's lines that @p matches: to @hit when they are
- * probeable, else to @miss (kallsyms names that are not in @probeable).
+ * Adds the names of @l's lines that @p matches: to @hit when they are
+ * probeable, else to @miss (kallsyms names that are not in @probeable);
+ * @kallsyms: @l holds /proc/kallsyms, else available_filter_functions.
  */
 static int sw_scan(const struct sw_lines *l, bool kallsyms, struct sw_pat *p,
 		   const struct sw_pattern_src *src, const struct sw_strv *bl,
