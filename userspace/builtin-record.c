@@ -33,8 +33,8 @@
 #include "base/parse-options.h"
 #include "control/pmu-events.h"
 #include "record/recorder.h"
+#include "record/session.h"
 #include "record/unwload.h"
-#include "base/table.h"
 #include "base/sort.h"
 
 
@@ -762,51 +762,19 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 {
 	uint64_t taken = 0, written = 0, lost = 0, lf = 0, ln = 0, ls = 0,
 		 lt = 0, sbl = 0, kthr = 0;
-	char *t = NULL;
-	bool ok = false;
+	struct sw_losses c;
 
-	/* The "all" row of the sampler's counter table. */
-	if (counters) {
-		const char *hdr = strstr(counters, "\ncpu ");
-		const char *all = hdr ? strstr(hdr, "\nall ") : NULL;
-
-		if (hdr && all) {
-			struct sw_table *tab = NULL;
-			const char *e = strchr(all + 1, '\n');
-
-			t = strndup(hdr + 1, e ? (size_t)(e - hdr) : strlen(hdr + 1));
-			if (t && !sw_table_parse(t, "sampler", &tab, NULL)) {
-				size_t row = tab->nrows - 1;
-				const char *names[] = { "taken", "written",
-							"lost_full", "lost_nested",
-							"lost_stack",
-							"lost_throttled",
-							"sb_lost" };
-				uint64_t *dst[] = { &taken, &written, &lf, &ln,
-						    &ls, &lt, &sbl };
-				size_t k;
-				int kc;
-
-				ok = true;
-				for (k = 0; k < 7; k++) {
-					int col = sw_table_col(tab, names[k]);
-
-					if (col < 0 ||
-					    sw_parse_u64(sw_table_at(tab, row, (size_t)col),
-							 dst[k]))
-						ok = false;
-				}
-				/* a module older than the column: none */
-				kc = sw_table_col(tab, "kthrottled");
-				if (kc < 0 ||
-				    sw_parse_u64(sw_table_at(tab, row, (size_t)kc),
-						 &kthr))
-					kthr = 0;
-				sw_table_free(tab);
-			}
-		}
-	}
-	if (!ok) {
+	/* The "all" row of the sampler's counter table, else the records'. */
+	if (counters && !sw_sampler_counters(counters, strlen(counters), &c,
+					     &kthr)) {
+		taken = c.taken;
+		written = c.written;
+		lf = c.full;
+		ln = c.nested;
+		ls = c.stack;
+		lt = c.throttled;
+		sbl = c.sideband;
+	} else {
 		lf = r->rec.lost[0];
 		ln = r->rec.lost[1];
 		ls = r->rec.lost[2];
@@ -839,7 +807,6 @@ static void sw_record_summary(struct sw_record *r, const char *counters)
 		fprintf(stderr,
 			"stopwatch record: %" PRIu64 " bytes of the relay files did not parse as records and were dropped\n",
 			r->rec.dropped);
-	free(t);
 }
 
 /* Refuses to start while another recording holds the sampler. */

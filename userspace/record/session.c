@@ -79,17 +79,34 @@ struct sw_end_seen {
 	struct sw_rec_end end;
 };
 
-/* Reads the per-CPU counter table of the sampler file ("all" row). */
-static void sw_parse_counters(struct sw_session *s, const char *text,
-			      size_t len, struct sw_losses *c, bool *ok)
+/**
+ * sw_sampler_counters() - the "all" row of the sampler file's per-CPU
+ * counter table: the one reader of it, for a recording's saved copy and
+ * for stopwatch record's summary.
+ * @text:       the sampler file's text
+ * @len:        its length
+ * @c:          taken, written, the lost causes and sb_lost into it
+ * @kthrottled: the kernel's throttling stops, 0 from a module without the
+ *              column (NULL: not wanted)
+ *
+ * Return: 0, -EINVAL when the table or one of @c's columns is missing or
+ * malformed, or -ENOMEM.
+ */
+int sw_sampler_counters(const char *text, size_t len, struct sw_losses *c,
+			uint64_t *kthrottled)
 {
+	static const char *const names[] = {
+		"taken", "written", "lost_full", "lost_nested",
+		"lost_stack", "lost_throttled", "sb_lost",
+	};
 	char *buf = strndup(text, len), *hdr, *all, *nl;
 	struct sw_table *t = NULL;
-	size_t r;
+	uint64_t v[7] = { 0 }, kt = 0;
+	int ret = -EINVAL, col;
+	size_t r, k;
 
-	*ok = false;
 	if (!buf)
-		return;
+		return -ENOMEM;
 	for (hdr = buf; hdr; hdr = strchr(hdr, '\n')) {
 		if (*hdr == '\n')
 			hdr++;
@@ -106,36 +123,34 @@ static void sw_parse_counters(struct sw_session *s, const char *text,
 		nl[1] = '\0';
 	if (sw_table_parse(hdr, "counters", &t, NULL))
 		goto out;
-	for (r = 0; r < t->nrows; r++) {
-		static const char *const names[] = {
-			"taken", "written", "lost_full", "lost_nested",
-			"lost_stack", "lost_throttled", "sb_lost",
-		};
-		uint64_t v[7] = { 0 };
-		size_t k;
-
-		if (strcmp(sw_table_at(t, r, 0), "all"))
-			continue;
-		for (k = 0; k < 7; k++) {
-			int col = sw_table_col(t, names[k]);
-
-			if (col < 0 ||
-			    sw_parse_u64(sw_table_at(t, r, (size_t)col), &v[k]))
-				goto out;
-		}
-		c->taken = v[0];
-		c->written = v[1];
-		c->full = v[2];
-		c->nested = v[3];
-		c->stack = v[4];
-		c->throttled = v[5];
-		c->sideband = v[6];
-		*ok = true;
+	for (r = 0; r < t->nrows; r++)
+		if (!strcmp(sw_table_at(t, r, 0), "all"))
+			break;
+	if (r == t->nrows)
+		goto out;
+	for (k = 0; k < 7; k++) {
+		col = sw_table_col(t, names[k]);
+		if (col < 0 ||
+		    sw_parse_u64(sw_table_at(t, r, (size_t)col), &v[k]))
+			goto out;
 	}
+	col = sw_table_col(t, "kthrottled");
+	if (col < 0 || sw_parse_u64(sw_table_at(t, r, (size_t)col), &kt))
+		kt = 0;
+	c->taken = v[0];
+	c->written = v[1];
+	c->full = v[2];
+	c->nested = v[3];
+	c->stack = v[4];
+	c->throttled = v[5];
+	c->sideband = v[6];
+	if (kthrottled)
+		*kthrottled = kt;
+	ret = 0;
 out:
-	(void)s;
 	sw_table_free(t);
 	free(buf);
+	return ret;
 }
 
 /* What sw_index_one() found a record to be. */
@@ -484,8 +499,8 @@ int sw_session_open(const char *path, const struct sw_session_opts *o,
 			s->sym.vdso = sec->data;
 			s->sym.vdso_size = sec->size;
 		} else if (sec->type == SWD_SEC_COUNTERS) {
-			sw_parse_counters(s, sec->data, sec->size, &cnt,
-					  &have_cnt);
+			have_cnt = !sw_sampler_counters(sec->data, sec->size,
+							 &cnt, NULL);
 		}
 	}
 	s->sym.perfmap_text = sw_session_perfmap;
@@ -921,8 +936,8 @@ int sw_session_live_end(struct sw_session *s, const char *counters)
 
 	ret = sw_session_live_flush(s, UINT64_MAX);
 	if (counters)
-		sw_parse_counters(s, counters, strlen(counters), &cnt,
-				  &have_cnt);
+		have_cnt = !sw_sampler_counters(counters, strlen(counters),
+						 &cnt, NULL);
 	memset(&s->lost, 0, sizeof(s->lost));
 	sw_session_losses(s, l->ends, l->nends, &l->lostrec,
 			  have_cnt ? &cnt : NULL);

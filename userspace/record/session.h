@@ -69,6 +69,9 @@ struct sw_losses {
 	uint64_t calls_missing;
 };
 
+int sw_sampler_counters(const char *text, size_t len, struct sw_losses *c,
+			uint64_t *kthrottled);
+
 /* Samples lost by all causes, including those missing from the file. */
 static inline uint64_t sw_losses_samples(const struct sw_losses *l)
 {
