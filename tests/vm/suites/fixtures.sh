@@ -13,6 +13,12 @@
 # so the directory reads like a stopwatch debugfs directory
 # (stopwatch stat --debugfs DIR).  arm64 needs --icount: QEMU's PMUv3
 # counts instructions only then.
+#
+# The sampler file is captured after a session of the sampler (event
+# $FIX_SEV, freq=$FIX_FREQ, no call stacks) over a second of dd loops
+# ($FIX_SDD_BS-byte reads and writes), run once the probes' files are
+# read, so that it holds the per-CPU counter table with every column
+# the module has.
 
 . "$SW_REPO/tests/vm/tap.sh"
 . "$SW_REPO/tests/vm/lib.sh"
@@ -23,6 +29,15 @@ if [ "$SW_ARCH" = arm64 ]; then
 else
 	FIX_EVENTS=cpu-clock,context-switches
 fi
+# The sampler's event: the default of each (x86_64 TCG: no PMU).
+if [ "$SW_ARCH" = arm64 ]; then
+	FIX_SEV=cycles
+else
+	FIX_SEV=cpu-clock
+fi
+FIX_FREQ=1000
+FIX_SDD_BS=4096
+FIX_SDD_COUNT=256
 OUT=${SW_RESULTS:-/tmp}/fixtures/$SW_ARCH
 
 [ -r "$MOD" ] || skip_all "module $MOD not built"
@@ -39,7 +54,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/hist"
 # One read per file, all right after the workload.
 for f in stats hists lhists breakdown breakdown_stats keys events counters version \
-	probes last_error sampler; do
+	probes last_error; do
 	cat "$D/$f" >"$OUT/$f" 2>/dev/null || rm -f "$OUT/$f"
 done
 for f in "$D"/hist/*; do
@@ -50,6 +65,7 @@ probes vfs_read,vfs_write
 events $FIX_EVENTS
 breakdown comm
 workload dd if=/dev/zero of=/dev/null bs=1 count=$FIX_DD
+sampler start event=$FIX_SEV freq=$FIX_FREQ, then dd if=/dev/zero of=/dev/null bs=$FIX_SDD_BS count=$FIX_SDD_COUNT in a loop for 1 s, stop (after the files above were read)
 kernel $(uname -r)
 machine $(uname -m)
 WL
@@ -62,6 +78,38 @@ check "breakdown_stats has a dd row" grep -q "^vfs_read  *dd " "$OUT/breakdown_s
 if [ "$SW_ARCH" = arm64 ]; then
 	check "stats has cpi columns" grep -q " cpi_avg " "$OUT/stats"
 fi
+
+# The sampler, after the probes' files are read (its dd adds calls to
+# them): a short session, then its file with the per-CPU counters.
+is "sampler: start event=$FIX_SEV freq=$FIX_FREQ" \
+	"$(ctl sampler "start event=$FIX_SEV freq=$FIX_FREQ")" ok
+# uptime_cs: the guest's uptime in centiseconds (its date may lack %N).
+uptime_cs() { awk '{ split($1, t, "."); print t[1] * 100 + t[2] }' /proc/uptime; }
+t_end=$(($(uptime_cs) + 100))
+n_dd=0
+while [ "$(uptime_cs)" -lt "$t_end" ]; do
+	dd if=/dev/zero of=/dev/null bs=$FIX_SDD_BS count=$FIX_SDD_COUNT 2>/dev/null
+	n_dd=$((n_dd + 1))
+done
+diag "sampler workload: $n_dd dd runs in 1 s"
+is "sampler: stop" "$(ctl sampler stop)" ok
+cat "$D/sampler" >"$OUT/sampler"
+# scol ROW COLUMN: a value of the captured per-CPU table, by column name.
+scol() {
+	awk -v r="$1" -v c="$2" '
+		$1 == "cpu" { for (i = 1; i <= NF; i++) if ($i == c) k = i; t = 1; next }
+		t && $1 == r && k { print $k; found = 1 }
+		END { if (!found) print "absent" }' "$OUT/sampler"
+}
+check "sampler captured stopped" grep -q "^state  *stopped\$" "$OUT/sampler"
+check "sampler's event line names $FIX_SEV" \
+	grep -Eq "^event +$FIX_SEV type=" "$OUT/sampler"
+check "sampler has the counter table's header, with kthrottled" \
+	grep -q "^cpu .* taken .* kthrottled .* queued  *error\$" "$OUT/sampler"
+check "sampler has the table's all row" grep -q "^all " "$OUT/sampler"
+cmp_ge "sampler: samples taken (all row)" "$(scol all taken)" 1
+is "sampler: nothing left queued" "$(scol all queued)" 0
+diag "sampler: taken $(scol all taken) written $(scol all written) lost_full $(scol all lost_full) lost_nested $(scol all lost_nested) lost_stack $(scol all lost_stack) lost_throttled $(scol all lost_throttled) kthrottled $(scol all kthrottled)"
 
 # What the program makes of the captured directory: the host tests
 # compare these with their own reading of the same files.
