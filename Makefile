@@ -37,7 +37,7 @@ PROGS_OUT := $(BUILD)/progs/$(HOSTARCH)
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) \
 	$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) V=$(V)
 
-.PHONY: all module modules userspace progs check unit layers version docs test run bench stress \
+.PHONY: all module modules userspace progs check unit unit-san layers version docs test run bench stress \
 	clean install modules_install help
 
 all: module userspace
@@ -55,8 +55,12 @@ progs:
 	$(MAKE) -C tests/progs OUT=$(PROGS_OUT) V=$(V) \
 		$(if $(CROSS_COMPILE),CC=$(CROSS_COMPILE)gcc STATIC=1)
 
-# Under ASan and UBSan: any report fails the test.
+# Under ASan and UBSan: any report fails the test.  unit-san is the
+# unit tests alone (scripts/test.sh runs them at low priority).
 check unit: layers version docs
+	$(MAKE) unit-san
+
+unit-san:
 	$(MAKE) -C tests/unit OUT=$(BUILD)/unit-san SANITIZE=1 V=$(V)
 	$(MAKE) -C userspace OUT=$(BUILD)/userspace-san SANITIZE=1 V=$(V) test
 

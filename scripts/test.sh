@@ -82,9 +82,16 @@ count_cmocka() {
 	echo "test.sh: $2: $((p + p2)) passed, $((f + f2)) failed, $s2 skipped"
 }
 
+# unit_tests [NICE]: make check; with NICE, its sanitizer builds and tests
+# (make unit-san) at that niceness.
 unit_tests() {
 	stage "host unit tests"
-	make check >"$log/unit.log" 2>&1
+	if [ -n "${1:-}" ]; then
+		make layers version docs >"$log/unit.log" 2>&1 &&
+			nice -n "$1" make unit-san >>"$log/unit.log" 2>&1
+	else
+		make check >"$log/unit.log" 2>&1
+	fi
 	rc=$?
 	grep -E '^\[  (FAILED|ERROR)' "$log/unit.log"
 	count_cmocka "$log/unit.log" "host unit tests"
@@ -113,12 +120,12 @@ matrix() {
 	done
 }
 
-# Resolve and prepare each kernel (installs/downloads it), build the module
-# for it; writes "ARCH SPEC KVER" lines to $log/kernels for the boots.
+# Resolve and prepare each kernel (installs/downloads it): writes "ARCH
+# SPEC KVER" lines to $log/kernels for the boots, and the build
+# environment of each to $log/env-ARCH-KVER.
 : >"$log/kernels"
-prepare_kernels() {
-	stage "kernels and module builds (${kernels} on ${arches})"
-	progs_arm64=
+resolve_kernels() {
+	stage "kernels (${kernels} on ${arches})"
 	matrix | while read -r arch k; do
 		env=$(tests/vm/run.sh --arch "$arch" --kernel "$k" --print-env 2>"$log/resolve-$arch-$k.log") || {
 			cat "$log/resolve-$arch-$k.log"
@@ -127,7 +134,27 @@ prepare_kernels() {
 			continue
 		}
 		eval "$env"
+		echo "$env" >"$log/env-$arch-$SW_KVER"
+		echo "$arch $k $SW_KVER" >>"$log/kernels"
+	done
+}
+
+# Build the module for each resolved kernel, in the order the boots need
+# them (arm64 first, as boots() runs them), and the arm64 test programs
+# after the first arm64 module; $log/built-ARCH-KVER marks a kernel done
+# (built or failed) for its boots (built_wait), $log/built-all the end.  With two streams this runs
+# beside the first boots, which start as soon as their kernel is built;
+# it takes the boots' prepares' lock (tests/vm/prepare.sh) per build, as
+# they build into the same trees.
+build_kernels() {
+	progs_arm64=
+	sort -s -k1,1 "$log/kernels" | while read -r arch k kver; do
+		. "$log/env-$arch-$kver"
 		t0=$(date +%s)
+		(
+		mkdir -p build
+		exec 9>build/.prepare.lock
+		flock 9
 		# A failed build is one failure; the kernel is booted all the same
 		# (its module suites fail or skip on their own).
 		if ! scripts/kbuild.sh --arch "$arch" --kdir "$SW_KDIR" >"$log/kbuild-$arch-$SW_KVER.log" 2>&1; then
@@ -144,10 +171,14 @@ prepare_kernels() {
 				tail -n 20 "$log/progs-arm64.log"
 				echo "0 passed, 1 failed" >"$log/vm-arm64-progs.log"
 			}
-			progs_arm64=1
 		fi
-		echo "$arch $k $SW_KVER" >>"$log/kernels"
+		)
+		[ "$arch" = arm64 ] && progs_arm64=1
+		: >"$log/built-$arch-$kver"
 	done
+}
+built_wait() {
+	while [ ! -e "$log/built-$1-$2" ] && [ ! -e "$log/built-all" ]; do sleep 2; done
 }
 
 # DKMS: add the source tree to dkms, build and install the module through
@@ -209,51 +240,61 @@ dkms_check() {
 	while read -r arch k kver; do
 		[ "$arch" = x86_64 ] || continue
 		n=$((n + 1))
-		if make dkms-install DKMS_KERNEL="$kver" >"$log/dkms-$kver.log" 2>&1; then
-			dok "dkms build and install for $kver"
-		else
-			tail -n 30 "$log/dkms-$kver.log"
-			mk=/var/lib/dkms/stopwatch/$ver/build/make.log
-			[ -f "$mk" ] && tail -n 30 "$mk"
-			dnok "dkms build and install for $kver"
-			continue
-		fi
-		mk=/var/lib/dkms/stopwatch/$ver/$kver/x86_64/log/make.log
-		[ -f "$mk" ] || mk=/var/lib/dkms/stopwatch/$ver/build/make.log
-		if [ -f "$mk" ] && grep -E 'warning:|error:' "$mk"; then
-			dnok "dkms build for $kver is warning-free"
-		else
-			dok "dkms build for $kver is warning-free"
-		fi
-		ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch.ko* /lib/modules/"$kver"/extra/stopwatch.ko* 2>/dev/null | head -n 1)
-		if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
-			dok "dkms installed $ko for $kver"
-			dsig "$ko" "$kver"
-		else
-			dnok "dkms installed stopwatch.ko for $kver (found '${ko:-nothing}')"
-		fi
-		# The trampolines' companion, where the kernel has direct calls.
-		if grep -qs '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' /lib/modules/"$kver"/build/.config; then
-			ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch_tramp.ko* 2>/dev/null | head -n 1)
-			if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
-				dok "dkms installed $ko for $kver"
-				dsig "$ko" "$kver"
-			else
-				dnok "dkms installed stopwatch_tramp.ko for $kver (found '${ko:-nothing}')"
-			fi
-		fi
+		dkms_kernel "$kver"
+		: >"$log/dkms-$kver.done"
 	done <"$log/kernels"
 	[ $n -gt 0 ] || echo "# dkms: no x86_64 kernel in the matrix: only the dkms add checked"
 	echo "$dp passed, $df failed, 0 skipped"
 }
 
-# The host stages after the module builds: the DKMS check, which installs
-# the module the x86_64 boots load (dkms suite), then the unit tests.
-# With two streams they run beside the streams' first boots, the arm64
-# ones; an x86_64 boot waits for the DKMS check only ($log/dkms.done,
-# host_wait), and make check beside it builds nothing a boot's prepare
-# builds unlocked (its kbuild.sh and userspace builds take the prepares'
-# lock: scripts/layers.sh).
+# dkms_kernel KVER: dkms build and install for KVER, its checks.
+dkms_kernel() {
+	kver=$1
+	if make dkms-install DKMS_KERNEL="$kver" >"$log/dkms-$kver.log" 2>&1; then
+		dok "dkms build and install for $kver"
+	else
+		tail -n 30 "$log/dkms-$kver.log"
+		mk=/var/lib/dkms/stopwatch/$ver/build/make.log
+		[ -f "$mk" ] && tail -n 30 "$mk"
+		dnok "dkms build and install for $kver"
+		return
+	fi
+	mk=/var/lib/dkms/stopwatch/$ver/$kver/x86_64/log/make.log
+	[ -f "$mk" ] || mk=/var/lib/dkms/stopwatch/$ver/build/make.log
+	if [ -f "$mk" ] && grep -E 'warning:|error:' "$mk"; then
+		dnok "dkms build for $kver is warning-free"
+	else
+		dok "dkms build for $kver is warning-free"
+	fi
+	ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch.ko* /lib/modules/"$kver"/extra/stopwatch.ko* 2>/dev/null | head -n 1)
+	if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
+		dok "dkms installed $ko for $kver"
+		dsig "$ko" "$kver"
+	else
+		dnok "dkms installed stopwatch.ko for $kver (found '${ko:-nothing}')"
+	fi
+	# The trampolines' companion, where the kernel has direct calls.
+	if grep -qs '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' /lib/modules/"$kver"/build/.config; then
+		ko=$(ls /lib/modules/"$kver"/updates/dkms/stopwatch_tramp.ko* 2>/dev/null | head -n 1)
+		if [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
+			dok "dkms installed $ko for $kver"
+			dsig "$ko" "$kver"
+		else
+			dnok "dkms installed stopwatch_tramp.ko for $kver (found '${ko:-nothing}')"
+		fi
+	fi
+}
+
+# The host stages beside the boots: the DKMS check, which installs the
+# module the x86_64 boots load (dkms suite; $log/dkms-KVER.done marks each
+# kernel's, host_wait), then the unit tests.  With two streams they run
+# beside the streams' first boots, the arm64 ones, and the unit tests run
+# at the lowest priority: they take the time the guests leave (a guest
+# waiting in a test leaves its core idle) instead of slowing the boots.
+# make check beside them builds nothing a boot's prepare builds unlocked
+# (its kbuild.sh and userspace builds take the prepares' lock:
+# scripts/layers.sh), and only its unprioritised part takes that lock.
+# host_stages [NICE]: NICE for the unit tests (unit_tests).
 host_stages() {
 	if [ $host -eq 1 ]; then
 		stage "DKMS"
@@ -263,15 +304,15 @@ host_stages() {
 	if [ $host -eq 1 ]; then
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
-		unit_tests
+		unit_tests "${1:-}"
 	fi
 }
 host_wait() {
-	while [ ! -e "$log/dkms.done" ]; do sleep 2; done
+	while [ ! -e "$log/dkms.done" ] && [ ! -e "$log/dkms-$1.done" ]; do sleep 2; done
 }
 
 if [ $vm -eq 1 ]; then
-	prepare_kernels
+	resolve_kernels
 	# lane ARCH KERNEL EXTRA: which of the two side-by-side streams runs
 	# the boot (the "boot times" stage prints what each took).  The RT
 	# boot is the longest, the -icount ones the shortest.  Lane 1: the
@@ -320,7 +361,8 @@ if [ $vm -eq 1 ]; then
 		# run; an x86_64 boot waits for them.
 		runs | sort -s -k1,1 | while read -r arch k kver extra list; do
 			[ -z "$1" ] || [ "$(lane "$arch" "$k" "$extra")" = "$1" ] || continue
-			[ "$arch" = arm64 ] || host_wait
+			built_wait "$arch" "$kver"
+			[ "$arch" = arm64 ] || host_wait "$kver"
 			[ "$extra" = - ] && extra=
 			[ "$list" = all ] && list=
 			name=$arch-$k${extra:+-icount}
@@ -344,17 +386,22 @@ if [ $vm -eq 1 ]; then
 	}
 	lanes=$(runs | while read -r arch k kver extra list; do lane "$arch" "$k" "$extra"; done | sort -u)
 	if [ "$serial" = 1 ] || [ "$(echo "$lanes" | wc -l)" -lt 2 ]; then
+		stage "module builds"
+		(build_kernels)
+		: >"$log/built-all"
 		host_stages
 		: >"$log/lane-all"
 		boots ""
 	else
-		stage "VM suites: two streams side by side"
+		stage "VM suites: two streams side by side, beside the module builds"
+		{ (build_kernels); : >"$log/built-all"; } >"$log/builds.log" 2>&1 &
 		for l in $lanes; do
 			: >"$log/lane-$l"
 			boots "$l" >"$log/stream-$l.log" 2>&1 &
 		done
-		host_stages
+		host_stages 19
 		wait
+		cat "$log/builds.log"
 		for l in $lanes; do
 			cat "$log/stream-$l.log"
 			while read -r f; do
