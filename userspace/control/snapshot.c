@@ -874,6 +874,19 @@ cleanup:
 	return ret;
 }
 
+int sw_sampler_count(const struct sw_sampler_counts *c, const char *name,
+		     uint64_t *v)
+{
+	size_t k;
+
+	for (k = 0; k < c->n; k++)
+		if (!strcmp(c->name[k], name)) {
+			*v = c->val[k];
+			return 0;
+		}
+	return -ENOENT;
+}
+
 /* The sampler file; none when the module has none. */
 static int sw_load_sampler(struct sw_snapshot *s, struct sw_err *err)
 {

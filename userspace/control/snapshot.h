@@ -215,6 +215,13 @@ int sw_sampler_parse(const char *text, const char *what,
 		     struct sw_sampler_counts **out, struct sw_err *err);
 void sw_sampler_counts_free(struct sw_sampler_counts *c);
 
+/*
+ * The "all" row's counter @name into *@v: 0, or -ENOENT when the table has
+ * no such column (or no table: no session yet).
+ */
+int sw_sampler_count(const struct sw_sampler_counts *c, const char *name,
+		     uint64_t *v);
+
 void sw_breakdown_free(struct sw_breakdown *bd);
 void sw_snapshot_free(struct sw_snapshot *s);
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "control/debugfs.h"
+#include "control/snapshot.h"
 #include "record/session.h"
-#include "base/table.h"
 
 static int sw_push(const struct sw_rec_header ***v, size_t *n, size_t *cap,
 		   const struct sw_rec_header *h)
@@ -80,9 +80,9 @@ struct sw_end_seen {
 };
 
 /**
- * sw_sampler_counters() - the "all" row of the sampler file's per-CPU
- * counter table: the one reader of it, for a recording's saved copy and
- * for stopwatch record's summary.
+ * sw_sampler_counters() - the losses of the sampler file's "all" row
+ * (sw_sampler_parse(), the one reader of the table), for a recording's
+ * saved copy and for stopwatch record's summary.
  * @text:       the sampler file's text
  * @len:        its length
  * @c:          taken, written, the lost causes and sb_lost into it
@@ -99,43 +99,23 @@ int sw_sampler_counters(const char *text, size_t len, struct sw_losses *c,
 		"taken", "written", "lost_full", "lost_nested",
 		"lost_stack", "lost_throttled", "sb_lost",
 	};
-	char *buf = strndup(text, len), *hdr, *all, *nl;
-	struct sw_table *t = NULL;
-	uint64_t v[7] = { 0 }, kt = 0;
-	int ret = -EINVAL, col;
-	size_t r, k;
+	struct sw_sampler_counts *sc = NULL;
+	char *buf = strndup(text, len);
+	uint64_t v[7], kt;
+	size_t k;
+	int ret;
 
 	if (!buf)
 		return -ENOMEM;
-	for (hdr = buf; hdr; hdr = strchr(hdr, '\n')) {
-		if (*hdr == '\n')
-			hdr++;
-		if (!strncmp(hdr, "cpu ", 4) && strstr(hdr, " taken"))
-			break;
-	}
-	if (!hdr)
-		goto out;
-	all = strstr(hdr, "\nall ");
-	if (!all)
-		goto out;
-	nl = strchr(all + 1, '\n');
-	if (nl)
-		nl[1] = '\0';
-	if (sw_table_parse(hdr, "counters", &t, NULL))
-		goto out;
-	for (r = 0; r < t->nrows; r++)
-		if (!strcmp(sw_table_at(t, r, 0), "all"))
-			break;
-	if (r == t->nrows)
-		goto out;
-	for (k = 0; k < 7; k++) {
-		col = sw_table_col(t, names[k]);
-		if (col < 0 ||
-		    sw_parse_u64(sw_table_at(t, r, (size_t)col), &v[k]))
+	ret = sw_sampler_parse(buf, "sampler", &sc, NULL);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? ret : -EINVAL;
+	ret = -EINVAL;
+	for (k = 0; k < 7; k++)
+		if (sw_sampler_count(sc, names[k], &v[k]))
 			goto out;
-	}
-	col = sw_table_col(t, "kthrottled");
-	if (col < 0 || sw_parse_u64(sw_table_at(t, r, (size_t)col), &kt))
+	if (sw_sampler_count(sc, "kthrottled", &kt))
 		kt = 0;
 	c->taken = v[0];
 	c->written = v[1];
@@ -148,8 +128,7 @@ int sw_sampler_counters(const char *text, size_t len, struct sw_losses *c,
 		*kthrottled = kt;
 	ret = 0;
 out:
-	sw_table_free(t);
-	free(buf);
+	sw_sampler_counts_free(sc);
 	return ret;
 }
 
