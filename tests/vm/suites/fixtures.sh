@@ -14,6 +14,16 @@
 # (stopwatch stat --debugfs DIR).  arm64 needs --icount: QEMU's PMUv3
 # counts instructions only then.
 #
+# The spans $FIX_SPANS (lines of the spans file, each filtered to the
+# command "dd", so that nothing else moves them while the files are read):
+# wr, vfs_write's entry to its return, and rd, vfs_read's, by=comm (rows
+# in span_keys), both keyed by tid (at least $FIX_DD intervals each); rw,
+# vfs_read's entry to vfs_write's return on the same thread (one interval
+# per byte dd copies: at least $FIX_DD; dd's reads with no write after
+# them restart it, its writes with no read before them are unmatched).
+# They are defined before the workload and removed once their files
+# (spans, span_stats, span_keys, span_hist/) are read.
+#
 # The sampler file is captured after a session of the sampler (event
 # $FIX_SEV, freq=$FIX_FREQ, no call stacks) over a second of dd loops
 # ($FIX_SDD_BS-byte reads and writes), run once the probes' files are
@@ -36,6 +46,9 @@ else
 	FIX_SEV=cpu-clock
 fi
 FIX_FREQ=1000
+FIX_SPANS="+wr start=vfs_write:tid stop=vfs_write%return:tid comm=dd
++rd start=vfs_read:tid stop=vfs_read%return:tid comm=dd by=comm
++rw start=vfs_read:tid stop=vfs_write%return:tid comm=dd"
 FIX_SDD_BS=4096
 FIX_SDD_COUNT=256
 OUT=${SW_RESULTS:-/tmp}/fixtures/$SW_ARCH
@@ -47,24 +60,33 @@ unload
 is "module loads with the known probes, events and breakdown" \
 	"$(load "probes=vfs_read,vfs_write events=$FIX_EVENTS breakdown=comm")" ok ||
 	skip_all "stopwatch.ko did not load: nothing to capture (arm64 counts instructions only with --icount)"
+while read -r line; do
+	is "span ${line%% *}: added (${line#* })" "$(ctl spans "$line")" ok
+done <<SPANS
+$FIX_SPANS
+SPANS
 dd if=/dev/zero of=/dev/null bs=1 count=$FIX_DD 2>/dev/null
 is "the workload ran" "$?" 0
 
 rm -rf "$OUT"
-mkdir -p "$OUT/hist"
+mkdir -p "$OUT/hist" "$OUT/span_hist"
 # One read per file, all right after the workload.
 for f in stats hists lhists breakdown breakdown_stats keys events counters version \
-	probes last_error; do
+	probes last_error spans span_stats span_keys; do
 	cat "$D/$f" >"$OUT/$f" 2>/dev/null || rm -f "$OUT/$f"
 done
 for f in "$D"/hist/*; do
 	cat "$f" >"$OUT/hist/${f##*/}"
+done
+for f in "$D"/span_hist/*; do
+	cat "$f" >"$OUT/span_hist/${f##*/}"
 done
 cat >"$OUT/workload" <<WL
 probes vfs_read,vfs_write
 events $FIX_EVENTS
 breakdown comm
 workload dd if=/dev/zero of=/dev/null bs=1 count=$FIX_DD
+$(echo "$FIX_SPANS" | sed 's/^/span /')
 sampler start event=$FIX_SEV freq=$FIX_FREQ, then dd if=/dev/zero of=/dev/null bs=$FIX_SDD_BS count=$FIX_SDD_COUNT in a loop for 1 s, stop (after the files above were read)
 kernel $(uname -r)
 machine $(uname -m)
@@ -78,6 +100,30 @@ check "breakdown_stats has a dd row" grep -q "^vfs_read  *dd " "$OUT/breakdown_s
 if [ "$SW_ARCH" = arm64 ]; then
 	check "stats has cpi columns" grep -q " cpi_avg " "$OUT/stats"
 fi
+
+# The spans: dd's intervals only (comm=dd), so the files agree.
+is "spans lists the spans as they were written" "$(cat "$OUT/spans")" "$FIX_SPANS"
+for s in wr rd rw; do
+	cmp_ge "span $s: calls (at least dd's $FIX_DD)" \
+		"$(col $s calls "$OUT/span_stats")" $FIX_DD
+	is "span_hist/$s: the buckets add up to the calls" \
+		"$(awk '$2 ~ /^\|/ && $1 ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' \
+			"$OUT/span_hist/$s")" "$(col $s calls "$OUT/span_stats")"
+	is "span $s: no start dropped, no key unreadable" \
+		"$(col $s dropped_full "$OUT/span_stats") $(col $s unreadable "$OUT/span_stats")" "0 0"
+done
+check "span_stats has the events' columns" \
+	grep -q " ${FIX_EVENTS%%,*}_avg " "$OUT/span_stats"
+check "span_keys has rd's dd row" grep -q "^rd  *comm=dd " "$OUT/span_keys"
+is "span_keys: rd's rows add up to its calls" \
+	"$(awk 'NR > 1 && $1 == "rd" { s += $3 } END { print s + 0 }' "$OUT/span_keys")" \
+	"$(col rd calls "$OUT/span_stats")"
+is "span_keys: no rows of the spans without by=" \
+	"$(awk 'NR > 1 && $1 != "rd"' "$OUT/span_keys" | wc -l)" 0
+diag "spans: wr $(col wr calls "$OUT/span_stats") rd $(col rd calls "$OUT/span_stats") rw $(col rw calls "$OUT/span_stats") calls (rw restarted $(col rw restarted "$OUT/span_stats"), unmatched $(col rw unmatched "$OUT/span_stats")); the probes' dd rows in keys: vfs_read $(awk '$1 == "vfs_read" && $2 == "comm=dd" { print $3 }' "$OUT/keys"), vfs_write $(awk '$1 == "vfs_write" && $2 == "comm=dd" { print $3 }' "$OUT/keys")"
+for s in wr rd rw; do
+	is "span $s: removed" "$(ctl spans "-$s")" ok
+done
 
 # The sampler, after the probes' files are read (its dd adds calls to
 # them): a short session, then its file with the per-CPU counters.
@@ -116,6 +162,7 @@ diag "sampler: taken $(scol all taken) written $(scol all written) lost_full $(s
 if [ -x "$SW" ]; then
 	"$SW" stat --debugfs "$OUT" --raw >"$OUT/stat.txt" 2>"$TMP/err"
 	is "stopwatch stat reads the captured files" "$?" 0 || cat "$TMP/err"
+	check "stopwatch stat --raw: a spans section" grep -qx "spans:" "$OUT/stat.txt"
 	"$SW" stat --debugfs "$OUT" --json >"$OUT/stat.json" 2>"$TMP/err"
 	is "stopwatch stat --json reads them" "$?" 0 || cat "$TMP/err"
 	"$SW" stat --debugfs "$OUT" --prometheus >"$OUT/stat.prom" 2>"$TMP/err"
