@@ -142,19 +142,24 @@ resolve_kernels() {
 # Build the module for each resolved kernel, in the order the boots need
 # them (arm64 first, as boots() runs them), and the arm64 test programs
 # after the first arm64 module; $log/built-ARCH-KVER marks a kernel done
-# (built or failed) for its boots (built_wait), $log/built-all the end.  With two streams this runs
-# beside the first boots, which start as soon as their kernel is built;
-# it takes the boots' prepares' lock (tests/vm/prepare.sh) per build, as
-# they build into the same trees.
+# (built or failed) for its boots (built_wait), $log/built-all the end.
+# With two streams this runs beside the first boots, which start as soon
+# as their kernel is built.  A boot's prepare builds only its own kernel's
+# trees, after this build of that kernel; make check's layer check builds
+# the host's x86_64 one: the x86_64 builds take the prepares' lock
+# (tests/vm/prepare.sh, scripts/layers.sh), the arm64 ones need not and
+# do not hold up the first boots' prepares.
 build_kernels() {
 	progs_arm64=
 	sort -s -k1,1 "$log/kernels" | while read -r arch k kver; do
 		. "$log/env-$arch-$kver"
 		t0=$(date +%s)
 		(
-		mkdir -p build
-		exec 9>build/.prepare.lock
-		flock 9
+		if [ "$arch" = x86_64 ]; then
+			mkdir -p build
+			exec 9>build/.prepare.lock
+			flock 9
+		fi
 		# A failed build is one failure; the kernel is booted all the same
 		# (its module suites fail or skip on their own).
 		if ! scripts/kbuild.sh --arch "$arch" --kdir "$SW_KDIR" >"$log/kbuild-$arch-$SW_KVER.log" 2>&1; then
