@@ -813,6 +813,7 @@ int sw_sampler_parse(const char *text, const char *what,
 {
 	struct sw_sampler_counts *c = calloc(1, sizeof(*c));
 	const char *line = text, *next, *table = NULL;
+	char *tabtext;
 	size_t r, k;
 	int ret = 0, all = -1;
 
@@ -834,7 +835,18 @@ int sw_sampler_parse(const char *text, const char *what,
 	}
 	if (!table)
 		goto done;	/* no session yet: no counters */
-	ret = sw_table_parse(table, what, &c->tab, err);
+	/* The table ends with its "all" row: what may follow is not its. */
+	next = strstr(table, "\nall ");
+	if (next)
+		next = strchr(next + 1, '\n');
+	tabtext = next ? strndup(table, (size_t)(next + 1 - table)) :
+			 strdup(table);
+	if (!tabtext) {
+		ret = sw_err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	ret = sw_table_parse(tabtext, what, &c->tab, err);
+	free(tabtext);
 	if (ret)
 		goto cleanup;
 	for (r = 0; r < c->tab->nrows; r++)
