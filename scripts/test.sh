@@ -82,13 +82,13 @@ count_cmocka() {
 	echo "test.sh: $2: $((p + p2)) passed, $((f + f2)) failed, $s2 skipped"
 }
 
-# unit_tests [NICE]: make check; with NICE, its sanitizer builds and tests
-# (make unit-san) at that niceness.
+# unit_tests [SPLIT]: make check; with SPLIT, host_stages ran its layer,
+# version and docs checks into $log/unit.log already (status in $pre_rc):
+# only its sanitizer builds and tests (make unit-san) now.
 unit_tests() {
 	stage "host unit tests"
 	if [ -n "${1:-}" ]; then
-		make layers version docs >"$log/unit.log" 2>&1 &&
-			nice -n "$1" make unit-san >>"$log/unit.log" 2>&1
+		[ "$pre_rc" -eq 0 ] && make unit-san >>"$log/unit.log" 2>&1
 	else
 		make check >"$log/unit.log" 2>&1
 	fi
@@ -293,14 +293,21 @@ dkms_kernel() {
 # The host stages beside the boots: the DKMS check, which installs the
 # module the x86_64 boots load (dkms suite; $log/dkms-KVER.done marks each
 # kernel's, host_wait), then the unit tests.  With two streams they run
-# beside the streams' first boots, the arm64 ones, and the unit tests run
-# at the lowest priority: they take the time the guests leave (a guest
-# waiting in a test leaves its core idle) instead of slowing the boots.
-# make check beside them builds nothing a boot's prepare builds unlocked
-# (its kbuild.sh and userspace builds take the prepares' lock:
-# scripts/layers.sh), and only its unprioritised part takes that lock.
-# host_stages [NICE]: NICE for the unit tests (unit_tests).
+# beside the streams' boots, at the lowest priority (host_stages NICE):
+# they take the time the guests leave (a guest waiting in a test leaves
+# its core idle) instead of slowing the boots; the DKMS check is done long
+# before the first x86_64 boot needs it.  make check's layer, version and
+# docs checks run first at normal priority: the layer check takes the
+# prepares' lock (scripts/layers.sh: make check beside the boots builds
+# nothing a boot's prepare builds unlocked), which a starved holder would
+# keep from the boots.
+# host_stages [NICE]: the rest of the calling shell at niceness NICE.
 host_stages() {
+	if [ $host -eq 1 ] && [ -n "${1:-}" ]; then
+		make layers version docs >"$log/unit.log" 2>&1
+		pre_rc=$?
+		renice -n "$1" -p $$ >/dev/null
+	fi
 	if [ $host -eq 1 ]; then
 		stage "DKMS"
 		dkms_check >"$log/dkms.log" 2>&1
