@@ -47,6 +47,29 @@ static inline char *read_text(const char *path)
 	return buf;
 }
 
+/*
+ * Compares @out with golden/@name, failing the test when they differ;
+ * with SW_REGEN_GOLDEN set, writes @out there instead.
+ */
+static inline void assert_golden(const char *name, const char *out)
+{
+	char path[128];
+	char *want;
+
+	snprintf(path, sizeof(path), "golden/%s", name);
+	if (getenv("SW_REGEN_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(out, f);
+		assert_int_equal(fclose(f), 0);
+		return;
+	}
+	want = read_text(path);
+	assert_string_equal(out, want);
+	free(want);
+}
+
 /* The symbin programs' directory (make test sets SW_SYMBIN). */
 static inline const char *symbin(void)
 {

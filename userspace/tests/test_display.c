@@ -54,32 +54,13 @@ static char *render(const struct sw_snapshot *s, enum fmt fmt, bool hist,
 	return out;
 }
 
-static void golden(const char *name, const char *out)
-{
-	char path[128];
-	char *want;
-
-	snprintf(path, sizeof(path), "golden/%s", name);
-	if (getenv("SW_REGEN_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		assert_non_null(f);
-		fputs(out, f);
-		assert_int_equal(fclose(f), 0);
-		return;
-	}
-	want = read_text(path);
-	assert_string_equal(out, want);
-	free(want);
-}
-
 static void check_golden(const char *dir, const char *name, enum fmt fmt,
 			 bool hist, bool bd, bool human)
 {
 	struct sw_snapshot *s = load(dir, hist, bd);
 	char *out = render(s, fmt, hist, bd, human);
 
-	golden(name, out);
+	assert_golden(name, out);
 	free(out);
 	sw_snapshot_free(s);
 }
@@ -149,7 +130,7 @@ static void test_correct_fixture(void **state)
 	}
 	o.window = window;
 	CAPTURE(out, assert_int_equal(sw_print_table(f, s, &o), 0));
-	golden("x86_64-correct.txt", out);
+	assert_golden("x86_64-correct.txt", out);
 	free(out);
 	o.all = true;
 	CAPTURE(out, assert_int_equal(sw_print_table(f, s, &o), 0));

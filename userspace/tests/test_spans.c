@@ -633,25 +633,6 @@ static void test_span_text(void **state)
 	}
 }
 
-static void check_golden(const char *name, const char *out)
-{
-	char path[128];
-	char *want;
-
-	snprintf(path, sizeof(path), "golden/%s", name);
-	if (getenv("SW_REGEN_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		assert_non_null(f);
-		fputs(out, f);
-		assert_int_equal(fclose(f), 0);
-		return;
-	}
-	want = read_text(path);
-	assert_string_equal(out, want);
-	free(want);
-}
-
 /* A metric name part as the Prometheus text format allows it. */
 static void prom_part(char *out, size_t len, const char *s)
 {
@@ -759,7 +740,7 @@ static void test_span_prom(void **state)
 			assert_non_null(strstr(tail - 1, line));
 		}
 		snprintf(name, sizeof(name), "%s-spans.prom", arches[a]);
-		check_golden(name, tail);
+		assert_golden(name, tail);
 		free(st.text);
 		free(with);
 		free(without);
