@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/test.sh - run every stopwatch test on a fresh Debian 12 machine:
-# install what is missing, build, run the unit tests and the DKMS check
-# beside the first VM boots (QEMU TCG: this machine need not load modules;
-# arm64 first, x86_64 after the DKMS check).  Ends with one "N passed,
-# N failed, N skipped" line over everything; exits nonzero if anything failed.
+# install what is missing, build, then the VM boots (QEMU TCG: this machine
+# need not load modules; arm64 first, each boot as soon as its kernel's
+# module is built, x86_64 ones once DKMS installed theirs) with the module
+# builds, the DKMS check and the unit tests beside them, the last two at
+# the lowest priority.  Ends with one "N passed, N failed, N skipped" line
+# over everything; exits nonzero if anything failed.
 #
 # usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
 #                        [--arch A,...] [--kernels K,...] [--serial]
@@ -44,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--suite) suites=$2; shift 2 ;;
 	--arch) arches=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
-	-h|--help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
