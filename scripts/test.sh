@@ -5,8 +5,8 @@
 # install what is missing, build, then the VM boots (QEMU TCG: this machine
 # need not load modules; arm64 first, each boot as soon as its kernel's
 # module is built, x86_64 ones once DKMS installed theirs) with the module
-# builds, the DKMS check and the unit tests beside them, the last two at
-# the lowest priority.  Ends with one "N passed, N failed, N skipped" line
+# builds, the DKMS check and the unit tests beside them, the last at the
+# lowest priority.  Ends with one "N passed, N failed, N skipped" line
 # over everything; exits nonzero if anything failed.
 #
 # usage: scripts/test.sh [--host-only] [--vm-only] [--suite NAME,...]
@@ -295,26 +295,28 @@ dkms_kernel() {
 # The host stages beside the boots: the DKMS check, which installs the
 # module the x86_64 boots load (dkms suite; $log/dkms-KVER.done marks each
 # kernel's, host_wait), then the unit tests.  With two streams they run
-# beside the streams' boots, at the lowest priority (host_stages NICE):
-# they take the time the guests leave (a guest waiting in a test leaves
-# its core idle) instead of slowing the boots; the DKMS check is done long
-# before the first x86_64 boot needs it.  make check's layer, version and
-# docs checks run first at normal priority: the layer check takes the
-# prepares' lock (scripts/layers.sh: make check beside the boots builds
-# nothing a boot's prepare builds unlocked), which a starved holder would
-# keep from the boots.
-# host_stages [NICE]: the rest of the calling shell at niceness NICE.
+# beside the streams' boots, and the unit tests at the lowest priority
+# (host_stages NICE): they take the time the guests leave (a guest waiting
+# in a test leaves its core idle).  The DKMS check keeps the boots'
+# priority: at the lowest it ended after the RT boot was due, which then
+# waited for it.  make check's layer, version and docs checks run first at
+# normal priority: the layer check takes the prepares' lock
+# (scripts/layers.sh: make check beside the boots builds nothing a boot's
+# prepare builds unlocked), which a starved holder would keep from the
+# boots.
+# host_stages [NICE]: the calling shell at niceness NICE after the DKMS
+# check.
 host_stages() {
 	if [ $host -eq 1 ] && [ -n "${1:-}" ]; then
 		make layers version docs >"$log/unit.log" 2>&1
 		pre_rc=$?
-		renice -n "$1" -p $$ >/dev/null
 	fi
 	if [ $host -eq 1 ]; then
 		stage "DKMS"
 		dkms_check >"$log/dkms.log" 2>&1
 	fi
 	: >"$log/dkms.done"
+	[ -n "${1:-}" ] && renice -n "$1" -p $$ >/dev/null
 	if [ $host -eq 1 ]; then
 		cat "$log/dkms.log"
 		count_cmocka "$log/dkms.log" "DKMS"
