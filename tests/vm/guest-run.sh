@@ -98,7 +98,9 @@ say "userspace ready after $(cat "$SW_RESULTS/booted")s; suites: ${SW_SUITES:-no
 
 export SW_TAP_FILE="$SW_RESULTS/tap.txt"
 export SW_TAP_STATE=/tmp/sw-tap-state
+export SW_TAP_TIMES="$SW_RESULTS/times.raw"
 : > "$SW_TAP_FILE"
+: > "$SW_TAP_TIMES"
 . "$SW_VM/tap.sh"
 # TAP only to the results file: the console is scanned for kernel errors.
 _tap_emit() {

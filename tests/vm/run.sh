@@ -781,9 +781,26 @@ boot() {
     fi
     [ "$ICOUNT" = 1 ] && BOOT_INFO+=" icount"
     log "qemu exited with status $QEMU_RC after $(secs "$elapsed")s"
+    times_table
     if [ -s "$RUN/qemu.log" ]; then
         sed 's/^/[vm] qemu: /' "$RUN/qemu.log" | head -n 20 >&2
     fi
+}
+
+# times.txt: the seconds each guest test took (since the result before
+# it), the slowest first, from the guest's times.raw ("UPTIME N" a line).
+times_table() {
+    [ -s "$RUN/times.raw" ] || return 0
+    awk 'FNR == NR {
+            if (match($0, /^(not )?ok [0-9]+ - /)) {
+                split($0, w, " ")
+                n = ($1 == "not") ? w[3] : w[2]
+                d[n] = substr($0, RLENGTH + 1)
+            }
+            next
+        }
+        { if (prev != "") printf "%.2f %s %s\n", $1 - prev, $2, d[$2]; prev = $1 }' \
+        "$RUN/tap.txt" "$RUN/times.raw" | sort -rn > "$RUN/times.txt" || true
 }
 
 # ---------------------------------------------------------------------------
@@ -916,9 +933,10 @@ EOF
         *) sh_cmd=$sh_name ;;
         esac
         command -v "$sh_name" > /dev/null || continue
-        rm -f "$tmp/tap.txt" "$tmp/state"
+        rm -f "$tmp/tap.txt" "$tmp/state" "$tmp/times.raw"
         (
             export SW_TAP_FILE=$tmp/tap.txt SW_TAP_STATE=$tmp/state
+            export SW_TAP_TIMES=$tmp/times.raw
             $sh_cmd -c '. "$1"; tap_init' x "$VM_DIR/tap.sh"
             for s in s1 s2; do
                 SW_SUITE=$s $sh_cmd -c '. "$1"; . "$2"' x "$VM_DIR/tap.sh" \
@@ -928,6 +946,10 @@ EOF
         )
         t "tap.sh under $sh_name gives the expected TAP" \
             diff -u "$tmp/expected" "$tmp/tap.txt"
+        RUN=$tmp times_table
+        t "tap.sh under $sh_name: times.txt has the 13 tests after the first" \
+            sh -c '[ "$(wc -l < "$1")" = 13 ] && grep -q "^[0-9.]* 5 s1: false fails$" "$1"' x \
+            "$tmp/times.txt"
     done
     echo "1..$n"
     echo "$pass passed, $fail failed, 0 skipped"

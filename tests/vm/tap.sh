@@ -29,6 +29,9 @@
 # Descriptions are prefixed with "$SW_SUITE: " when SW_SUITE is set.
 # A test reached 4 s or more after the one before it is preceded by
 # "# slow: N s since the previous test" (where a suite's time goes).
+# When SW_TAP_TIMES is set, each result also appends "UPTIME N" (seconds
+# since boot, to the hundredth) to that file: run.sh adds up the time
+# each test took from it (times.txt).
 
 if [ -z "${_SW_TAP_LOADED:-}" ]; then
 _SW_TAP_LOADED=1
@@ -48,6 +51,7 @@ _tap_now() {
     if [ -r /proc/uptime ]; then
         read -r _tap_up _tap_idle < /proc/uptime || :
     fi
+    _tap_upf=$_tap_up
     _tap_up=${_tap_up%%.*}
 }
 
@@ -104,6 +108,9 @@ _tap_result() {
         _tap_emit "# slow: $((_tap_up - _tap_t)) s since the previous test"
     fi
     _tap_emit "$_tap_line"
+    if [ -n "${SW_TAP_TIMES:-}" ]; then
+        printf '%s %s\n' "$_tap_upf" "$_tap_n" >> "$SW_TAP_TIMES"
+    fi
 }
 
 tap_init() {
