@@ -59,6 +59,28 @@ expect() {
 	fi
 }
 
+# wait_for FILE ERE [N]: until FILE has N (1) lines matching ERE, or 60 s
+# have passed.  The tests of running programs wait for what the program
+# did, not for a time: CI runs them at low priority beside busy guests.
+wait_for() {
+	local i
+	for i in $(seq 600); do
+		[ "$(grep -Ec -- "$2" "$1" 2> /dev/null)" -ge "${3:-1}" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# wait_asleep PID: until PID sleeps in nanosleep (between two readings of
+# an interval), or 60 s have passed.
+wait_asleep() {
+	local i
+	for i in $(seq 600); do
+		grep -q nanosleep "/proc/$1/wchan" 2> /dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # fails NAME EXACT-STDERR CMD...: must exit 1 with exactly that message.
 fails() {
 	local name=$1 msg=$2
@@ -79,7 +101,7 @@ serve_start() {
 	"$SW" serve --debugfs "$d" --listen 127.0.0.1:0 "$@" 2>> "$tmp/serve.err" &
 	SPID=$!
 	PORT=
-	for i in $(seq 50); do
+	for i in $(seq 600); do
 		PORT=$(sed -n 's/^stopwatch serve: listening on .*:\([0-9]*\)$/\1/p' "$tmp/serve.err")
 		[ -n "$PORT" ] && return 0
 		kill -0 "$SPID" 2> /dev/null || return 1
@@ -406,15 +428,18 @@ expect "stat --json -i: a line per interval" 0 \
 [ "$(wc -l < "$tmp/out")" = 2 ] && grep -q '^{"interval":2,"time_s":' "$tmp/out" &&
 	ok "stat --json -i: two lines" || not_ok "stat --json -i: two lines"
 # The interval's calls: the file gains 27 calls and 16977 ns while the
-# first interval (2 s) runs.
+# first interval (2 s) runs, once the first reading is taken.
 D=$tmp/delta
 mkdir -p "$D"
 cp -r "$B/." "$D/"
-( sleep 0.7
-  sed 's/^vfs_read                        123 /vfs_read                        150 /; s/  283023 /  300000 /' \
-	"$B/stats" > "$D/stats.new" && mv "$D/stats.new" "$D/stats" ) &
-run "$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 --interval-count 1
-wait
+"$SW" stat --debugfs "$D" --no-hist --probe vfs_read -i 2 --interval-count 1 \
+	> "$tmp/out" 2> "$tmp/err" &
+pid=$!
+wait_asleep "$pid"
+sed 's/^vfs_read                        123 /vfs_read                        150 /; s/  283023 /  300000 /' \
+	"$B/stats" > "$D/stats.new" && mv "$D/stats.new" "$D/stats"
+wait "$pid"
+rc=$?
 expect "stat -i: what the interval added" 0 \
 	"vfs_read                             27          628        16977"
 fails "stat -i with --prometheus: counters are totals" \
@@ -425,7 +450,7 @@ fails "stat -i and -w exclude each other" \
 	"$SW" stat --debugfs "$B" -i 1 -w 1
 "$SW" stat --debugfs "$B" --no-hist -i 0.1 > "$tmp/out" 2> "$tmp/err" &
 pid=$!
-sleep 0.35
+wait_for "$tmp/out" vfs_read
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -804,11 +829,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	"$SW" trace --json --spans --debugfs "$F4" \
 		> "$tmp/live.json" 2> "$tmp/live.err" &
 	tp=$!
-	i=0
-	while [ "$i" -lt 100 ] && ! grep -q '"type":"call"' "$tmp/live.json"; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_for "$tmp/live.json" '"type":"call"'
 	kill -0 "$tp" 2> /dev/null && grep -q '"type":"call"' "$tmp/live.json" &&
 		ok "trace: calls printed while it runs (before ^C)" ||
 		not_ok "trace: calls printed while it runs (before ^C)" "$(cat "$tmp/live.err")"
@@ -840,7 +861,7 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 		curl -s -o "$tmp/prof.pb.gz" -w '%{http_code}' \
 			"http://127.0.0.1:$PORT/debug/pprof/profile?seconds=1" > "$tmp/prof.code" &
 		cp=$!
-		sleep 0.3
+		wait_for "$F/sampler" '^start'
 		get "/debug/pprof/profile?seconds=1"
 		[ "$code" = 409 ] && grep -q "one at a time" "$tmp/out" &&
 			ok "serve: a second profile meanwhile is refused (409)" ||
@@ -889,10 +910,10 @@ if [ -n "$GEN" ] && [ -n "$SYMBIN" ] && [ -x "$GEN" ]; then
 	"$SW" record --daemon --rotate-interval 1 --debugfs "$F2" -o "$tmp/daemon" \
 		> "$tmp/out" 2> "$tmp/err" &
 	dp=$!
-	sleep 1.6
+	wait_for "$tmp/err" ' done$'
 	cat "$tmp/more/samples/cpu0" >> "$F2/samples/cpu0"
 	cat "$tmp/more/samples/cpu1" >> "$F2/samples/cpu1"
-	sleep 1.2
+	wait_for "$tmp/err" ' done$' 2
 	kill -INT "$dp"
 	wait "$dp"
 	rc=$?
@@ -1295,7 +1316,8 @@ print(len(list(p(sys.stdin.read()))))' < "$tmp/out" > "$tmp/om" 2>&1 &&
 	# SIGHUP with a bad file: nothing changes, it still answers.
 	printf 'probes vfs_read\nprobes ext4_file_read_iter\nbogus\n' > "$C"
 	: > "$V/probes"
-	kill -HUP "$SPID"; sleep 0.3
+	kill -HUP "$SPID"
+	wait_for "$tmp/serve.err" "'bogus' with nothing after it"
 	get /metrics
 	[ ! -s "$V/probes" ] && [ "$code" = 200 ] &&
 		grep -q "$C:3: 'bogus' with nothing after it; the configuration in force stays" "$tmp/serve.err" &&
@@ -1303,7 +1325,9 @@ print(len(list(p(sys.stdin.read()))))' < "$tmp/out" > "$tmp/om" 2>&1 &&
 		not_ok "serve: SIGHUP with a bad config keeps the old one and answers" "$(cat "$tmp/serve.err")"
 	# SIGHUP with a good one: what changed only.
 	printf 'events cpu-clock\nkeys comm\nprobes vfs_read vfs_write@w by=comm\nprobes ext4_file_read_iter\n' > "$C"
-	kill -HUP "$SPID"; sleep 0.3
+	n=$(grep -c "$C: applied" "$tmp/serve.err")
+	kill -HUP "$SPID"
+	wait_for "$tmp/serve.err" "$C: applied" $((n + 1))
 	[ "$(cat "$V/spans")" = "$(printf '+q start=__queue_work:arg2 stop=process_one_work:arg1\n-q')" ] &&
 		[ "$(cat "$V/probes")" = ext4_file_read_iter ] &&
 		grep -q "$C: applied" "$tmp/serve.err" &&

@@ -33,7 +33,7 @@ python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$www" \
 	>"$www/.srv" 2>&1 &
 srv=$!
 port=
-for _ in $(seq 50); do
+for _ in $(seq 600); do
 	port=$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$www/.srv" | head -n 1)
 	[ -n "$port" ] && break
 	sleep 0.1
@@ -41,7 +41,7 @@ done
 [ -n "$port" ] || { echo "timeline-view.sh: the HTTP server did not start" >&2; exit 1; }
 url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/trace.json&view=sandwich"
 # SwiftShader: speedscope draws with WebGL; --no-sandbox: CI runs as root.
-timeout 120 "$chrome" --headless --no-sandbox --no-zygote \
+timeout 300 "$chrome" --headless --no-sandbox --no-zygote \
 	--disable-dev-shm-usage --use-angle=swiftshader \
 	--enable-unsafe-swiftshader --user-data-dir="$www/.profile" \
 	--virtual-time-budget=30000 --dump-dom "$url" 2>/dev/null
