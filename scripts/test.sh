@@ -16,10 +16,10 @@
 #              which the exact instruction counts need, and without for
 #              the rest)
 #   --serial   one boot at a time (default with 2+ CPUs: two streams of
-#              boots run side by side, one TCG vCPU thread each: the arm64
-#              -icount boots and the non-RT x86_64 kernels in one, the
-#              other arm64 boots and the RT kernel in the other; their logs
-#              are printed when both are done)
+#              boots run side by side, one TCG vCPU thread each, each
+#              taking the next boot of one queue when its boot ends: the
+#              first arm64 kernel's, the x86_64 ones (RT first), the other
+#              arm64 kernels'; their logs are printed when both are done)
 #   --kernels  guest kernel series (default 6.1,6.12,6.12-rt; 6.12-rt is
 #              x86_64 only), exact releases, or debug (x86_64: the kernel
 #              of scripts/debug-kernel.sh): see tests/vm/run.sh --kernel
@@ -96,6 +96,10 @@ unit_tests() {
 	fi
 	rc=$?
 	grep -E '^\[  (FAILED|ERROR)' "$log/unit.log"
+	# Its failed checks, with their diagnostics, for the summary too.
+	awk '/^not ok |^\[  (FAILED|ERROR) *\] [a-z]/ { n = 6; print "host unit tests: " $0; next }
+		n > 0 && /^#/ { n--; print "host unit tests:   " $0; next }
+		{ n = 0 }' "$log/unit.log" | head -n 60 >>"$log/failed-checks"
 	count_cmocka "$log/unit.log" "host unit tests"
 	[ $rc -eq 0 ] || { tail -20 "$log/unit.log"; [ "$(grep -c 'FAILED' "$log/unit.log")" -gt 0 ] || broken "host unit tests (exit $rc)"; }
 }
@@ -141,8 +145,19 @@ resolve_kernels() {
 	done
 }
 
+# kernel_order: "ARCH SPEC KVER" of each resolved kernel, in the order
+# of the boot queue's first boot of each ($log/queue; the matrix's order
+# without it).
+kernel_order() {
+	if [ -s "$log/queue" ]; then
+		awk '!seen[$1 " " $3]++ { print $1, $2, $3 }' "$log/queue"
+	else
+		cat "$log/kernels"
+	fi
+}
+
 # Build the module for each resolved kernel, in the order the boots need
-# them (arm64 first, as boots() runs them), and the arm64 test programs
+# them (kernel_order), and the arm64 test programs
 # after the first arm64 module; $log/built-ARCH-KVER marks a kernel done
 # (built or failed) for its boots (built_wait), $log/built-all the end.
 # With two streams this runs beside the first boots, which start as soon
@@ -153,7 +168,7 @@ resolve_kernels() {
 # do not hold up the first boots' prepares.
 build_kernels() {
 	progs_arm64=
-	sort -s -k1,1 "$log/kernels" | while read -r arch k kver; do
+	kernel_order | while read -r arch k kver; do
 		. "$log/env-$arch-$kver"
 		t0=$(date +%s)
 		(
@@ -244,12 +259,14 @@ dkms_check() {
 		tail -n 20 "$log/dkms-add.log"; dnok "make dkms-add"
 	fi
 	n=0
+	# Not in a pipe: dkms_kernel counts in this shell.
+	kernel_order >"$log/dkms-order"
 	while read -r arch k kver; do
 		[ "$arch" = x86_64 ] || continue
-		n=$((n + 1))
 		dkms_kernel "$kver"
 		: >"$log/dkms-$kver.done"
-	done <"$log/kernels"
+	done <"$log/dkms-order"
+	n=$(grep -c '^x86_64 ' "$log/kernels")
 	[ $n -gt 0 ] || echo "# dkms: no x86_64 kernel in the matrix: only the dkms add checked"
 	echo "$dp passed, $df failed, 0 skipped"
 }
@@ -329,24 +346,26 @@ host_wait() {
 
 if [ $vm -eq 1 ]; then
 	resolve_kernels
-	# lane ARCH KERNEL EXTRA: which of the two side-by-side streams runs
-	# the boot (the "boot times" stage prints what each took).  The RT
-	# boot is the longest, the -icount ones the shortest.  Lane 1: the
-	# -icount boots, then the non-RT x86_64 kernels; lane 2: the other
-	# arm64 boots, then the RT kernel.  Each lane starts with its arm64
-	# boots, beside the DKMS check and the unit tests (host_stages);
-	# lane 1's x86_64 boots wait for the DKMS check, which its two short
-	# boots about cover.
-	lane() {
+	# rank ARCH SPEC EXTRA: where a boot stands in the queue the streams
+	# take their boots from (each takes the next when its boot ends; the
+	# "boot times" stage prints what each took).  First the arm64 boots of
+	# the matrix's first kernel (their module builds first, and they need
+	# no DKMS), then the x86_64 ones, the RT kernel (the longest) first,
+	# then the other arm64 kernels' (the -icount ones, the shortest, last):
+	# the longest early, the short ones to even out the streams' ends.
+	arm64_first=$(awk '$1 == "arm64" { print $2; exit }' "$log/kernels")
+	rank() {
 		case $1:$2:$3 in
-		x86_64:*-rt:*|x86_64:*-rt-*:*) echo 2 ;;
-		x86_64:*) echo 1 ;;
-		arm64:*:--icount) echo 1 ;;
-		*) echo 2 ;;
+		arm64:"$arm64_first":-) echo 1 ;;
+		arm64:"$arm64_first":*) echo 2 ;;
+		x86_64:*-rt:*|x86_64:*-rt-*:*) echo 3 ;;
+		x86_64:*) echo 4 ;;
+		arm64:*:-) echo 5 ;;
+		*) echo 6 ;;
 		esac
 	}
 	# Suites run on the matrix's last x86_64 kernel only (6.12-rt by
-	# default: lane 2, the shorter without it), when every suite is asked
+	# default), when every suite is asked
 	# for: userspace tests the program end to end against perf (x86_64
 	# only); what the kernel can change of its answer, the sampler,
 	# program and time suites check on every kernel.
@@ -365,24 +384,31 @@ if [ $vm -eq 1 ]; then
 			done
 		done <"$log/kernels"
 	}
+	# queue: runs() in rank order (stable: the matrix's order within one).
+	queue() {
+		runs | while read -r arch k kver extra list; do
+			echo "$(rank "$arch" "$k" "$extra") $arch $k $kver $extra $list"
+		done | sort -s -n -k1,1 | cut -d' ' -f2-
+	}
 	# A hung guest is stopped after this many seconds.  The slowest boot
 	# (6.12-rt, every suite) runs about 1,300 s under TCG: room for a
 	# slower machine, and the worst case still fits CI's 90 minutes.
 	boot_timeout=${SW_VM_BOOT_TIMEOUT:-1800}
-	# boots LANE: every boot of one lane (all when empty), one after the
-	# other; TAP to $log/vm-<name>.log, and to stdout if $1 is "".  Each
-	# boot's log name is added to $log/lane-LANE.
+	# boots STREAM: boot after boot from $log/queue, each the next one no
+	# stream has claimed (mkdir is the claim: atomic), until none is left;
+	# TAP to $log/vm-<name>.log, and to stdout if STREAM is "".  Each
+	# boot's log name is added to $log/boots-STREAM.
 	boots() {
-		# arm64 first (stable: kernels in order), while the host stages
-		# run; an x86_64 boot waits for them.
-		runs | sort -s -k1,1 | while read -r arch k kver extra list; do
-			[ -z "$1" ] || [ "$(lane "$arch" "$k" "$extra")" = "$1" ] || continue
+		i=0
+		while read -r arch k kver extra list; do
+			i=$((i + 1))
+			mkdir "$log/claim-$i" 2>/dev/null || continue
 			built_wait "$arch" "$kver"
 			[ "$arch" = arm64 ] || host_wait "$kver"
 			[ "$extra" = - ] && extra=
 			[ "$list" = all ] && list=
 			name=$arch-$k${extra:+-icount}
-			echo "vm-$name.log" >>"$log/lane-${1:-all}"
+			echo "vm-$name.log" >>"$log/boots-${1:-all}"
 			head="VM suites ($arch $k = $kver${extra:+ $extra}${list:+: $list})"
 			t0=$(date +%s)
 			if [ -z "$1" ]; then
@@ -391,38 +417,39 @@ if [ $vm -eq 1 ]; then
 					--timeout "$boot_timeout" ${list:+--suite "$list"} </dev/null 2>&1 |
 					tee "$log/vm-$name.log"
 			else
-				printf '\n=== %s ===\n' "$head" >"$log/vm-$name.log"
+				printf '\n=== %s (stream %s, at %ss) ===\n' "$head" "$1" \
+					"$((t0 - t_start))" >"$log/vm-$name.log"
 				tests/vm/run.sh --arch "$arch" --kernel "$kver" $extra \
 					--timeout "$boot_timeout" ${list:+--suite "$list"} </dev/null \
 					>>"$log/vm-$name.log" 2>&1
 			fi
-			echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s" |
+			echo "test.sh: boot $arch $k${extra:+ icount} ($kver): $(($(date +%s) - t0))s (stream ${1:-1}, from $((t0 - t_start))s)" |
 				tee -a "$log/timings-$arch"
-		done
+		done <"$log/queue"
 	}
-	lanes=$(runs | while read -r arch k kver extra list; do lane "$arch" "$k" "$extra"; done | sort -u)
-	if [ "$serial" = 1 ] || [ "$(echo "$lanes" | wc -l)" -lt 2 ]; then
+	queue >"$log/queue"
+	if [ "$serial" = 1 ] || [ "$(wc -l <"$log/queue")" -lt 2 ]; then
 		stage "module builds"
 		(build_kernels)
 		: >"$log/built-all"
 		host_stages
-		: >"$log/lane-all"
+		: >"$log/boots-all"
 		boots ""
 	else
 		stage "VM suites: two streams side by side, beside the module builds"
 		{ (build_kernels); : >"$log/built-all"; } >"$log/builds.log" 2>&1 &
-		for l in $lanes; do
-			: >"$log/lane-$l"
+		for l in 1 2; do
+			: >"$log/boots-$l"
 			boots "$l" >"$log/stream-$l.log" 2>&1 &
 		done
 		host_stages 19
 		wait
 		cat "$log/builds.log"
-		for l in $lanes; do
+		for l in 1 2; do
 			cat "$log/stream-$l.log"
 			while read -r f; do
 				cat "$log/$f" 2>/dev/null
-			done <"$log/lane-$l"
+			done <"$log/boots-$l"
 		done
 	fi
 	cat "$log"/timings-* >"$log/timings" 2>/dev/null
