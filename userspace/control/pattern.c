@@ -590,20 +590,81 @@ int sw_pattern_read_system(struct sw_pattern_src *src, struct sw_err *err)
 				src->blacklist = text;
 			free(path);
 		}
-		text = NULL;
-		if (asprintf(&path, "%s/kallsyms", env) >= 0) {
-			if (!sw_read_path(path, &text))
-				src->kallsyms = text;
-			free(path);
-		}
+		if (asprintf(&src->kallsyms_path, "%s/kallsyms", env) < 0)
+			src->kallsyms_path = NULL;
 		return 0;
 	}
 	if (!sw_read_path("/sys/kernel/debug/kprobes/blacklist", &text))
 		src->blacklist = text;
-	text = NULL;
-	if (!sw_read_path("/proc/kallsyms", &text))
-		src->kallsyms = text;
+	src->kallsyms_path = strdup("/proc/kallsyms");
 	return 0;
+}
+
+void sw_pattern_read_kallsyms(struct sw_pattern_src *src)
+{
+	char *text = NULL;
+
+	if (src->kallsyms || !src->kallsyms_path)
+		return;
+	if (!sw_read_path(src->kallsyms_path, &text))
+		src->kallsyms = text;
+}
+
+/* Is @name (@len bytes) in @text as the last field of a line? */
+static bool sw_text_has_field(const char *text, const char *name, size_t len)
+{
+	const char *p = text;
+
+	while (text && (p = strstr(p, name))) {
+		const char *e = p + len;
+
+		if ((p == text || p[-1] == '\n' || p[-1] == ' ' ||
+		     p[-1] == '\t') &&
+		    (!*e || *e == '\n' || *e == '\r' || *e == ' ' ||
+		     *e == '\t'))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* Is plain @name a line of @avail, "NAME" or "NAME [MOD]", MOD not @self? */
+static bool sw_avail_has(const char *avail, const char *name,
+			 const char *self)
+{
+	size_t len = strlen(name), slen = self ? strlen(self) : 0;
+	const char *p = avail;
+
+	while (avail && (p = strstr(p, name))) {
+		const char *e = p + len;
+
+		if (p == avail || p[-1] == '\n') {
+			if (!*e || *e == '\n')
+				return true;
+			if (*e == ' ' && e[1] == '[' &&
+			    !(self && !strncmp(e + 2, self, slen) &&
+			      e[2 + slen] == ']'))
+				return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+bool sw_pattern_needs_kallsyms(const char *const *pat, size_t npat,
+			       const struct sw_pattern_src *src)
+{
+	size_t i;
+
+	for (i = 0; i < npat; i++) {
+		const char *n = pat[i];
+
+		if (strchr(n, ':') || sw_pattern_is_glob(n) ||
+		    strlen(n) >= 512 || !sw_avail_has(src->avail, n, src->self) ||
+		    sw_text_has_field(src->blacklist, n, strlen(n)))
+			return true;
+	}
+	return false;
 }
 
 void sw_pattern_src_free(struct sw_pattern_src *src)
@@ -611,5 +672,6 @@ void sw_pattern_src_free(struct sw_pattern_src *src)
 	free((char *)src->avail);
 	free((char *)src->blacklist);
 	free((char *)src->kallsyms);
+	free(src->kallsyms_path);
 	memset(src, 0, sizeof(*src));
 }

@@ -28,12 +28,15 @@
  * @kallsyms:  /proc/kallsyms, or NULL (then nothing is named as skipped)
  * @self:      a module whose functions are never probed ("stopwatch"), or
  *             NULL
+ * @kallsyms_path: where sw_pattern_read_kallsyms() reads kallsyms from
+ *             (sw_pattern_read_system() sets it), or NULL
  */
 struct sw_pattern_src {
 	const char *avail;
 	const char *blacklist;
 	const char *kallsyms;
 	const char *self;
+	char *kallsyms_path;
 };
 
 /**
@@ -86,15 +89,41 @@ void sw_pattern_skipped_print(FILE *f, const char *cmd,
 			      const struct sw_expansion *e);
 
 /**
+ * sw_pattern_needs_kallsyms() - whether expanding @pat can use kallsyms.
+ * @pat:  the patterns
+ * @npat: how many
+ * @src:  the files' text (avail and blacklist)
+ *
+ * kallsyms only names what a pattern matches but cannot probe, and finds
+ * the untraceable names the module may still take: it adds nothing to a
+ * plain name (no glob, no MODULE:) that is a line of @src->avail (not
+ * stopwatch's own) and not in the blacklist.  Reading and sorting it is
+ * most of what a pattern costs (hundreds of thousands of lines).
+ *
+ * Return: false when every pattern is such a name.
+ */
+bool sw_pattern_needs_kallsyms(const char *const *pat, size_t npat,
+			       const struct sw_pattern_src *src);
+
+/**
+ * sw_pattern_read_kallsyms() - read @src->kallsyms from
+ * @src->kallsyms_path, once; unreadable, it stays NULL (nothing is then
+ * named as skipped).
+ * @src: from sw_pattern_read_system()
+ */
+void sw_pattern_read_kallsyms(struct sw_pattern_src *src);
+
+/**
  * sw_pattern_read_system() - read the running kernel's lists.
  * @src: filled with malloc()ed texts, freed with sw_pattern_src_free()
  * @err: why not; may be NULL
  *
  * available_filter_functions from /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing (mounting tracefs on /sys/kernel/tracing
- * when neither is there); the kprobe blacklist and /proc/kallsyms when
- * readable.  $STOPWATCH_TRACING names another directory holding
- * available_filter_functions (tests).
+ * when neither is there); the kprobe blacklist when readable, and where
+ * /proc/kallsyms is, for sw_pattern_read_kallsyms().  $STOPWATCH_TRACING
+ * names another directory holding available_filter_functions, blacklist
+ * and kallsyms (tests).
  *
  * Return: 0 or a negative errno.
  */

@@ -40,8 +40,12 @@ struct sw_span_btf {
 	int vmlinux_err;
 	struct sw_btf_name *funcs;	/* vmlinux's FUNCs by name, then id */
 	size_t nfuncs;
+	size_t nscans;		/* lookups by scan, before the index */
 	bool funcs_tried;	/* the index was built, or could not be */
 };
+
+/* Lookups that scan every type before the FUNCs' index is built. */
+#define SW_BTF_SCANS 16
 
 /**
  * sw_span_btf_new() - a resolver over the BTF files in @dir.
@@ -106,8 +110,9 @@ static int sw_name_cmp(const void *a, const void *b)
  * The id of FUNC @fn in vmlinux @v, as btf__find_by_name_kind() gives it
  * (the first of that name), or -ENOENT.  That call scans every type of
  * the kernel for each name, which a list of a hundred functions pays a
- * hundred times: a sorted index of the FUNCs is built on first use
- * instead, and searched by halves.  Out of memory, the scan it is.
+ * hundred times: a sorted index of the FUNCs is built once the lookups
+ * are more than SW_BTF_SCANS, and searched by halves (sorting the index
+ * costs about as much as that many scans).  Out of memory, the scan it is.
  */
 static int sw_vmlinux_func(struct sw_span_btf *b, struct btf *v,
 			   const char *fn)
@@ -115,6 +120,8 @@ static int sw_vmlinux_func(struct sw_span_btf *b, struct btf *v,
 	struct sw_btf_name key = { fn, 0 };
 	size_t lo;
 
+	if (!b->funcs_tried && ++b->nscans <= SW_BTF_SCANS)
+		return btf__find_by_name_kind(v, fn, BTF_KIND_FUNC);
 	if (!b->funcs_tried) {
 		__u32 i, n = btf__type_cnt(v);
 

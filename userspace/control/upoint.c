@@ -666,6 +666,8 @@ int sw_points_expand(char *const *pat, size_t npat, pid_t pid,
 	for (i = 0; i < npat; i++)
 		if (!sw_upoint_is_user(pat[i], need_src ? src->avail : NULL))
 			kpat[nk++] = pat[i];
+	if (nk && sw_pattern_needs_kallsyms(kpat, nk, src))
+		sw_pattern_read_kallsyms(src);
 	ret = nk ? sw_pattern_expand(kpat, nk, src, e, err) : 0;
 	for (i = 0; !ret && i < npat; i++)
 		if (sw_upoint_is_user(pat[i], need_src ? src->avail : NULL))

@@ -223,6 +223,78 @@ static void test_plain_as_glob(void **state)
 		free(each[i]);
 }
 
+/*
+ * kallsyms read only when it can matter: every name of the fixtures, and
+ * each with a module, glob or stopwatch's own: where
+ * sw_pattern_needs_kallsyms() says no, the expansion without kallsyms is
+ * the one with it (names, skipped names, error and message).
+ */
+static void test_lazy_kallsyms(void **state)
+{
+	struct fx *fx = *state;
+	const char *texts[] = { fx->avail, fx->ks, fx->bl };
+	struct sw_pattern_src lazy = fx->src;
+	size_t t, nlazy = 0, nneed = 0;
+
+	lazy.kallsyms = NULL;
+	for (t = 0; t < 3; t++) {
+		const char *line = texts[t], *nl;
+
+		for (; *line; line = nl + 1) {
+			char name[128], mod[64] = "", pats[3][200];
+			int k, r;
+
+			nl = strchrnul(line, '\n');
+			if (t == 0)
+				r = sscanf(line, "%127s [%63[^]]]", name, mod);
+			else if (t == 1)
+				r = sscanf(line, "%*s %*s %127s [%63[^]]]", name, mod);
+			else
+				r = sscanf(line, "%*s %127s", name);
+			snprintf(pats[0], sizeof(pats[0]), "%s", name);
+			snprintf(pats[1], sizeof(pats[1]), "%s:%s",
+				 *mod ? mod : "vmlinux", name);
+			snprintf(pats[2], sizeof(pats[2]), "%s*", name);
+			for (k = 0; r >= 1 && k < 3; k++) {
+				const char *p = pats[k];
+				struct sw_expansion e1, e2;
+				struct sw_err err1 = { "" }, err2 = { "" };
+				int r1, r2;
+
+				if (sw_pattern_needs_kallsyms(&p, 1, &fx->src)) {
+					nneed++;
+					continue;
+				}
+				/* Only plain names are ever read without it. */
+				assert_int_equal(k, 0);
+				nlazy++;
+				r1 = sw_pattern_expand(&p, 1, &fx->src, &e1, &err1);
+				r2 = sw_pattern_expand(&p, 1, &lazy, &e2, &err2);
+				assert_int_equal(r1, r2);
+				assert_string_equal(err1.msg, err2.msg);
+				if (r1)
+					continue;
+				assert_string_equal(joined(e1.name, e1.n),
+						    joined(e2.name, e2.n));
+				assert_int_equal(e1.nskipped, e2.nskipped);
+				sw_expansion_free(&e1);
+				sw_expansion_free(&e2);
+			}
+			if (!*nl)
+				break;
+		}
+	}
+	assert_true(nlazy >= 5);
+	assert_true(nneed >= 30);
+	/* A blacklisted traceable name, and stopwatch's own, need it. */
+	assert_true(sw_pattern_needs_kallsyms((const char *[]){ "vfs_readv" }, 1,
+					      &fx->src));
+	assert_true(sw_pattern_needs_kallsyms((const char *[]){ "sw_probe_add" },
+					      1, &fx->src));
+	assert_false(sw_pattern_needs_kallsyms((const char *[]){ "vfs_read",
+						"vfs_write" }, 2, &fx->src));
+}
+
 static void test_errors(void **state)
 {
 	struct sw_expansion e;
@@ -428,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_errors_per_pattern),
 		cmocka_unit_test(test_no_kallsyms),
+		cmocka_unit_test(test_lazy_kallsyms),
 		cmocka_unit_test(test_skipped_print),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_unit_tag_keys),

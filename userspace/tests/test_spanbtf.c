@@ -105,6 +105,45 @@ static void test_absent(void **state)
 	assert_int_equal(sw_span_btf_func(fx->b, "\177\177"), -ENOENT);
 }
 
+/*
+ * A resolver's first lookups scan the types (no index yet), its later
+ * ones search the index: both give the same ids, for the same names in
+ * either order, absent ones included.
+ */
+static void test_scan_then_index(void **state)
+{
+	struct fx *fx = *state;
+	const char *names[40];
+	int ids[40];
+	struct sw_span_btf *b;
+	__u32 i, n;
+	size_t k = 0;
+
+	if (!fx->v)
+		skip();
+	names[k++] = "no_such_function_in_any_kernel";
+	names[k++] = "task_struct";
+	n = btf__type_cnt(fx->v);
+	for (i = 1; i < n && k < 40; i += 97) {
+		const struct btf_type *t = btf__type_by_id(fx->v, i);
+
+		if (btf_is_func(t))
+			names[k++] = btf__name_by_offset(fx->v, t->name_off);
+	}
+	assert_int_equal(k, 40);
+	b = sw_span_btf_new(getenv("SW_TEST_BTF_DIR"));
+	for (k = 0; k < 40; k++) {
+		ids[k] = sw_span_btf_func(b, names[k]);
+		assert_int_equal(ids[k], btf__find_by_name_kind(fx->v, names[k],
+								BTF_KIND_FUNC));
+	}
+	sw_span_btf_free(b);
+	b = sw_span_btf_new(getenv("SW_TEST_BTF_DIR"));
+	for (k = 40; k-- > 0;)
+		assert_int_equal(sw_span_btf_func(b, names[k]), ids[k]);
+	sw_span_btf_free(b);
+}
+
 static void test_no_btf(void **state)
 {
 	struct sw_span_btf *b = sw_span_btf_new("/nonexistent-btf-dir");
@@ -120,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_function),
 		cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_scan_then_index),
 		cmocka_unit_test(test_no_btf),
 	};
 
