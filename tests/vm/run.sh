@@ -694,6 +694,14 @@ boot() {
     cmdline="console=$CONSOLE panic=-1 sw_repo=$REPO sw_arch=$ARCH"
     cmdline+=" sw_suites=$(IFS=,; echo "${SUITES[*]}") sw_switch=$SWITCH_ROOT"
     cmdline+=" sw_shell=$SHELL_MODE sw_9pcache=$NINEP_CACHE"
+    # Expedited RCU grace periods: every synchronize_rcu() (a kprobe's or
+    # a module's removal, the module's own removal paths) ends by IPIs
+    # instead of waiting for each vCPU's quiescent state, which TCG's one
+    # thread running both vCPUs in turn makes slow.  RCU guarantees the
+    # same; PREEMPT_RT kernels turn it off after boot (their default
+    # rcu_normal_after_boot), so the RT boot keeps normal grace periods.
+    # --append rcupdate.rcu_expedited=0 for normal ones everywhere.
+    cmdline+=" rcupdate.rcu_expedited=1"
     [ "$SWITCH_ROOT" = 1 ] && [ "$KERNEL_FROM" != custom ] ||
         cmdline+=" sw_moddir=$SYSROOT/lib/modules"
     # Suites may need to know: some QEMU behaviour differs under -icount.
