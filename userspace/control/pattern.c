@@ -610,61 +610,50 @@ void sw_pattern_read_kallsyms(struct sw_pattern_src *src)
 		src->kallsyms = text;
 }
 
-/* Is @name (@len bytes) in @text as the last field of a line? */
-static bool sw_text_has_field(const char *text, const char *name, size_t len)
+/*
+ * Is plain @name a line of available_filter_functions that is not
+ * stopwatch's own?  Each line where it starts is split as the expansion
+ * splits them (sw_split_line()).
+ */
+static bool sw_avail_has(const struct sw_pattern_src *src, const char *name)
 {
-	const char *p = text;
+	size_t len = strlen(name), nlen, mlen;
+	const char *p = src->avail, *n, *m;
 
-	while (text && (p = strstr(p, name))) {
-		const char *e = p + len;
-
-		if ((p == text || p[-1] == '\n' || p[-1] == ' ' ||
-		     p[-1] == '\t') &&
-		    (!*e || *e == '\n' || *e == '\r' || *e == ' ' ||
-		     *e == '\t'))
+	while (p && (p = strstr(p, name))) {
+		if ((p == src->avail || p[-1] == '\n') &&
+		    sw_split_line(p, strchrnul(p, '\n') - p, false, &n, &nlen,
+				  &m, &mlen) &&
+		    nlen == len && !sw_is_self(src, m, mlen))
 			return true;
 		p++;
 	}
 	return false;
 }
 
-/* Is plain @name a line of @avail, "NAME" or "NAME [MOD]", MOD not @self? */
-static bool sw_avail_has(const char *avail, const char *name,
-			 const char *self)
-{
-	size_t len = strlen(name), slen = self ? strlen(self) : 0;
-	const char *p = avail;
-
-	while (avail && (p = strstr(p, name))) {
-		const char *e = p + len;
-
-		if (p == avail || p[-1] == '\n') {
-			if (!*e || *e == '\n')
-				return true;
-			if (*e == ' ' && e[1] == '[' &&
-			    !(self && !strncmp(e + 2, self, slen) &&
-			      e[2 + slen] == ']'))
-				return true;
-		}
-		p++;
-	}
-	return false;
-}
+/*
+ * Names looked for one by one in available_filter_functions before one
+ * read of kallsyms is the cheaper: each is a search of the whole file.
+ */
+#define SW_PATTERN_LAZY_MAX 16
 
 bool sw_pattern_needs_kallsyms(const char *const *pat, size_t npat,
 			       const struct sw_pattern_src *src)
 {
+	struct sw_strv bl = { 0 };
+	bool need = npat > SW_PATTERN_LAZY_MAX ||
+		    sw_blacklist_load(src->blacklist, &bl);
 	size_t i;
 
-	for (i = 0; i < npat; i++) {
+	for (i = 0; !need && i < npat; i++) {
 		const char *n = pat[i];
 
-		if (strchr(n, ':') || sw_pattern_is_glob(n) ||
-		    strlen(n) >= 512 || !sw_avail_has(src->avail, n, src->self) ||
-		    sw_text_has_field(src->blacklist, n, strlen(n)))
-			return true;
+		need = strchr(n, ':') || sw_pattern_is_glob(n) ||
+		       strlen(n) >= 512 || sw_strv_has(&bl, n) ||
+		       !sw_avail_has(src, n);
 	}
-	return false;
+	sw_strv_free(&bl);
+	return need;
 }
 
 void sw_pattern_src_free(struct sw_pattern_src *src)

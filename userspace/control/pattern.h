@@ -98,9 +98,10 @@ void sw_pattern_skipped_print(FILE *f, const char *cmd,
  * the untraceable names the module may still take: it adds nothing to a
  * plain name (no glob, no MODULE:) that is a line of @src->avail (not
  * stopwatch's own) and not in the blacklist.  Reading and sorting it is
- * most of what a pattern costs (hundreds of thousands of lines).
+ * most of what a pattern costs (hundreds of thousands of lines); past a
+ * few names, looking each up in @src->avail costs more than that read.
  *
- * Return: false when every pattern is such a name.
+ * Return: false when every pattern is such a name and they are few.
  */
 bool sw_pattern_needs_kallsyms(const char *const *pat, size_t npat,
 			       const struct sw_pattern_src *src);
