@@ -258,7 +258,6 @@ dkms_check() {
 	else
 		tail -n 20 "$log/dkms-add.log"; dnok "make dkms-add"
 	fi
-	n=0
 	# Not in a pipe: dkms_kernel counts in this shell.
 	kernel_order >"$log/dkms-order"
 	while read -r arch k kver; do
