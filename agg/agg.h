@@ -369,6 +369,8 @@ struct sw_timing *sw_timing_alloc(void);
 void sw_timing_free(struct sw_timing *t);
 void sw_gen_read(struct sw_gen *g, struct sw_timing *t);
 void sw_gen_filtered(struct sw_gen *g, u64 filtered[3]);
+void sw_gen_lhist_show(struct seq_file *m, const char *name, struct sw_gen *g,
+		       struct sw_timing *tm);
 
 /* agg/breakdown.c */
 extern unsigned int sw_bd_slots;

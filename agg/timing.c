@@ -6,8 +6,10 @@
  * measurement core writes them with sw_timing_record() (agg.h, inline).
  */
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "control/control.h"
 #include "agg.h"
 
 unsigned int sw_timing_bits = SW_LHIST_BITS_DEFAULT;
@@ -192,4 +194,24 @@ void sw_gen_filtered(struct sw_gen *g, u64 filtered[3])
 		for (i = 0; i < 3; i++)
 			filtered[i] += READ_ONCE(pc->filtered[i]);
 	}
+}
+
+/**
+ * sw_gen_lhist_show() - a fine wall-time histogram section: the title
+ * (SW_LHIST_TITLE_FMT: @name, calls, sub-bucket bits, total) and a row per
+ * non-empty bucket, all read in one pass over the CPUs (sw_gen_read()).
+ * @m:    seq_file
+ * @name: the probe's or span's name
+ * @g:    its statistics (kept alive by the caller)
+ * @tm:   scratch (sw_timing_alloc())
+ *
+ * Context: process context.
+ */
+void sw_gen_lhist_show(struct seq_file *m, const char *name, struct sw_gen *g,
+		       struct sw_timing *tm)
+{
+	sw_gen_read(g, tm);
+	seq_printf(m, SW_LHIST_TITLE_FMT, name, tm->st.count, tm->bits,
+		   tm->st.sum);
+	sw_lhist_print(tm->lin, tm->bits, sw_seq_emit, m);
 }

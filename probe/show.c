@@ -213,14 +213,9 @@ void sw_hist_sections(struct seq_file *m, struct sw_probe *p,
 void sw_lhist_section(struct seq_file *m, struct sw_probe *p,
 		      struct sw_show_buf *buf)
 {
-	struct sw_timing *tm = buf->tm;
-
 	rcu_read_lock();
-	sw_gen_read(rcu_dereference(p->aggs.gen), tm);
+	sw_gen_lhist_show(m, p->name, rcu_dereference(p->aggs.gen), buf->tm);
 	rcu_read_unlock();
-	seq_printf(m, SW_LHIST_TITLE_FMT, p->name, tm->st.count, tm->bits,
-		   tm->st.sum);
-	sw_lhist_print(tm->lin, tm->bits, sw_seq_emit, m);
 }
 
 /*

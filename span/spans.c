@@ -10,6 +10,8 @@
  *                    then what the span counted besides its intervals
  *   span_keys        the rows of spans with by=, in the keys file's layout
  *   span_hist/NAME   the span's log2 histogram, in hist/'s layout
+ *   span_lhists      every span's log-linear histogram, in the lhists
+ *                    file's layout (lib/stats.h: SW_LHIST_TITLE_FMT)
  *
  * Starts older than a span's age_ms are taken out of its table every
  * 100 ms by a work item and counted as abandoned.  Everything here runs in
@@ -25,6 +27,8 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+
+#include <stopwatch/files.h>
 
 #include "control/control.h"
 #include "pmu/pmu.h"
@@ -42,7 +46,7 @@ MODULE_PARM_DESC(max_span_slots,
 static DEFINE_MUTEX(sw_span_lock);
 static LIST_HEAD(sw_spans);
 static unsigned int sw_nspans;
-static struct sw_file *sw_span_files[3];
+static struct sw_file *sw_span_files[4];
 static struct sw_file *sw_span_hist_dir;
 static struct delayed_work sw_span_scan;
 
@@ -470,6 +474,37 @@ static int sw_span_hist_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * span_lhists: each span's log-linear histogram, its intervals, total
+ * and buckets read in one pass over the CPUs, in the spans file's order,
+ * blank-line separated.
+ */
+static int sw_span_lhists_show(struct seq_file *m)
+{
+	struct sw_timing *tm;
+	struct sw_span *sp;
+	bool first = true;
+
+	tm = sw_timing_alloc();
+	if (!tm)
+		return -ENOMEM;
+	mutex_lock(&sw_span_lock);
+	list_for_each_entry(sp, &sw_spans, list) {
+		if (!first)
+			seq_putc(m, '\n');
+		first = false;
+		sw_gen_lhist_show(m, sp->cmd.name,
+				  rcu_dereference_protected(sp->aggs.gen, 1), tm);
+	}
+	mutex_unlock(&sw_span_lock);
+	sw_timing_free(tm);
+	return 0;
+}
+
+static const struct sw_ctl_file sw_span_lhists_file = {
+	.show = sw_span_lhists_show,
+};
+
 /* Every 100 ms: starts older than their span's age_ms are abandoned. */
 static void sw_span_scan_fn(struct work_struct *w)
 {
@@ -582,10 +617,12 @@ int sw_span_init(void)
 	}
 	sw_span_files[0] = sw_debugfs_add_ctl("spans", 0600, NULL,
 					      &sw_spans_file);
-	sw_span_files[1] = sw_debugfs_add_ctl("span_stats", 0400, NULL,
+	sw_span_files[1] = sw_debugfs_add_ctl(SW_FILE_SPAN_STATS, 0400, NULL,
 					      &sw_span_stats_file);
 	sw_span_files[2] = sw_debugfs_add_ctl("span_keys", 0400, NULL,
 					      &sw_span_keys_file);
+	sw_span_files[3] = sw_debugfs_add_ctl(SW_FILE_SPAN_LHISTS, 0400, NULL,
+					      &sw_span_lhists_file);
 	for (i = 0; i < ARRAY_SIZE(sw_span_files); i++) {
 		if (IS_ERR(sw_span_files[i])) {
 			int ret = PTR_ERR(sw_span_files[i]);

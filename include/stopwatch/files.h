@@ -41,9 +41,11 @@
  *      at load, 0 when not calibrated (stopwatch time --correct); the
  *      lhists titles go on with "; total <ns>", the calls' total time
  *      read in the same pass as the buckets (a 1.8 reader refuses them)
+ * 1.10: the span_lhists file: every span's log-linear histogram, in the
+ *      lhists file's layout
  */
 #define SW_STATS_FORMAT_MAJOR 1
-#define SW_STATS_FORMAT_MINOR 9
+#define SW_STATS_FORMAT_MINOR 10
 
 /* The files of the top directory. */
 #define SW_FILE_VERSION		"version"
@@ -58,6 +60,8 @@
 #define SW_FILE_LHISTS		"lhists"
 #define SW_DIR_HIST		"hist"
 #define SW_FILE_OVERHEAD	"overhead"
+#define SW_FILE_SPAN_STATS	"span_stats"
+#define SW_FILE_SPAN_LHISTS	"span_lhists"
 
 /* The version file's line that names the statistics layout. */
 #define SW_VERSION_FORMAT_KEY	"stats_format"

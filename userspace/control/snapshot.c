@@ -697,26 +697,27 @@ static int sw_lhists_of(void *ctx, const struct sw_lhist_reader *r,
 }
 
 /*
- * Every selected probe's log-linear wall-time histogram from the lhists
- * file (stats_format 1.8); an older module without it leaves them NULL.
+ * Every selected row's log-linear wall-time histogram from @file in @dir:
+ * the probes' from the lhists file (stats_format 1.8), the spans' from
+ * span_lhists (1.10); an older module without it leaves them NULL.
  */
-static int sw_load_lhists(struct sw_snapshot *s, struct sw_err *err)
+static int sw_load_lhists(struct sw_snapshot *s, const char *dir,
+			  const char *file, struct sw_err *err)
 {
 	char *text = NULL, *what = NULL;
 	int ret;
 
-	ret = sw_debugfs_read(s->dir, SW_FILE_LHISTS, &text, NULL, NULL);
+	ret = sw_debugfs_read(dir, file, &text, NULL, NULL);
 	if (ret == -ENOENT)
 		return 0;
 	if (ret)
-		return sw_err_set(err, ret, "%s/%s: %s", s->dir,
-				  SW_FILE_LHISTS, strerror(-ret));
-	what = malloc(strlen(s->dir) + sizeof("/" SW_FILE_LHISTS));
-	if (!what) {
+		return sw_err_set(err, ret, "%s/%s: %s", dir, file,
+				  strerror(-ret));
+	if (asprintf(&what, "%s/%s", dir, file) < 0) {
+		what = NULL;
 		ret = sw_err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
-	sprintf(what, "%s/%s", s->dir, SW_FILE_LHISTS);
 	s->hist_next = 0;
 	ret = sw_lhist_parse_each(text, what, sw_lhists_of, s, err);
 cleanup:
@@ -946,7 +947,10 @@ static int sw_load_keys(struct sw_snapshot *s, struct sw_err *err)
 	return ret;
 }
 
-/* span_stats and each span's span_hist/<span>; none without spans file. */
+/*
+ * span_stats, each span's span_hist/<span> and the spans' span_lhists;
+ * none without the span_stats file.
+ */
 static int sw_load_spans(struct sw_snapshot *s, bool hist, struct sw_err *err)
 {
 	const struct sw_snapshot_opts so = { .key_col = "span" };
@@ -954,13 +958,13 @@ static int sw_load_spans(struct sw_snapshot *s, bool hist, struct sw_err *err)
 	size_t i;
 	int ret;
 
-	ret = sw_debugfs_read(s->dir, "span_stats", &text, NULL, NULL);
+	ret = sw_debugfs_read(s->dir, SW_FILE_SPAN_STATS, &text, NULL, NULL);
 	if (ret == -ENOENT)
 		return 0;
 	if (ret)
-		return sw_err_set(err, ret, "%s/span_stats: %s", s->dir,
-				  strerror(-ret));
-	if (asprintf(&what, "%s/span_stats", s->dir) < 0) {
+		return sw_err_set(err, ret, "%s/%s: %s", s->dir,
+				  SW_FILE_SPAN_STATS, strerror(-ret));
+	if (asprintf(&what, "%s/%s", s->dir, SW_FILE_SPAN_STATS) < 0) {
 		what = NULL;
 		ret = sw_err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
@@ -972,6 +976,8 @@ static int sw_load_spans(struct sw_snapshot *s, bool hist, struct sw_err *err)
 	for (i = 0; hist && !ret && i < s->spans->nprobes; i++)
 		ret = sw_load_hist(s->dir, "span_hist", &s->spans->probe[i],
 				   err);
+	if (!ret && hist)
+		ret = sw_load_lhists(s->spans, s->dir, SW_FILE_SPAN_LHISTS, err);
 cleanup:
 	free(text);
 	free(what);
@@ -1013,7 +1019,7 @@ int sw_snapshot_load(const char *dir, const struct sw_snapshot_opts *o,
 		for (ret = 0, i = 0; !ret && i < s->nprobes; i++)
 			ret = sw_load_hist(dir, SW_DIR_HIST, &s->probe[i], err);
 	if (!ret && o->hist)
-		ret = sw_load_lhists(s, err);
+		ret = sw_load_lhists(s, dir, SW_FILE_LHISTS, err);
 	if (ret)
 		goto cleanup;
 	if (o->breakdown) {

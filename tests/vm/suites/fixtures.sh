@@ -22,7 +22,7 @@
 # per byte dd copies: at least $FIX_DD; dd's reads with no write after
 # them restart it, its writes with no read before them are unmatched).
 # They are defined before the workload and removed once their files
-# (spans, span_stats, span_keys, span_hist/) are read.
+# (spans, span_stats, span_keys, span_hist/, span_lhists) are read.
 #
 # The sampler file is captured after a session of the sampler (event
 # $FIX_SEV, freq=$FIX_FREQ, no call stacks) over a second of dd loops
@@ -72,7 +72,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/hist" "$OUT/span_hist"
 # One read per file, all right after the workload.
 for f in stats hists lhists breakdown breakdown_stats keys events counters version \
-	probes last_error spans span_stats span_keys; do
+	probes last_error spans span_stats span_keys span_lhists; do
 	cat "$D/$f" >"$OUT/$f" 2>/dev/null || rm -f "$OUT/$f"
 done
 for f in "$D"/hist/*; do
@@ -111,6 +111,12 @@ for s in wr rd rw; do
 			"$OUT/span_hist/$s")" "$(col $s calls "$OUT/span_stats")"
 	is "span $s: no start dropped, no key unreadable" \
 		"$(col $s dropped_full "$OUT/span_stats") $(col $s unreadable "$OUT/span_stats")" "0 0"
+	# span_lhists: "NAME: ns, CALLS calls, hist_bits K; total NS", then
+	# "LOW HIGH COUNT" rows.
+	is "span_lhists $s: the title's calls and the rows' sum are span_stats' calls" \
+		"$(awk -v s="$s:" '$1 == s { on = 1; t = $3; next } on && NF == 3 { n += $3; next } on { exit } END { print t + 0, n + 0 }' \
+			"$OUT/span_lhists")" \
+		"$(col $s calls "$OUT/span_stats") $(col $s calls "$OUT/span_stats")"
 done
 check "span_stats has the events' columns" \
 	grep -q " ${FIX_EVENTS%%,*}_avg " "$OUT/span_stats"

@@ -37,7 +37,7 @@ jnum() {
 
 # pnum FILE METRIC PROBE: the value of METRIC{probe="PROBE"} in Prometheus text.
 pnum() {
-	awk -v m="$2{probe=\"$3\"}" '$1 == m { print $2; f = 1 }
+	awk -v m="$2{${4:-probe}=\"$3\"}" '$1 == m { print $2; f = 1 }
 		END { if (!f) print "absent" }' "$1"
 }
 
@@ -119,8 +119,9 @@ fi
 
 # --- serve: a scrape against a known number of calls, a profile over HTTP ------
 # A probe from serve's --config on the getppid system call, filtered to one
-# command name, driven N times: /metrics must say N calls and a histogram
-# _count of N.  In a long run (sw_long=1) promtool checks the live page and
+# command name, and a span from its entry to its return (sgp), driven N
+# times: /metrics must say N calls and a histogram _count of N, and the
+# span N intervals in log-linear buckets (span_lhists).  In a long run (sw_long=1) promtool checks the live page and
 # go tool pprof reads a CPU profile over HTTP (the host's go, when it has
 # one) with swprof's hot function on top.
 GETPPID=$(awk '$2 ~ /^[tT]$/ && $3 ~ /^__(x64|arm64)_sys_getppid$/ { print $3; exit }' /proc/kallsyms)
@@ -134,7 +135,8 @@ elif [ -z "$GETPPID" ]; then
 else
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
 	N=5000
-	printf '# program suite\nprobes %s comm=swserve\n' "$GETPPID" >"$TMP/serve.conf"
+	printf '# program suite\nprobes %s comm=swserve\nspans +sgp start=%s:tid stop=%s%%return:tid comm=swserve\n' \
+		"$GETPPID" "$GETPPID" "$GETPPID" >"$TMP/serve.conf"
 	t0=$(date +%s)
 	"$SW" serve --listen 127.0.0.1:0 --config "$TMP/serve.conf" \
 		--state-dir "$TMP" 2>"$TMP/serve.err" &
@@ -154,6 +156,21 @@ else
 	is "serve: calls of $GETPPID" "$(pnum "$TMP/serve.prom" stopwatch_calls_total "$GETPPID")" "$N"
 	is "serve: the duration histogram's _count" \
 		"$(pnum "$TMP/serve.prom" stopwatch_duration_seconds_count "$GETPPID")" "$N"
+	# The span's intervals: the same calls, in the log-linear buckets of
+	# span_lhists (a 2^hist_bits-th of a power of two wide: more than one
+	# le per power of two), their count the +Inf bucket's.
+	is "serve: the span's intervals (span_duration_seconds_count)" \
+		"$(pnum "$TMP/serve.prom" stopwatch_span_duration_seconds_count sgp span)" "$N"
+	is "serve: the span's +Inf bucket" \
+		"$(awk '$1 == "stopwatch_span_duration_seconds_bucket{span=\"sgp\",le=\"+Inf\"}" { print $2 }' "$TMP/serve.prom")" "$N"
+	check "serve: the span's buckets are log-linear (two le less than 1.5x apart)" \
+		awk '/^# HELP stopwatch_span_duration_seconds / { help = ($0 ~ /log-linear/) }
+			/^stopwatch_span_duration_seconds_bucket\{span="sgp",le="[0-9]/ {
+				le = $1; sub(/.*le="/, "", le); sub(/".*/, "", le)
+				if (prev > 0 && le + 0 < 1.5 * prev) fine = 1
+				prev = le + 0
+			}
+			END { exit !(help && fine) }' "$TMP/serve.prom"
 	diag "serve: started, driven and scraped in $(( $(date +%s) - t0 )) s"
 	# promtool and go start slowly under TCG (a profile also records and
 	# symbolizes the whole machine): a long run only.
