@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_spans.c - the spans' files as the module wrote them (spans,
- * span_stats, span_keys, span_hist/<span> in fixtures/x86_64 and
+ * span_stats, span_keys, span_hist/<span>, span_lhists in fixtures/x86_64 and
  * fixtures/arm64: scripts/capture-fixtures.sh with the spans of
  * tests/vm/suites/fixtures.sh, each counting the workload's dd only),
  * read through the program's own readers: the spans file's lines with the
@@ -364,10 +364,20 @@ static uint64_t span_val(const struct sw_snapshot *sp,
 
 #define V(col) span_val(sp, p, col)
 
+static uint64_t lin_sum(const struct sw_probe_stat *p)
+{
+	unsigned int b, n = sw_lhist_nbuckets(p->lin_bits);
+	uint64_t v = 0;
+
+	for (b = 0; b < n; b++)
+		v += p->lin[b];
+	return v;
+}
+
 /*
- * Each span counted at least the workload's dd count; its histogram
- * (span_hist/<span>) holds exactly its calls; the timing columns are in
- * order.
+ * Each span counted at least the workload's dd count; its histograms
+ * (span_hist/<span>, and its section of span_lhists) hold exactly its
+ * calls, the fine one its total too; the timing columns are in order.
  */
 static void test_span_counts(void **state)
 {
@@ -402,6 +412,13 @@ static void test_span_counts(void **state)
 			assert_true(V(SW_COL_P999_NS) <= V(SW_COL_MAX_NS));
 			assert_true(V(SW_COL_TOTAL_NS) >= calls * V(SW_COL_MIN_NS));
 			assert_true(V(SW_COL_TOTAL_NS) <= calls * V(SW_COL_MAX_NS));
+			/* span_lhists: the same calls and total, fine buckets */
+			if (!p->lin)
+				fail_msg("%s: span %s: no span_lhists section",
+					 arches[a], p->name);
+			assert_true(p->lin_has_total);
+			assert_true(p->lin_total == V(SW_COL_TOTAL_NS));
+			assert_true(lin_sum(p) == calls);
 		}
 		sw_snapshot_free(s);
 	}
