@@ -195,8 +195,9 @@ static int sw_script_hold(struct sw_script *sc, const struct sw_call_info *ci)
 	h->ci = *ci;
 	memcpy(h->ev, ci->ev, 8 * ci->nev);
 	memcpy(h->args, ci->args, 8 * ci->nargs);
-	h->ci.ev = h->ev;
-	h->ci.args = h->args;
+	/* set again where the array is read: it moves as it grows */
+	h->ci.ev = NULL;
+	h->ci.args = NULL;
 	snprintf(h->comm, sizeof(h->comm), "%s",
 		 sw_script_comm(sc, ci->pid, ci->tid));
 	return 0;
@@ -215,8 +216,16 @@ static int sw_script_graph(struct sw_script *sc)
 	depth = malloc((sc->nheld + 1) * sizeof(*depth));
 	if (!v || !order || !depth)
 		goto cleanup;
-	for (i = 0; i < sc->nheld; i++)
+	/*
+	 * The words' pointers again: the held array moved when it grew,
+	 * and a pointer set when a call was kept would point at freed
+	 * memory.
+	 */
+	for (i = 0; i < sc->nheld; i++) {
 		v[i] = sc->held[i].ci;
+		v[i].ev = sc->held[i].ev;
+		v[i].args = sc->held[i].args;
+	}
 	ret = sw_calls_nest(v, sc->nheld, order, depth);
 	for (i = 0; !ret && i < sc->nheld; i++)
 		sw_script_call_print(sc, &v[order[i]],

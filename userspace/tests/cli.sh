@@ -1506,6 +1506,27 @@ else
 	not_ok "a recording cut short: exported, the loss said" "rc $rc, $(cat "$tmp/cutn") calls"
 fi
 
+# --- script --graph: more calls than its first array holds -----------------
+# The calls kept for --graph grow their array (1024 at first); each must
+# still print its own event values: the same calls, values and all, as
+# the flat stream (the nesting depth aside).
+if [ -s "$tmp/gen.swd" ]; then
+	run "$SW" script -i "$tmp/gen.swd" --all-pids --graph --json
+	sed 's/,"depth":[0-9]*//' "$tmp/out" | grep '^{"type":"call",' | sort > "$tmp/graph.calls"
+	"$SW" script -i "$tmp/gen.swd" --all-pids --json 2>/dev/null |
+		grep '^{"type":"call",' | sort > "$tmp/flat.calls"
+	if [ "$rc" = 0 ] && [ "$(wc -l < "$tmp/graph.calls")" -gt 1024 ] &&
+	   cmp -s "$tmp/graph.calls" "$tmp/flat.calls"; then
+		ok "script --graph of $(wc -l < "$tmp/flat.calls") calls: each with its own values, as the flat stream"
+	else
+		not_ok "script --graph of many calls: each with its own values" \
+			"rc $rc; $(wc -l < "$tmp/graph.calls") vs $(wc -l < "$tmp/flat.calls") calls" \
+			"$(diff "$tmp/graph.calls" "$tmp/flat.calls" | head -4)"
+	fi
+else
+	skipped "script --graph of many calls" "no $tmp/gen.swd (swd-gen not built)"
+fi
+
 # --- script --by: the calls summed per probe or span and key ---------------
 # fixtures/trace/span-tid-x86_64.swd (the module's, tests/vm/suites/span.sh):
 # a traced span bt keyed by tid, three processes making 1, 2 and 3
