@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "base/json.h"
+#include "base/line.h"
 #include "base/parse-options.h"
 #include "control/probe-spec.h"
 #include "control/target.h"
@@ -115,66 +116,153 @@ static bool sw_script_keep(struct sw_script *sc, uint32_t pid, uint32_t tid,
 	return true;
 }
 
+/*
+ * The text lines' first columns: "%16s %7u/%-7u " (comm, pid/tid), as
+ * perf script's.
+ */
+static void sw_script_line_head(struct sw_line *l, const char *comm,
+				uint32_t pid, uint32_t tid)
+{
+	sw_line_str(l, comm, 16, 0);
+	sw_line_putc(l, ' ');
+	sw_line_u64(l, pid, 7, 0);
+	sw_line_putc(l, '/');
+	sw_line_u64(l, tid, 7, SW_LINE_LEFT);
+	sw_line_putc(l, ' ');
+}
+
+/* Seconds since the recording's start, "%12.6f" (microseconds rounded). */
+static void sw_script_line_time(struct sw_line *l, const struct sw_script *sc,
+				uint64_t t)
+{
+	uint64_t ns = t - sc->t0;
+
+	sw_line_fixed(l, ns / 1000 + (ns % 1000 >= 500), 6, 12);
+}
+
+/* "[%03u]": a CPU. */
+static void sw_script_line_cpu(struct sw_line *l, uint32_t cpu)
+{
+	sw_line_putc(l, '[');
+	sw_line_u64(l, cpu, 3, SW_LINE_ZERO);
+}
+
 /* One call's line (or JSON object); @depth: its nesting, -1 when not shown. */
 static void sw_script_call_print(struct sw_script *sc,
 				 const struct sw_call_info *ci,
 				 const char *comm, int depth)
 {
 	char tmp[16], func[256];
+	struct sw_line l;
 	const char *name;
 	unsigned int i;
+	size_t n;
 	FILE *f = sc->out;
 
 	name = sw_call_info_name(&sc->names, ci, tmp);
 	/* the function: the probe's identity without its @tag */
-	snprintf(func, sizeof(func), "%.*s", (int)strcspn(name, "@"), name);
+	n = strcspn(name, "@");
+	if (n >= sizeof(func))
+		n = sizeof(func) - 1;
+	memcpy(func, name, n);
+	func[n] = 0;
+	sw_line_init(&l, f);
 	if (sc->o->json) {
-		fputs("{\"type\":\"call\",\"name\":", f);
-		sw_json_str(f, func);
-		fputs(ci->span ? ",\"span_name\":" : ",\"probe\":", f);
-		sw_json_str(f, name);
-		fprintf(f, ",\"id\":%u,\"span\":%s,\"start\":%" PRIu64
-			",\"end\":%" PRIu64 ",\"dur\":%" PRIu64
-			",\"pid\":%u,\"tid\":%u,\"cpu_start\":%u,\"cpu_end\":%u",
-			ci->id, ci->span ? "true" : "false", ci->start, ci->end,
-			ci->dur, ci->pid, ci->tid, ci->cpu_start, ci->cpu_end);
-		fputs(",\"comm\":", f);
-		sw_json_str(f, comm);
-		if (depth >= 0)
-			fprintf(f, ",\"depth\":%d", depth);
-		if (ci->has_ret)
-			fprintf(f, ",\"ret\":%" PRId64, (int64_t)ci->ret);
-		if (ci->has_path)
-			fprintf(f, ",\"path\":%" PRIu64, ci->path);
-		for (i = 0; i < ci->nkeys; i++)
-			fprintf(f, ",\"key%u\":%" PRIu64, i, ci->key[i]);
-		if (ci->nev) {
-			fputs(",\"ev\":[", f);
-			for (i = 0; i < ci->nev; i++)
-				fprintf(f, "%s%" PRIu64, i ? "," : "", ci->ev[i]);
-			fprintf(f, "],\"ev_bad\":%" PRIu64, ci->ev_bad);
+		sw_line_puts(&l, "{\"type\":\"call\",\"name\":");
+		sw_line_json_str(&l, func);
+		sw_line_puts(&l, ci->span ? ",\"span_name\":" : ",\"probe\":");
+		sw_line_json_str(&l, name);
+		sw_line_puts(&l, ",\"id\":");
+		sw_line_u64(&l, ci->id, 0, 0);
+		sw_line_puts(&l, ci->span ? ",\"span\":true,\"start\":" :
+					    ",\"span\":false,\"start\":");
+		sw_line_u64(&l, ci->start, 0, 0);
+		sw_line_puts(&l, ",\"end\":");
+		sw_line_u64(&l, ci->end, 0, 0);
+		sw_line_puts(&l, ",\"dur\":");
+		sw_line_u64(&l, ci->dur, 0, 0);
+		sw_line_puts(&l, ",\"pid\":");
+		sw_line_u64(&l, ci->pid, 0, 0);
+		sw_line_puts(&l, ",\"tid\":");
+		sw_line_u64(&l, ci->tid, 0, 0);
+		sw_line_puts(&l, ",\"cpu_start\":");
+		sw_line_u64(&l, ci->cpu_start, 0, 0);
+		sw_line_puts(&l, ",\"cpu_end\":");
+		sw_line_u64(&l, ci->cpu_end, 0, 0);
+		sw_line_puts(&l, ",\"comm\":");
+		sw_line_json_str(&l, comm);
+		if (depth >= 0) {
+			sw_line_puts(&l, ",\"depth\":");
+			sw_line_i64(&l, depth);
 		}
-		fputs("}\n", f);
+		if (ci->has_ret) {
+			sw_line_puts(&l, ",\"ret\":");
+			sw_line_i64(&l, (int64_t)ci->ret);
+		}
+		if (ci->has_path) {
+			sw_line_puts(&l, ",\"path\":");
+			sw_line_u64(&l, ci->path, 0, 0);
+		}
+		for (i = 0; i < ci->nkeys; i++) {
+			sw_line_puts(&l, ",\"key");
+			sw_line_u64(&l, i, 0, 0);
+			sw_line_puts(&l, "\":");
+			sw_line_u64(&l, ci->key[i], 0, 0);
+		}
+		if (ci->nev) {
+			sw_line_puts(&l, ",\"ev\":[");
+			for (i = 0; i < ci->nev; i++) {
+				if (i)
+					sw_line_putc(&l, ',');
+				sw_line_u64(&l, ci->ev[i], 0, 0);
+			}
+			sw_line_puts(&l, "],\"ev_bad\":");
+			sw_line_u64(&l, ci->ev_bad, 0, 0);
+		}
+		sw_line_putc(&l, '}');
+		sw_line_end(&l);
 		return;
 	}
-	fprintf(f, "%16s %7u/%-7u [%03u>%03u] %12.6f %12.3f us  %*s%s%s",
-		comm, ci->pid, ci->tid, ci->cpu_start, ci->cpu_end,
-		(double)(ci->start - sc->t0) / 1e9, (double)ci->dur / 1e3,
-		depth > 0 ? 2 * depth : 0, "", ci->span ? "span " : "", func);
+	sw_script_line_head(&l, comm, ci->pid, ci->tid);
+	sw_script_line_cpu(&l, ci->cpu_start);
+	sw_line_putc(&l, '>');
+	sw_line_u64(&l, ci->cpu_end, 3, SW_LINE_ZERO);
+	sw_line_puts(&l, "] ");
+	sw_script_line_time(&l, sc, ci->start);
+	sw_line_putc(&l, ' ');
+	sw_line_fixed(&l, ci->dur, 3, 12);
+	sw_line_puts(&l, " us  ");
+	sw_line_pad(&l, ' ', depth > 0 ? 2 * (size_t)depth : 0);
+	if (ci->span)
+		sw_line_puts(&l, "span ");
+	sw_line_puts(&l, func);
 	if (!ci->span)
-		fputs("()", f);
-	if (ci->has_ret)
-		fprintf(f, " = %" PRId64, (int64_t)ci->ret);
+		sw_line_puts(&l, "()");
+	if (ci->has_ret) {
+		sw_line_puts(&l, " = ");
+		sw_line_i64(&l, (int64_t)ci->ret);
+	}
 	/* a span's key: what its points read, often an address */
-	for (i = 0; i < ci->nkeys; i++)
-		if (ci->span)
-			fprintf(f, "%s0x%" PRIx64, i ? "," : " key=", ci->key[i]);
-		else
-			fprintf(f, " key%u=%" PRIu64, i, ci->key[i]);
-	for (i = 0; i < ci->nev; i++)
-		fprintf(f, " ev%u=%" PRIu64 "%s", i, ci->ev[i],
-			ci->ev_bad >> i & 1 ? "?" : "");
-	fputc('\n', f);
+	for (i = 0; i < ci->nkeys; i++) {
+		if (ci->span) {
+			sw_line_puts(&l, i ? ",0x" : " key=0x");
+			sw_line_x64(&l, ci->key[i], 0);
+		} else {
+			sw_line_puts(&l, " key");
+			sw_line_u64(&l, i, 0, 0);
+			sw_line_putc(&l, '=');
+			sw_line_u64(&l, ci->key[i], 0, 0);
+		}
+	}
+	for (i = 0; i < ci->nev; i++) {
+		sw_line_puts(&l, " ev");
+		sw_line_u64(&l, i, 0, 0);
+		sw_line_putc(&l, '=');
+		sw_line_u64(&l, ci->ev[i], 0, 0);
+		if (ci->ev_bad >> i & 1)
+			sw_line_putc(&l, '?');
+	}
+	sw_line_end(&l);
 }
 
 /* Keep @ci for --graph, its words copied. */
@@ -463,7 +551,9 @@ static void sw_script_sample(struct sw_script *sc,
 	const __u64 *fr = sw_sample_frames(smp);
 	uint32_t i, n = smp->nr_kernel + smp->nr_user;
 	FILE *f = sc->out;
+	struct sw_line l;
 
+	sw_line_init(&l, f);
 	if (!sw_script_keep(sc, smp->pid, smp->tid, smp->cpu, -1))
 		return;
 	if (sc->o->json) {
@@ -475,11 +565,14 @@ static void sw_script_sample(struct sw_script *sc,
 		sw_json_str(f, sw_script_comm(sc, smp->pid, smp->tid));
 		fputs(",\"stack\":[", f);
 	} else {
-		fprintf(f, "%16s %7u/%-7u [%03u]     %12.6f sample period=%" PRIu64 "\n",
-			sw_script_comm(sc, smp->pid, smp->tid), smp->pid,
-			smp->tid, smp->cpu,
-			(double)(smp->h.time - sc->t0) / 1e9,
-			(uint64_t)smp->period);
+		sw_script_line_head(&l, sw_script_comm(sc, smp->pid, smp->tid),
+				    smp->pid, smp->tid);
+		sw_script_line_cpu(&l, smp->cpu);
+		sw_line_puts(&l, "]     ");
+		sw_script_line_time(&l, sc, smp->h.time);
+		sw_line_puts(&l, " sample period=");
+		sw_line_u64(&l, smp->period, 0, 0);
+		sw_line_end(&l);
 	}
 	for (i = 0; fr && i < n; i++) {
 		bool kernel = i < smp->nr_kernel;
@@ -496,7 +589,11 @@ static void sw_script_sample(struct sw_script *sc,
 			sw_json_str(f, sym);
 			fputc('}', f);
 		} else {
-			fprintf(f, "\t%16" PRIx64 " %s\n", (uint64_t)fr[i], sym);
+			sw_line_putc(&l, '\t');
+			sw_line_x64(&l, fr[i], 16);
+			sw_line_putc(&l, ' ');
+			sw_line_puts(&l, sym);
+			sw_line_end(&l);
 		}
 	}
 	if (sc->o->json)
@@ -509,6 +606,7 @@ static void sw_script_event(struct sw_script *sc, const struct sw_rec_header *h)
 	uint32_t pid = 0, tid = 0;
 	char what[300] = "";
 	FILE *f = sc->out;
+	struct sw_line l;
 
 	switch (h->type) {
 	case SW_REC_COMM: {
@@ -560,9 +658,15 @@ static void sw_script_event(struct sw_script *sc, const struct sw_rec_header *h)
 		fputs("}\n", f);
 		return;
 	}
-	fprintf(f, "%16s %7u/%-7u           %12.6f %s %s\n",
-		sw_script_comm(sc, pid, tid), pid, tid,
-		(double)(h->time - sc->t0) / 1e9, type, what);
+	sw_line_init(&l, f);
+	sw_script_line_head(&l, sw_script_comm(sc, pid, tid), pid, tid);
+	sw_line_puts(&l, "          ");
+	sw_script_line_time(&l, sc, h->time);
+	sw_line_putc(&l, ' ');
+	sw_line_puts(&l, type);
+	sw_line_putc(&l, ' ');
+	sw_line_puts(&l, what);
+	sw_line_end(&l);
 }
 
 static int sw_script_rec(void *arg, const struct sw_rec_header *h,
