@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/bench-report.sh - how fast "stopwatch report" aggregates a
-# recording, next to "perf report" on a perf.data of the same workload.
+# recording, next to "perf report" on a perf.data of the same workload;
+# and how fast "stopwatch script" prints a recording of traced calls and
+# samples, next to "perf script" on that perf.data.
 #
 # Builds the program and the synthetic-recording generator, writes a
 # recording of N samples with call stacks (default 1000000; the profile of
@@ -73,6 +75,19 @@ measure "report --sort comm,image,symbol,srcline" "$n" "$SW" report -i "$work/be
 measure "report -g (call graph)" "$n" "$SW" report -i "$work/bench.swd" -q -g
 measure "report --folded" "$n" "$SW" report -i "$work/bench.swd" --folded
 measure "report --pprof" "$n" "$SW" report -i "$work/bench.swd" -q --pprof "$work/bench.pb.gz"
+measure "script (samples with stacks)" "$n" "$SW" script -i "$work/bench.swd" --all-pids
+
+# stopwatch script: a recording of traced calls (10 before each sample,
+# each with two event deltas, one in ten a span) and samples with call
+# stacks, printed as text and as JSON lines; its "samples" are the
+# records printed (calls and samples).
+tn=$((n / 10))
+"$out/tests/swd-gen" --samples "$tn" --calls 10 "$out/tests/symbin" "$work/trace.swd"
+trec=$((tn * 11))
+echo
+echo "stopwatch script ($(du -m "$work/trace.swd" | cut -f1) MB recording of $((tn * 10)) calls and $tn samples):"
+measure "script (calls and samples)" "$trec" "$SW" script -i "$work/trace.swd" --all-pids
+measure "script --json (calls and samples)" "$trec" "$SW" script -i "$work/trace.swd" --all-pids --json
 
 if [ "$peer" = 1 ] && command -v perf >/dev/null 2>&1; then
 	make -s progs >/dev/null
@@ -86,6 +101,10 @@ if [ "$peer" = 1 ] && command -v perf >/dev/null 2>&1; then
 		measure "perf report --sort comm,dso,sym -g none" "$pn" \
 			perf report -i "$work/perf.data" --stdio --no-children \
 			--sort comm,dso,sym -g none
+		pr_rate=$last_rate
+		measure "perf script (samples with stacks)" "$pn" \
+			perf script -i "$work/perf.data"
+		last_rate=$pr_rate
 		echo
 		awk -v a="$sw_rate" -v b="$last_rate" 'BEGIN {
 			printf "ratio: stopwatch report aggregates %.1fx the samples per CPU second of perf report\n", (b > 0) ? a / b : 0 }'

@@ -51,7 +51,7 @@ from() {
 	report)
 		# "NAME (42 columns) N samples  cpu C s  wall W s  R samples/s  M MB peak RSS"
 		printf 'reader\tcommand\tsamples\tcpu_s\twall_s\tpeak_rss_mb\tinput_mb\n'
-		awk '/^stopwatch report \(/ { r = "stopwatch"; mb = $3; sub(/\(/, "", mb); next }
+		awk '/^stopwatch (report|script) \(/ { r = "stopwatch"; mb = $3; sub(/\(/, "", mb); next }
 			/^perf report \(/ { r = "perf"; mb = $3; sub(/\(/, "", mb); next }
 			/ samples  cpu / {
 				n = substr($0, 1, 42); sub(/ +$/, "", n)
@@ -127,14 +127,17 @@ sampler_table() {
 }
 
 report_table() {
-	echo "| reader | command | input | samples | CPU s | wall s | samples per CPU second | peak RSS |"
+	echo "| reader | command | input | records | CPU s | wall s | records per CPU second | peak RSS |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|"
 	rows "$1" | awk -F'\t' 'NR == 1 { next }
 		{ rate = $4 > 0 ? $3 / $4 : 0
 		  if ($1 == "stopwatch" && !sw) sw = rate
 		  if ($1 == "perf" && !pf) pf = rate
+		  if ($2 == "script (samples with stacks)") ss = rate
+		  if ($2 == "perf script (samples with stacks)") ps = rate
 		  printf "| %s | %s | %s MB | %s | %s | %s | %.0f | %s MB |\n", $1, $2, $7, $3, $4, $5, rate, $6 }
-		END { if (sw && pf) printf "\nstopwatch report aggregates %.1fx the samples per CPU second of perf report.\n", sw / pf }'
+		END { if (sw && pf) printf "\nstopwatch report aggregates %.1fx the samples per CPU second of perf report.\n", sw / pf
+		      if (ss && ps) printf "stopwatch script prints %.1fx the samples with stacks per CPU second of perf script.\n", ss / ps }'
 }
 
 # xpti FILE: events per second one CPU can service at 1% and 2% overhead:
@@ -195,11 +198,13 @@ report() {
 		echo; about "$f"; echo; sampler_table "$f"
 	done
 	echo
-	echo "## 5. Reader: \`stopwatch report\` (host)"
+	echo "## 5. Readers: \`stopwatch report\` and \`stopwatch script\` (host)"
 	echo
 	echo "A synthetic recording with call stacks (\`userspace/tests/swd-gen.c\`) reported by stopwatch,"
-	echo "and perf report on a perf.data of the same workload; the best of 3 runs by CPU time"
-	echo "(\`scripts/bench-report.sh\`). Host times: the host's load moves them."
+	echo "and perf report on a perf.data of the same workload; then stopwatch script printing that"
+	echo "recording and one of traced calls (ten per sample, two event deltas each) and samples, and"
+	echo "perf script printing the perf.data; the best of 3 runs by CPU time (\`scripts/bench-report.sh\`;"
+	echo "records: samples, or calls and samples). Host times: the host's load moves them."
 	for f in $(each report); do
 		echo; about "$f"; echo; report_table "$f"
 	done
