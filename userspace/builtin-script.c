@@ -147,6 +147,13 @@ static void sw_script_line_cpu(struct sw_line *l, uint32_t cpu)
 	sw_line_u64(l, cpu, 3, SW_LINE_ZERO);
 }
 
+/* A JSON member: @key (its quotes, colon and leading comma) and @v. */
+static void sw_line_jnum(struct sw_line *l, const char *key, uint64_t v)
+{
+	sw_line_puts(l, key);
+	sw_line_u64(l, v, 0, 0);
+}
+
 /* One call's line (or JSON object); @depth: its nesting, -1 when not shown. */
 static void sw_script_call_print(struct sw_script *sc,
 				 const struct sw_call_info *ci,
@@ -172,23 +179,16 @@ static void sw_script_call_print(struct sw_script *sc,
 		sw_line_json_str(&l, func);
 		sw_line_puts(&l, ci->span ? ",\"span_name\":" : ",\"probe\":");
 		sw_line_json_str(&l, name);
-		sw_line_puts(&l, ",\"id\":");
-		sw_line_u64(&l, ci->id, 0, 0);
-		sw_line_puts(&l, ci->span ? ",\"span\":true,\"start\":" :
-					    ",\"span\":false,\"start\":");
-		sw_line_u64(&l, ci->start, 0, 0);
-		sw_line_puts(&l, ",\"end\":");
-		sw_line_u64(&l, ci->end, 0, 0);
-		sw_line_puts(&l, ",\"dur\":");
-		sw_line_u64(&l, ci->dur, 0, 0);
-		sw_line_puts(&l, ",\"pid\":");
-		sw_line_u64(&l, ci->pid, 0, 0);
-		sw_line_puts(&l, ",\"tid\":");
-		sw_line_u64(&l, ci->tid, 0, 0);
-		sw_line_puts(&l, ",\"cpu_start\":");
-		sw_line_u64(&l, ci->cpu_start, 0, 0);
-		sw_line_puts(&l, ",\"cpu_end\":");
-		sw_line_u64(&l, ci->cpu_end, 0, 0);
+		sw_line_jnum(&l, ",\"id\":", ci->id);
+		sw_line_jnum(&l, ci->span ? ",\"span\":true,\"start\":" :
+					    ",\"span\":false,\"start\":",
+			     ci->start);
+		sw_line_jnum(&l, ",\"end\":", ci->end);
+		sw_line_jnum(&l, ",\"dur\":", ci->dur);
+		sw_line_jnum(&l, ",\"pid\":", ci->pid);
+		sw_line_jnum(&l, ",\"tid\":", ci->tid);
+		sw_line_jnum(&l, ",\"cpu_start\":", ci->cpu_start);
+		sw_line_jnum(&l, ",\"cpu_end\":", ci->cpu_end);
 		sw_line_puts(&l, ",\"comm\":");
 		sw_line_json_str(&l, comm);
 		if (depth >= 0) {
@@ -199,10 +199,8 @@ static void sw_script_call_print(struct sw_script *sc,
 			sw_line_puts(&l, ",\"ret\":");
 			sw_line_i64(&l, (int64_t)ci->ret);
 		}
-		if (ci->has_path) {
-			sw_line_puts(&l, ",\"path\":");
-			sw_line_u64(&l, ci->path, 0, 0);
-		}
+		if (ci->has_path)
+			sw_line_jnum(&l, ",\"path\":", ci->path);
 		for (i = 0; i < ci->nkeys; i++) {
 			sw_line_puts(&l, ",\"key");
 			sw_line_u64(&l, i, 0, 0);
@@ -216,8 +214,7 @@ static void sw_script_call_print(struct sw_script *sc,
 					sw_line_putc(&l, ',');
 				sw_line_u64(&l, ci->ev[i], 0, 0);
 			}
-			sw_line_puts(&l, "],\"ev_bad\":");
-			sw_line_u64(&l, ci->ev_bad, 0, 0);
+			sw_line_jnum(&l, "],\"ev_bad\":", ci->ev_bad);
 		}
 		sw_line_putc(&l, '}');
 		sw_line_end(&l);
