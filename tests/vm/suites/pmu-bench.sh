@@ -7,8 +7,9 @@
 # (the second event either cycles, which adds cycles per instruction, or
 # a second instructions counter: the cost of one more event alone),
 # with call paths on (0 and 1 event), keyed by pid, with hist_bits 0 and 6
-# (no events), and attached by its direct-call
-# trampoline instead of a kretprobe (0, 1 and 2 events).
+# (no events), with the cost sampler off (cost_sample=0, no events), and
+# attached by its direct-call trampoline instead of a kretprobe (0, 1 and
+# 2 events; 0 with the cost sampler off).
 #
 # A benchmark, not a test: it runs only when the kernel command line says
 # sw_bench=1 (scripts/bench-pmu.sh boots it so) and writes its table to
@@ -104,9 +105,17 @@ for b in 0 6; do
 	fi
 	rmmod stopwatch 2>/dev/null
 done
+# The cost sampler (core/cost.h) off: what it adds per call on average
+# is the difference from the 0-event row (it times one handler run in 64
+# on average, and counts every call down).
+nc0=
+is "stopwatch loaded again, cost_sample=0" \
+	"$(load cost_sample=0 probes=sw_test_leaf)" ok && nc0=$(bench)
+rmmod stopwatch 2>/dev/null
 # The same probe on stopwatch's direct-call trampoline (where ftrace has
-# direct calls: not arm64 6.1): time only, then 1 and 2 events.
-tr0= tr1= tr2=
+# direct calls: not arm64 6.1): time only, then 1 and 2 events; and time
+# only with the cost sampler off.
+tr0= tr1= tr2= trnc0=
 is "stopwatch loaded again" "$(load)" ok
 r=$(ctl probes '+sw_test_leaf attach=trampoline args=1')
 if [ "$r" = ok ]; then
@@ -121,6 +130,10 @@ if [ "$r" = ok ]; then
 	is "the trampoline counted every hit, with events" \
 		"$(awk 'NR > 1 && $1 == "sw_test_leaf" { print $2 }' "$D/stats")" \
 		"$((3 * (K + 1)))"
+	rmmod stopwatch
+	is "stopwatch loaded again, cost_sample=0, trampoline" \
+		"$(load cost_sample=0) $(ctl probes '+sw_test_leaf attach=trampoline args=1')" \
+		"ok ok" && trnc0=$(bench)
 else
 	skip "no trampoline on $(uname -r): $r"
 fi
@@ -150,16 +163,22 @@ row() {
 	row "stopwatch, call paths, 0 events" "$p0"
 	row "stopwatch, call paths, 1 event" "$p1"
 	row "stopwatch, by=pid, 0 events" "$k0"
+	[ -n "$nc0" ] && row "stopwatch, 0 events, cost_sample=0" "$nc0"
 	[ -n "$hb0" ] && row "stopwatch, 0 events, hist_bits=0" "$hb0"
 	[ -n "$hb6" ] && row "stopwatch, 0 events, hist_bits=6" "$hb6"
 	if [ -n "$tr0" ]; then
 		row "stopwatch trampoline, 0 events" "$tr0"
 		row "stopwatch trampoline, 1 event" "$tr1"
 		row "stopwatch trampoline, 2 events (+r08)" "$tr2"
+		[ -n "$trnc0" ] && row "stopwatch trampoline, cost_sample=0" "$trnc0"
 	else
 		printf '%-34s %12s\n' "stopwatch trampoline, 0 events" "(no direct calls)"
 	fi
 	awk -v r="$reads" -v r0="$reads0" -v k="$K" 'BEGIN {
 		printf "(reading one hardware counter through pmu->read(): %.3f instructions)\n", (r - r0) / k }'
+	[ -n "$nc0" ] && awk -v a="$e0" -v b="$nc0" -v ta="$tr0" -v tb="$trnc0" -v k="$K" 'BEGIN {
+		printf "(the cost sampler, on average per call: %.3f instructions on the kretprobe", (a - b) / k
+		if (ta != "" && tb != "") printf ", %.3f on the trampoline", (ta - tb) / k
+		printf ")\n" }'
 } >"$SW_RESULTS/bench-pmu.txt"
 diag "$(cat "$SW_RESULTS/bench-pmu.txt")"
