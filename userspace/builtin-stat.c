@@ -724,6 +724,8 @@ int cmd_stat(int argc, char **argv)
 	so.nfilter = a.nprobes;
 	so.hist = !a.no_hist;
 	so.breakdown = a.breakdown;
+	/* the table prints the spans its own way (sw_print_spans()) */
+	so.spans = a.format != SW_FMT_TABLE && !a.nprobes;
 	dop.hist = !a.no_hist;
 	dop.breakdown = a.breakdown;
 	dop.human = a.human;

@@ -531,35 +531,51 @@ static void sw_json_breakdown(FILE *f, const struct sw_breakdown *bd)
 	fputs("]}", f);
 }
 
-int sw_print_json(FILE *f, const struct sw_snapshot *s,
-		  const struct sw_display_opts *o)
+/*
+ * The rows of one table as a JSON array of objects: the row's name under
+ * @key ("probe" or "span"), "corrected" where @window says (probes), each
+ * column, and with @hist the histograms.
+ */
+static void sw_json_rows(FILE *f, const struct sw_snapshot *s,
+			 const char *key, const uint64_t *window, bool hist)
 {
 	char buf[SW_UNITS_LEN];
 	size_t i, c;
 
-	fprintf(f, "{\"time_ns\":%llu,\"probes\":[",
-		(unsigned long long)s->time_ns);
+	fputc('[', f);
 	for (i = 0; i < s->nprobes; i++) {
 		const struct sw_probe_stat *p = &s->probe[i];
 
 		fputs(i ? ",{" : "{", f);
-		sw_json_key(f, "probe");
+		sw_json_key(f, key);
 		sw_json_str(f, p->name);
-		if (o->window)
+		if (window)
 			fprintf(f, ",\"corrected\":%s",
-				o->window[i] ? "true" : "false");
+				window[i] ? "true" : "false");
 		for (c = 0; c < s->ncols; c++) {
 			fputc(',', f);
 			sw_json_key(f, s->col[c]);
 			fputs(sw_fmt_fixed(buf, p->val[c], s->places[c]), f);
 		}
-		if (o->hist)
+		if (hist)
 			sw_json_hist(f, p->hist);
 		fputc('}', f);
 	}
 	fputc(']', f);
+}
+
+int sw_print_json(FILE *f, const struct sw_snapshot *s,
+		  const struct sw_display_opts *o)
+{
+	fprintf(f, "{\"time_ns\":%llu,\"probes\":",
+		(unsigned long long)s->time_ns);
+	sw_json_rows(f, s, "probe", o->window, o->hist);
 	if (o->breakdown && s->bd)
 		sw_json_breakdown(f, s->bd);
+	if (s->spans) {
+		fputs(",\"spans\":", f);
+		sw_json_rows(f, s->spans, "span", NULL, o->hist);
+	}
 	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;
 }

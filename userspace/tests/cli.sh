@@ -218,6 +218,22 @@ run "$SW" stat --debugfs fixtures/x86_64 --no-hist
 expect "default: attach in words, its reason once" 0 "attach: kretprobe (no argument count): its argument count is unknown (give args=N)"
 grep -qE 'attach_err|(^| )61( |$)' "$tmp/out" && not_ok "default: no errno code on screen" ||
 	ok "default: no errno code on screen"
+# The spans in --json and --prometheus too (the table prints them its own
+# way): each span of span_stats with its calls; none when probes are named.
+span_calls=$(awk 'NR > 1 { printf "%s%s=%s", (n++ ? " " : ""), $1, $2 }' fixtures/x86_64/span_stats)
+run "$SW" stat --debugfs fixtures/x86_64 --json
+got=$(sed 's/.*"spans":\[//' "$tmp/out" | grep -o '"span":"[a-z]*","calls":[0-9]*' |
+	sed 's/"span":"\([a-z]*\)","calls":\([0-9]*\)/\1=\2/' | paste -sd' ')
+[ "$rc" = 0 ] && [ -n "$span_calls" ] && [ "$got" = "$span_calls" ] &&
+	ok "--json: the spans and their calls ($span_calls)" ||
+	not_ok "--json: the spans and their calls" "rc $rc, want '$span_calls', got '$got'"
+run "$SW" stat --debugfs fixtures/x86_64 --prometheus
+got=$(sed -n 's/^stopwatch_span_calls_total{span="\([a-z]*\)"} \([0-9]*\)$/\1=\2/p' "$tmp/out" | paste -sd' ')
+[ "$rc" = 0 ] && [ "$got" = "$span_calls" ] &&
+	ok "--prometheus: the spans' calls" ||
+	not_ok "--prometheus: the spans' calls" "rc $rc, want '$span_calls', got '$got'"
+run "$SW" stat --debugfs fixtures/x86_64 --json --probe vfs_read
+grep -q '"spans"' "$tmp/out" && not_ok "--json PROBE: no spans" || ok "--json PROBE: no spans"
 fails "--raw with -H" \
 	"stopwatch stat: --raw prints exact values; -H scales durations: use -v -H for every column with readable durations" \
 	"$SW" stat --debugfs "$B" --raw -H
