@@ -79,6 +79,14 @@ ksym() {
 		/proc/kallsyms
 }
 
+# stats_format: the statistics layout this tree's module prints, from
+# its one definition (include/stopwatch/files.h), "MAJOR.MINOR".
+stats_format() {
+	awk '$1 == "#define" && $2 == "SW_STATS_FORMAT_MAJOR" { M = $3 }
+		$1 == "#define" && $2 == "SW_STATS_FORMAT_MINOR" { m = $3 }
+		END { print M "." m }' "$SW_REPO/include/stopwatch/files.h"
+}
+
 # long_run: whether this boot is a long run (sw_long=1 on its command line).
 long_run() { [ "$(cmdarg sw_long)" = 1 ]; }
 

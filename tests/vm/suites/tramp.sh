@@ -46,7 +46,7 @@ rmmod sw_testmod 2>/dev/null
 is "insmod sw_testmod" "$(insmod "$TMOD" 2>&1 && echo ok)" ok
 is "load (default attach=auto)" "$(load)" ok
 is "the attach parameter says auto" "$(cat /sys/module/stopwatch/parameters/attach)" auto
-is "stats format 1.9" "$(sed -n 's/^stats_format //p' "$D/version")" 1.9
+is "stats format $(stats_format)" "$(sed -n 's/^stats_format //p' "$D/version")" "$(stats_format)"
 is "bad attach= option refused" "$(ctl probes '+sw_test_target attach=jump')" EINVAL
 is "bad args= option refused" "$(ctl probes '+sw_test_target args=x')" EINVAL
 

@@ -38,7 +38,7 @@ direct=0
 direct_calls && direct=1
 diag "ftrace direct calls on $SW_ARCH $(uname -r): $direct"
 is "load" "$(load)" ok
-is "stats format 1.9" "$(sed -n 's/^stats_format //p' "$D/version")" 1.9
+is "stats format $(stats_format)" "$(sed -n 's/^stats_format //p' "$D/version")" "$(stats_format)"
 
 # --- the caller key of a trampoline that a kretprobe shares -------------------
 if [ $direct = 1 ]; then
