@@ -102,9 +102,11 @@ if command -v python3 >/dev/null; then
 	# A map checked against the live process: nofp's table maps into
 	# nofp, not into another program at the same place (the record of a
 	# mapping that an exec has replaced since).
-	"$P/nofp" 20000 >/dev/null 2>&1 &
+	# Both run until killed below (a debug kernel takes over 20 s for
+	# the steps between).
+	"$P/nofp" 600000 >/dev/null 2>&1 &
 	NP=$!
-	sleep 20 &
+	sleep 600 &
 	SP=$!
 	sleep 0.3
 	SLEEP=$(readlink /proc/$SP/exe)
@@ -291,11 +293,14 @@ else
 	raw=$(folded_sum "$TMP/mangled-raw.folded" \
 		";main;_ZN6swdemo5outer17h00112233aabbccddE;_ZNK2sw4demo6Widget4spinEi")
 	all=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/mangled.folded")
-	diag "mangled: $dm of $all samples under main;swdemo::outer;sw::demo::Widget::spin(int) const; $raw raw"
+	inmain=$(awk '/;main(;| )/ { t += $NF } END { print t + 0 }' "$TMP/mangled.folded")
+	diag "mangled: $dm of $all samples ($inmain under main) under main;swdemo::outer;sw::demo::Widget::spin(int) const; $raw raw"
 	# TCG under load delivers far fewer than 999 samples a second (103 in
-	# 500 ms, arm64 6.1 in CI): most of them, and enough to count.
+	# 500 ms, arm64 6.1 in CI): most of them, and enough to count.  Most
+	# of main's: the exec and the loader before main take a larger share
+	# on a slow kernel (a debug kernel: 668 samples, 360 in spin).
 	cmp_ge "C++ and Rust frames demangled (samples in Widget::spin under swdemo::outer)" "$dm" 40
-	cmp_ge "... most of the recording's samples (x 10 >= 6 x $all)" "$((dm * 10))" "$((all * 6))"
+	cmp_ge "... most of the samples under main (x 10 >= 6 x $inmain)" "$((dm * 10))" "$((inmain * 6))"
 	is "--no-demangle: the same samples under the mangled names" "$raw" "$dm"
 fi
 
