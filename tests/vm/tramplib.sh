@@ -17,6 +17,8 @@
 #                     available_filter_functions, not on the kprobes
 #                     blacklist) whose arguments BTF says are all in
 #                     registers, one a line
+#   hot_wrappers N    without BTF: the first N hot system calls' wrappers
+#                     this kernel can trace (args=1: the registers)
 #   shared_name EX..  a traceable name several functions share, not EX
 #   tramp_adds FUNC.. the probes line putting each FUNC on a trampoline,
 #                     with its args= from BTF (a FUNC BTF does not
@@ -116,6 +118,32 @@ hot_functions() {
 	awk -v n="$1" -v max=$TRAMP_MAX_ARGS -v args="$TMP/hot.args" '
 		BEGIN { while ((getline l < args) > 0) { split(l, a, " "); na[a[1]] = a[2] } }
 		($0 in na) && na[$0] <= max && got < n { print; got++ }' "$TMP/hot.cand"
+}
+
+# Hot system calls that return to their caller as they were entered (no
+# exit, exec, fork, clone or sigreturn): their wrappers, __x64_sys_NAME
+# or __arm64_sys_NAME, take one argument, the registers, on every kernel.
+HOT_SYSCALLS="read write pread64 pwrite64 readv writev openat close newfstatat
+newfstat newlstat newstat statx lseek getdents64 mmap munmap mprotect brk
+madvise getppid getpid gettid getuid geteuid getgid getegid nanosleep
+clock_nanosleep clock_gettime gettimeofday sched_yield rt_sigprocmask
+rt_sigaction ioctl fcntl dup dup2 dup3 pipe2 access faccessat faccessat2
+readlink readlinkat uname prlimit64 getrlimit set_tid_address
+set_robust_list futex wait4 poll ppoll select pselect6 epoll_wait sysinfo
+umask getcwd chdir fchdir times getrusage kill tgkill sigaltstack rseq
+getrandom"
+
+# hot_wrappers N: without BTF, the first N of those wrappers this kernel
+# can trace (not on the kprobes blacklist), one a line; args=1 for each.
+hot_wrappers() {
+	case $SW_ARCH in arm64) _pre=__arm64_sys_ ;; *) _pre=__x64_sys_ ;; esac
+	echo "$HOT_SYSCALLS" | tr ' ' '\n' | grep . | sed "s/^/$_pre/" |
+		awk -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" -v n="$1" '
+		BEGIN {
+			'"$DENY_AWK"'
+			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
+		}
+		$0 in ok && !($0 in deny) && got < n { print; got++ }'
 }
 
 # shared_name EXCLUDE...: the first name several traceable functions of
