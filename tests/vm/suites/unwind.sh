@@ -249,7 +249,10 @@ else
 	wb=$(walk_bytes)
 	diag "nofpsig: ${2:-?} of ${1:-0} samples in sig_leaf whole through the signal frame, ${3:-?} stopped at the trampoline ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f s", b - a }'))"
 	diag "nofpsig: $wb bytes of user stack read per table walk"
-	cmp_ge "nofpsig: samples in sig_leaf (the handler)" "${1:-0}" 60
+	# Enough samples to judge the share below by: a slow kernel (the
+	# debug kernel) delivers fewer of the 999 a second than TCG does
+	# for a normal one.
+	cmp_ge "nofpsig: samples in sig_leaf (the handler)" "${1:-0}" 40
 	cmp_ge "nofpsig: >= 95% of them whole: main;sig_outer;sig_inner;trampoline;sig_handler;sig_leaf" \
 		"$((${2:-0} * 100))" "$((${1:-1} * 95))"
 	is "nofpsig: none stopped at the trampoline" "${3:-x}" 0
