@@ -105,14 +105,19 @@ btf_args() {
 }
 
 # One pass over each list (a grep per candidate took 45 s under TCG).
-hot_functions() {
-	echo "$HOT_CANDIDATES" | tr ' ' '\n' | grep . |
-		awk -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" '
+# traceable: the names read, one a line, that ftrace can trace and that
+# are not on the kprobes blacklist, in the order read.
+traceable() {
+	awk -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" '
 		BEGIN {
 			'"$DENY_AWK"'
 			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
 		}
-		$0 in ok && !($0 in deny)' >"$TMP/hot.cand"
+		$0 in ok && !($0 in deny)'
+}
+
+hot_functions() {
+	echo "$HOT_CANDIDATES" | tr ' ' '\n' | grep . | traceable >"$TMP/hot.cand"
 	# shellcheck disable=SC2046
 	btf_args $(cat "$TMP/hot.cand") >"$TMP/hot.args"
 	awk -v n="$1" -v max=$TRAMP_MAX_ARGS -v args="$TMP/hot.args" '
@@ -138,12 +143,7 @@ getrandom"
 hot_wrappers() {
 	case $SW_ARCH in arm64) _pre=__arm64_sys_ ;; *) _pre=__x64_sys_ ;; esac
 	echo "$HOT_SYSCALLS" | tr ' ' '\n' | grep . | sed "s/^/$_pre/" |
-		awk -v bl=$KP_BLACKLIST -v av="$TR/available_filter_functions" -v n="$1" '
-		BEGIN {
-			'"$DENY_AWK"'
-			while ((getline l < av) > 0) if (l !~ /[ \t]/) ok[l] = 1
-		}
-		$0 in ok && !($0 in deny) && got < n { print; got++ }'
+		traceable | head -n "$1"
 }
 
 # shared_name EXCLUDE...: the first name several traceable functions of
